@@ -1,0 +1,56 @@
+"""Rule cards (ruff's layout): what it does, why it is bad, example, use instead, options, measured accuracy.
+
+Rendered from the rule itself, so the documentation cannot drift from the code.
+"""
+from __future__ import annotations
+
+from qlint.rule import Rule
+
+
+def _options(rule: Rule) -> list[dict]:
+    out = []
+    for name, info in rule.options.model_fields.items():
+        out.append({"name": info.alias or name, "default": info.default,
+                    "description": info.description or ""})
+    return out
+
+
+def card_dict(rule: Rule) -> dict:
+    return {
+        "code": rule.code, "name": rule.name, "severity": str(rule.severity), "enabled": rule.enabled,
+        "kind": rule.kind, "summary": rule.summary, "why": rule.why, "use_instead": rule.use_instead,
+        "failing": list(rule.failing), "passing": list(rule.passing), "options": _options(rule),
+        "notes": rule.notes, "accuracy": rule.accuracy,
+    }
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line if line else "" for line in text.rstrip().splitlines())
+
+
+def card(rule: Rule) -> str:
+    """The rule card as Markdown-flavoured text."""
+    state = "on by default" if rule.enabled else "off by default (enable with --extend-select)"
+    parts = [f"# {rule.name} ({rule.code})", "",
+             f"Severity: {rule.severity}; {state}; checks {'each question' if rule.kind == 'question' else 'the whole bank' if rule.kind == 'bank' else 'files as they load'}.",
+             "", "## What it does", rule.summary, "", "## Why is this bad?", rule.why, ""]
+    parts += ["## Example", "```yaml", rule.failing[0].rstrip(), "```", ""]
+    if rule.passing:
+        parts += ["## Use instead", rule.use_instead, "", "```yaml", rule.passing[0].rstrip(), "```", ""]
+    else:
+        parts += ["## Use instead", rule.use_instead, ""]
+    opts = _options(rule)
+    if opts:
+        parts.append("## Options")
+        for o in opts:
+            parts.append(f"- `{o['name']}` (default `{o['default']}`): {o['description']}")
+        parts.append("")
+    if rule.accuracy:
+        a = rule.accuracy
+        parts += ["## Measured accuracy",
+                  f"Against human flaw labels ({a.get('dataset', 'BenchMarker dev split')}): "
+                  f"precision {a.get('precision', float('nan')):.2f}, recall {a.get('recall', float('nan')):.2f}, "
+                  f"Cohen's kappa {a.get('kappa', float('nan')):.2f} (n={a.get('n', '?')}).", ""]
+    if rule.notes:
+        parts += ["## Notes", rule.notes, ""]
+    return "\n".join(parts) + "\n"

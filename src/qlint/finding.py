@@ -1,0 +1,55 @@
+"""The one currency every stage trades in: a located, frozen finding."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Severity(enum.IntEnum):
+    """How bad a finding is; ordered so that ``>=`` compares badness."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, value: str | Severity) -> Severity:
+        if isinstance(value, Severity):
+            return value
+        try:
+            return cls[str(value).strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {value!r}; use error, warning or info") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem at a place: ``path:line:column``, the rule that saw it, and why."""
+
+    path: str
+    line: int
+    column: int
+    code: str
+    rule: str
+    severity: Severity
+    message: str
+    question: str | None = None
+    field: str | None = None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def to_dict(self) -> dict:
+        return {
+            "rule": self.rule,
+            "code": self.code,
+            "severity": str(self.severity),
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "question": self.question,
+            "message": self.message,
+        }

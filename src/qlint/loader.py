@@ -1,0 +1,435 @@
+"""Bank files -> validated questions with a source map.
+
+The checking path composes YAML with libyaml (PyYAML's C loader when present) and
+never constructs objects: nodes become plain strings, lists and dicts, every key's
+line and column is kept, and pydantic validates the result. Every problem -- bad
+bytes, bad YAML, bad shape -- comes out as a Finding, never as an exception.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from qlint.finding import Finding, Severity
+from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Question
+
+try:  # libyaml is ~10x faster; the pure-Python loader gives the same nodes.
+    _YamlLoader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _YamlLoader = yaml.SafeLoader
+
+PARSE_ERROR = ("Q101", "parse-error")
+SCHEMA = ("Q102", "schema")
+
+_STANDARD_TAGS = frozenset(
+    "tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")
+)
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_FILE_KEYS = ("questions",)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that keep a hostile file cheap."""
+
+    max_file_size: int = 20 * 1024 * 1024
+    max_depth: int = 64
+    max_alias_expansion: int = 10_000
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedQuestion:
+    """A validated question and where each of its fields sits in its file."""
+
+    question: Question
+    path: str
+    line: int
+    column: int
+    positions: dict[str, tuple[int, int]]
+
+    @property
+    def end_line(self) -> int:
+        """The last line any of this question's fields starts on."""
+        return max((line for line, _ in self.positions.values()), default=self.line)
+
+    def locate(self, field_path: str | None) -> tuple[int, int]:
+        """Line and column of a field such as ``options[2].rationale``; falls back to its parent."""
+        key = field_path or ""
+        while key:
+            if key in self.positions:
+                return self.positions[key]
+            cut = max(key.rfind("."), key.rfind("["))
+            key = key[:cut] if cut > 0 else ""
+        return (self.line, self.column)
+
+
+@dataclass(frozen=True)
+class Suppression:
+    """A ``# qlint: ignore[...] reason`` comment and the line it covers."""
+
+    line: int
+    column: int
+    target_line: int
+    scope: str  # "line" or "question"
+    rules: tuple[str, ...]
+    reason: str
+
+
+@dataclass
+class FileResult:
+    """What one file yielded: its questions, its suppression comments and the problems found reading it."""
+
+    path: str
+    questions: list[LoadedQuestion] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    suppressions: list[Suppression] = field(default_factory=list)
+
+
+_SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore|ignore-question)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+
+
+def find_suppressions(text: str) -> list[Suppression]:
+    """Suppression comments in a file's text. A comment alone on its line covers the next content line."""
+    if "qlint:" not in text:
+        return []
+    lines = text.splitlines()
+    found = []
+    for number, line in enumerate(lines, start=1):
+        if "qlint:" not in line:
+            continue
+        match = _SUPPRESSION.search(line)
+        if match is None:
+            continue
+        target = number
+        if not line[: match.start()].strip():
+            target = next((n for n in range(number + 1, len(lines) + 1)
+                           if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")), number)
+        scope = "question" if match.group(1) == "ignore-question" else "line"
+        rules = tuple(r.strip() for r in (match.group(2) or "").split(",") if r.strip())
+        found.append(Suppression(number, match.start() + 1, target, scope, rules, match.group(3).strip()))
+    return found
+
+
+class _Abort(Exception):
+    """Stops a walk over a hostile document; carries the finding to report."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
+
+
+def _finding(path: str, line: int, column: int, kind: tuple[str, str], message: str,
+             question: str | None = None, field_path: str | None = None) -> Finding:
+    code, name = kind
+    return Finding(path, line, column, code, name, Severity.ERROR, message, question, field_path)
+
+
+def decode(data: bytes, path: str) -> tuple[str | None, list[Finding]]:
+    """Bytes -> text. UTF-8 (with or without BOM) is the bank encoding; UTF-16/32 with a BOM is read but flagged."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+                       (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            try:
+                text = data[len(bom):].decode(codec)
+            except UnicodeDecodeError:
+                return None, [_finding(path, 1, 1, PARSE_ERROR, f"file starts with a {codec.upper()} byte-order mark but is not valid {codec.upper()}")]
+            return text, [_finding(path, 1, 1, PARSE_ERROR, f"file is encoded as {codec.upper()}; bank files must be UTF-8 (it was read anyway)")]
+    if b"\x00" in data[:8192]:
+        return None, [_finding(path, 1, 1, PARSE_ERROR, "binary file (contains NUL bytes), not a YAML bank file")]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [_finding(path, line, column, PARSE_ERROR,
+                               f"invalid UTF-8 byte 0x{data[exc.start]:02x}; bank files must be UTF-8")]
+
+
+def _yaml_error(exc: yaml.YAMLError, path: str) -> Finding:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    message = f"YAML syntax error: {problem}"
+    if context:
+        message += f" ({context})"
+    return _finding(path, line, column, PARSE_ERROR, message)
+
+
+class _Walker:
+    """Turns composed nodes into plain values, recording the position of every field."""
+
+    def __init__(self, path: str, limits: Limits) -> None:
+        self.path = path
+        self.limits = limits
+        self.findings: list[Finding] = []
+        self._seen: set[int] = set()
+        self._expanded = 0
+
+    def value(self, node: yaml.Node, where: str, positions: dict[str, tuple[int, int]],
+              depth: int = 0, in_alias: bool = False) -> Any:
+        mark = node.start_mark
+        if depth > self.limits.max_depth:
+            raise _Abort(f"nesting deeper than {self.limits.max_depth} levels (limit max-depth)",
+                         mark.line + 1, mark.column + 1)
+        if id(node) in self._seen and not isinstance(node, yaml.ScalarNode):
+            in_alias = True
+        self._seen.add(id(node))
+        if in_alias:
+            self._expanded += 1
+            if self._expanded > self.limits.max_alias_expansion:
+                raise _Abort(f"aliases expand to more than {self.limits.max_alias_expansion} nodes "
+                             "(limit max-alias-expansion)", mark.line + 1, mark.column + 1)
+        if node.tag not in _STANDARD_TAGS:
+            self.findings.append(_finding(
+                self.path, mark.line + 1, mark.column + 1, SCHEMA,
+                f"YAML tag {node.tag!r} is not allowed in a bank (qlint never constructs tagged objects); remove it"))
+        if isinstance(node, yaml.ScalarNode):
+            if node.style is None and node.value in _NULLS:
+                return None
+            return node.value
+        if isinstance(node, yaml.SequenceNode):
+            items = []
+            for index, item in enumerate(node.value):
+                key = f"{where}[{index}]"
+                positions.setdefault(key, (item.start_mark.line + 1, item.start_mark.column + 1))
+                items.append(self.value(item, key, positions, depth + 1, in_alias))
+            return items
+        result: dict[str, Any] = {}
+        first_line: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            kmark = key_node.start_mark
+            if not isinstance(key_node, yaml.ScalarNode):
+                self.findings.append(_finding(self.path, kmark.line + 1, kmark.column + 1, SCHEMA,
+                                              "a mapping key must be a plain scalar"))
+                continue
+            key = key_node.value
+            if key in result:
+                self.findings.append(_finding(
+                    self.path, kmark.line + 1, kmark.column + 1, SCHEMA,
+                    f"duplicate key {key!r} (first at line {first_line[key]}); the first value is used"))
+                continue
+            first_line[key] = kmark.line + 1
+            child = f"{where}.{key}" if where else key
+            positions[child] = (kmark.line + 1, kmark.column + 1)
+            result[key] = self.value(value_node, child, positions, depth + 1, in_alias)
+        return result
+
+
+def _did_you_mean(key: str, allowed: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
+
+
+def _dotted(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+_TYPE_WORDS = {
+    "string_type": "must be a string",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "tuple_type": "must be a list",
+    "list_type": "must be a list",
+    "dict_type": "must be a mapping",
+    "model_type": "must be a mapping",
+    "missing": "is required",
+    "string_too_short": "must not be empty",
+    "string_pattern_mismatch": "must not be blank",
+}
+
+
+def _schema_messages(exc: ValidationError) -> Iterator[tuple[str, str]]:
+    errors = exc.errors()
+    inner = {e["loc"][0] for e in errors if len(e["loc"]) > 1}
+    for err in errors:
+        loc = tuple(err["loc"])
+        # pydantic re-reports a list whose items failed as "too short": noise.
+        if err["type"] == "too_short" and loc and loc[0] in inner:
+            continue
+        where = _dotted(loc)
+        if err["type"] == "extra_forbidden":
+            key = str(loc[-1])
+            parent = _dotted(loc[:-1])
+            allowed = OPTION_FIELDS if parent.startswith("options[") and parent.count(".") == 0 else QUESTION_FIELDS
+            if parent.startswith("qlint"):
+                allowed = ("ignore",)
+            owner = f"in {parent}" if parent else "in question"
+            yield where, f"unknown key {key!r} {owner}{_did_you_mean(key, allowed)}"
+        elif err["type"] == "too_short" and loc == ("options",):
+            yield where, "a question needs at least two options"
+        elif err["type"] == "missing":
+            yield where, f"missing required field {where!r}"
+        elif err["type"] in _TYPE_WORDS:
+            yield where, f"{where!r} {_TYPE_WORDS[err['type']]}"
+        else:
+            yield where, f"{where!r}: {err['msg']}"
+
+
+def _question_id(raw: Any) -> str | None:
+    if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"].strip():
+        return raw["id"]
+    return None
+
+
+def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
+    """Parse and validate one bank file's text."""
+    limits = limits or Limits()
+    result = FileResult(path=path, suppressions=find_suppressions(text))
+    try:
+        root = yaml.compose(text, Loader=_YamlLoader)
+    except yaml.YAMLError as exc:
+        result.findings.append(_yaml_error(exc, path))
+        return result
+    except RecursionError:
+        result.findings.append(_finding(path, 1, 1, PARSE_ERROR, "YAML nested too deeply to read"))
+        return result
+    if root is None:
+        result.findings.append(_finding(path, 1, 1, SCHEMA, "file holds no questions (it is empty or only comments)"))
+        return result
+
+    walker = _Walker(path, limits)
+    if isinstance(root, yaml.MappingNode) and any(
+            isinstance(k, yaml.ScalarNode) and k.value == "questions" for k, _ in root.value):
+        entries = []
+        for key_node, value_node in root.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
+            if key not in _FILE_KEYS:
+                m = key_node.start_mark
+                result.findings.append(_finding(
+                    path, m.line + 1, m.column + 1, SCHEMA,
+                    f"unknown top-level key {key!r}{_did_you_mean(key, _FILE_KEYS)}"))
+        questions_node = next(v for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == "questions")
+        if not isinstance(questions_node, yaml.SequenceNode):
+            m = questions_node.start_mark
+            result.findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' must be a list of questions"))
+            return result
+        if not questions_node.value:
+            m = questions_node.start_mark
+            result.findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' is empty"))
+        entries = questions_node.value
+    elif isinstance(root, yaml.MappingNode):
+        entries = [root]
+    else:
+        m = root.start_mark
+        kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
+        result.findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA,
+                                        f"file holds {kind}; a bank file holds one question (a mapping) "
+                                        "or a mapping with a 'questions:' list"))
+        return result
+
+    for node in entries:
+        mark = node.start_mark
+        line, column = mark.line + 1, mark.column + 1
+        positions: dict[str, tuple[int, int]] = {}
+        try:
+            raw = walker.value(node, "", positions)
+        except _Abort as abort:
+            result.findings.append(_finding(path, abort.line, abort.column, PARSE_ERROR, str(abort)))
+            break
+        except RecursionError:
+            result.findings.append(_finding(path, line, column, PARSE_ERROR, "YAML nested too deeply to read"))
+            break
+        if not isinstance(raw, dict):
+            result.findings.append(_finding(path, line, column, SCHEMA, "each question must be a mapping"))
+            continue
+        try:
+            question = Question.model_validate(raw)
+        except ValidationError as exc:
+            qid = _question_id(raw)
+            for where, message in _schema_messages(exc):
+                probe = LoadedQuestion(None, path, line, column, positions)  # type: ignore[arg-type]
+                fline, fcol = probe.locate(where)
+                result.findings.append(_finding(path, fline, fcol, SCHEMA, message, qid, where))
+            continue
+        result.questions.append(LoadedQuestion(question, path, line, column, positions))
+    result.findings.extend(walker.findings)
+    return result
+
+
+def load_file(path: Path, display: str | None = None, limits: Limits | None = None) -> FileResult:
+    """Read, decode and load one file; an unreadable file is a finding too."""
+    limits = limits or Limits()
+    shown = display or str(path)
+    try:
+        size = os.stat(path).st_size
+        if size > limits.max_file_size:
+            return FileResult(shown, findings=[_finding(
+                shown, 1, 1, PARSE_ERROR,
+                f"file is {size / 1048576:.1f} MB, over the {limits.max_file_size / 1048576:.0f} MB limit (max-file-size)")])
+        with open(path, "rb") as handle:
+            data = handle.read(limits.max_file_size + 1)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        return FileResult(shown, findings=[_finding(shown, 1, 1, PARSE_ERROR, f"cannot read file: {reason}")])
+    text, problems = decode(data, shown)
+    if text is None:
+        return FileResult(shown, findings=problems)
+    result = load_text(text, shown, limits)
+    result.findings[:0] = problems
+    return result
+
+
+_YAML_SUFFIXES = (".yaml", ".yml")
+_SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))
+
+
+def discover(paths: list[Path], exclude: tuple[str, ...] = ()) -> Iterator[Path]:
+    """Bank files under the given paths, in a stable order; a file named explicitly is always taken."""
+    seen: set[Path] = set()
+    for root in paths:
+        if root.is_dir():
+            for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+                dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+                for name in sorted(filenames):
+                    candidate = Path(dirpath) / name
+                    if name.endswith(_YAML_SUFFIXES) and not name.startswith(".") and not matches_glob(candidate, exclude):
+                        if candidate not in seen:
+                            seen.add(candidate)
+                            yield candidate
+        elif root not in seen:
+            seen.add(root)
+            yield root
+
+
+def matches_glob(path: Path, patterns: tuple[str, ...]) -> bool:
+    """True when a path matches any glob (``**`` spans folders)."""
+    text = path.as_posix()
+    return any(path.match(p) or re.fullmatch(_glob_to_regex(p), text) for p in patterns)
+
+
+def _glob_to_regex(pattern: str) -> str:
+    out = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out += "(?:.*/)?"
+            i += 3
+        elif pattern.startswith("**", i):
+            out += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            out += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            out += "[^/]"
+            i += 1
+        else:
+            out += re.escape(pattern[i])
+            i += 1
+    return out

@@ -1,0 +1,109 @@
+"""Near-duplicate stems in sub-quadratic time: rare-shingle blocking, then rapidfuzz to confirm.
+
+Stems are normalised and stripped of shared lead-ins ("Which of the following ...",
+"Select two.") so that boilerplate never makes two stems look alike. Candidate
+pairs share a rare word trigram (or, for very short stems, the whole text);
+every candidate is confirmed with ``rapidfuzz.fuzz.ratio``.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from qlint.text import normalize
+
+LEAD_INS = re.compile(
+    r"\b(?:which|what)\s+(?:one\s+)?of\s+(?:the\s+)?(?:following|these|those)(?:\s+(?:statements?|options?|choices?|"
+    r"answers?|items?|best|most|is|are|would|will|can|could|should|does|do))*"
+    r"|\b(?:select|choose|pick|mark)\s+(?:the\s+)?(?:one|two|three|four|five|best|correct|right|most\s+\w+)"
+    r"(?:\s+(?:answers?|options?|choices?|responses?))?"
+    r"|\ball\s+that\s+apply\b|\bthe\s+correct\s+answer\s+is\b|\bbest\s+describes?\b|\bwhich\s+statement\b"
+)
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$", re.MULTILINE)
+MAX_COMPARE_CHARS = 4000  # a pathological 3 MB stem must not make a comparison cost seconds
+
+
+def key_text(stem: str) -> str:
+    """The part of a stem that says what it asks: normalised, lead-ins removed."""
+    text = normalize(stem[:MAX_COMPARE_CHARS])
+    return re.sub(r"\s+", " ", LEAD_INS.sub(" ", text)).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class StemKey:
+    """What near-duplicate search keeps per question: small, picklable, cacheable."""
+
+    text: str
+    numbers: tuple[str, ...]
+    code: tuple[str, ...]
+
+
+def stem_key(stem: str) -> StemKey:
+    head = stem[:MAX_COMPARE_CHARS]
+    return StemKey(key_text(head), tuple(sorted(_DIGITS.findall(head))), tuple(_CODE.findall(head)))
+
+
+def _shingles(tokens: list[str], size: int = 3) -> set[str]:
+    if len(tokens) < size:
+        return {" ".join(tokens)} if tokens else set()
+    return {" ".join(tokens[i:i + size]) for i in range(len(tokens) - size + 1)}
+
+
+def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60) -> set[tuple[int, int]]:
+    """Index pairs worth confirming: identical texts, or texts sharing a rare word trigram."""
+    exact: dict[str, list[int]] = defaultdict(list)
+    postings: dict[str, list[int]] = defaultdict(list)
+    for index, key in enumerate(keys):
+        if not key.text:
+            continue
+        exact[key.text].append(index)
+        for shingle in _shingles(key.text.split()):
+            postings[shingle].append(index)
+    pairs: set[tuple[int, int]] = set()
+    for group in exact.values():
+        # identical texts: chain them, the clusters come out the same and the cost stays linear
+        pairs.update((group[0], other) for other in group[1:])
+    for ids in postings.values():
+        if 2 <= len(ids) <= max_df:
+            for i, a in enumerate(ids):
+                for b in ids[i + 1:]:
+                    if keys[a].text != keys[b].text:
+                        pairs.add((a, b))
+    return pairs
+
+
+def similarity(a: StemKey, b: StemKey) -> float:
+    return 100.0 if a.text == b.text else fuzz.ratio(a.text, b.text)
+
+
+def is_variant(a: StemKey, b: StemKey) -> bool:
+    """Stems that differ in their numbers or code are parallel items, not duplicates."""
+    return a.numbers != b.numbers or a.code != b.code
+
+
+def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12,
+               ignore_variants: bool = True, candidates: Iterable[tuple[int, int]] | None = None
+               ) -> list[tuple[int, int, float]]:
+    """Confirmed near-duplicate pairs (i < j) with their similarity, in index order."""
+    found = []
+    for a, b in sorted(candidates if candidates is not None else candidate_pairs(keys)):
+        ka, kb = keys[a], keys[b]
+        if ignore_variants and is_variant(ka, kb):
+            continue
+        if ka.text != kb.text and min(len(ka.text), len(kb.text)) < min_chars:
+            continue
+        score = similarity(ka, kb)
+        if score >= threshold:
+            found.append((min(a, b), max(a, b), score))
+    return found
+
+
+def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:
+    """Every pair compared: the quadratic reference the blocked search is measured against."""
+    every = ((a, b) for a in range(len(keys)) for b in range(a + 1, len(keys)) if keys[a].text and keys[b].text)
+    return find_pairs(keys, threshold, candidates=every, **kwargs)

@@ -1,0 +1,242 @@
+"""Declarative rule packs: word- and phrase-based rules written as YAML data (in the spirit of Vale).
+
+A pack file holds one rule, or a mapping with a ``rules:`` list. Each rule
+``extends`` one kind:
+
+- ``existence``: report any of ``tokens`` (words or phrases, matched on word
+  boundaries, case-insensitive unless ``ignorecase: false``), except where one of
+  ``exceptions`` covers the match.
+- ``substitution``: report each key of ``swap`` and suggest its value.
+- ``pattern``: report matches of ``patterns`` (regular expressions, checked for
+  catastrophic backtracking when the pack is loaded).
+
+``scope`` picks the texts: stem, options, keys, distractors, rationales, explanation.
+Packs are validated on load; an unknown key is a configuration error with a did-you-mean.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import NoOptions, QuestionRule, Violation
+
+try:
+    import re._parser as _sre_parse  # Python 3.11+
+    import re._constants as _sre_constants
+except ImportError:  # pragma: no cover
+    import sre_constants as _sre_constants  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+Scope = Literal["stem", "options", "keys", "distractors", "rationales", "explanation"]
+
+
+def shipped_dir() -> Path | None:
+    """Where qlint's own packs are: inside the installed package, or ``rules/`` of a source checkout."""
+    for candidate in (Path(__file__).parent / "packs", Path(__file__).resolve().parents[2] / "rules"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+class PackError(Exception):
+    """A rule pack that is not valid: a configuration error."""
+
+
+def _kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+class PackRule(BaseModel):
+    """One declarative rule as written in a pack file."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=_kebab, populate_by_name=True)
+
+    name: str
+    code: str
+    extends: Literal["existence", "substitution", "pattern"]
+    summary: str
+    why: str
+    use_instead: str
+    message: str = Field(description="finding text; {match} is the matched text, {suggestion} the swap")
+    severity: Literal["error", "warning", "info"] = "warning"
+    enabled: bool = True
+    scope: tuple[Scope, ...] = ("stem", "options")
+    ignorecase: bool = True
+    tokens: tuple[str, ...] = ()
+    exceptions: tuple[str, ...] = ()
+    swap: dict[str, str] = Field(default_factory=dict)
+    patterns: tuple[str, ...] = ()
+    whole_option: bool = Field(default=False, description="existence: a token must be the whole option text")
+    accuracy: dict[str, float | int | str] | None = None
+    notes: str = ""
+    passing: tuple[str, ...] = ()
+    failing: tuple[str, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _kind_fields(self) -> PackRule:
+        need = {"existence": self.tokens, "substitution": self.swap, "pattern": self.patterns}[self.extends]
+        if not need:
+            field = {"existence": "tokens", "substitution": "swap", "pattern": "patterns"}[self.extends]
+            raise ValueError(f"a rule that extends {self.extends} needs {field!r}")
+        return self
+
+
+def check_pattern_safety(pattern: str) -> None:
+    """Reject patterns that could backtrack catastrophically: nested unbounded repeats, backreferences."""
+    try:
+        parsed = _sre_parse.parse(pattern)
+    except re.error as exc:
+        raise PackError(f"invalid regular expression {pattern!r}: {exc}") from None
+    repeats = (_sre_constants.MAX_REPEAT, _sre_constants.MIN_REPEAT)
+    poss = getattr(_sre_constants, "POSSESSIVE_REPEAT", None)
+
+    def walk(items, inside_repeat: bool) -> None:
+        for op, arg in items:
+            if op in (_sre_constants.GROUPREF, getattr(_sre_constants, "GROUPREF_EXISTS", None)):
+                raise PackError(f"pattern {pattern!r} uses a backreference, which can run in exponential time")
+            if op in repeats or op == poss:
+                low, high, sub = arg
+                unbounded = high == _sre_constants.MAXREPEAT or high > 100
+                if inside_repeat and unbounded:
+                    raise PackError(f"pattern {pattern!r} nests unbounded repeats, which can backtrack catastrophically")
+                walk(sub, inside_repeat or unbounded)
+            elif op == _sre_constants.SUBPATTERN:
+                walk(arg[-1], inside_repeat)
+            elif op == _sre_constants.BRANCH:
+                for branch in arg[1]:
+                    walk(branch, inside_repeat)
+            elif op in (_sre_constants.ASSERT, _sre_constants.ASSERT_NOT):
+                walk(arg[1], inside_repeat)
+            elif op == getattr(_sre_constants, "ATOMIC_GROUP", None):
+                walk(arg, inside_repeat)
+
+    walk(parsed, False)
+
+
+def _phrase(token: str) -> str:
+    words = [re.escape(w) for w in token.split()]
+    body = r"\s+".join(words)
+    left = r"(?<![\w-])" if token[:1].isalnum() else ""
+    right = r"(?![\w-])" if token[-1:].isalnum() else ""
+    return left + body + right
+
+
+def _texts(question: Question, scope: Iterable[str]) -> Iterator[tuple[str, str]]:
+    for part in scope:
+        if part == "stem":
+            yield "stem", question.stem
+        elif part == "explanation" and question.explanation:
+            yield "explanation", question.explanation
+        else:
+            for i, option in enumerate(question.options):
+                if part == "options" or (part == "keys" and option.correct) or (part == "distractors" and not option.correct):
+                    yield f"options[{i}].text", option.text
+                elif part == "rationales" and option.rationale:
+                    yield f"options[{i}].rationale", option.rationale
+
+
+def _covered(span: tuple[int, int], shields: list[tuple[int, int]]) -> bool:
+    return any(s <= span[0] and span[1] <= e for s, e in shields)
+
+
+def _compile(spec: PackRule):
+    flags = re.IGNORECASE if spec.ignorecase else 0
+    if spec.extends == "existence":
+        body = "|".join(_phrase(t) for t in sorted(spec.tokens, key=len, reverse=True))
+        if spec.whole_option:
+            body = rf"^\W*(?:{body})\W*$"
+        found = re.compile(body, flags)
+        shield = re.compile("|".join(_phrase(t) for t in spec.exceptions), flags) if spec.exceptions else None
+        return found, shield, {}
+    if spec.extends == "substitution":
+        swaps = {k.lower() if spec.ignorecase else k: v for k, v in spec.swap.items()}
+        found = re.compile("|".join(_phrase(k) for k in sorted(spec.swap, key=len, reverse=True)), flags)
+        return found, None, swaps
+    for pattern in spec.patterns:
+        check_pattern_safety(pattern)
+    return re.compile("|".join(f"(?:{p})" for p in spec.patterns), flags), None, {}
+
+
+def _check(spec: PackRule, compiled, question: Question, options: NoOptions) -> Iterator[Violation]:
+    found, shield, swaps = compiled
+    for field, text in _texts(question, spec.scope):
+        shields = [m.span() for m in shield.finditer(text)] if shield else []
+        for match in found.finditer(text):
+            if _covered(match.span(), shields):
+                continue
+            matched = match.group(0).strip()
+            suggestion = swaps.get(matched.lower() if spec.ignorecase else matched, "")
+            yield Violation(field, spec.message.format(match=matched, suggestion=suggestion))
+            break  # one finding per field is enough to act on
+
+
+def to_rule(spec: PackRule) -> QuestionRule:
+    compiled = _compile(spec)
+    return QuestionRule(
+        code=spec.code, name=spec.name, summary=spec.summary, why=spec.why, use_instead=spec.use_instead,
+        severity=Severity.parse(spec.severity), enabled=spec.enabled, passing=spec.passing,
+        failing=spec.failing, check=partial(_check, spec, compiled), notes=spec.notes,
+        accuracy=dict(spec.accuracy) if spec.accuracy else None,
+    )
+
+
+def _error(exc: ValidationError, path: Path) -> str:
+    import difflib
+
+    allowed = [f.alias or n for n, f in PackRule.model_fields.items()]
+    lines = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"])
+        if err["type"] == "extra_forbidden":
+            close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            lines.append(f"{path}: unknown key {loc!r}{hint}")
+        else:
+            lines.append(f"{path}: {loc}: {err['msg']}")
+    return "\n".join(lines)
+
+
+def read_pack(path: Path) -> list[QuestionRule]:
+    """The rules in one pack file; PackError when it is not valid."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise PackError(f"{path}: rule pack is not valid YAML: {exc}") from None
+    entries = data.get("rules") if isinstance(data, dict) and "rules" in data else [data]
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise PackError(f"{path}: a rule pack holds a rule mapping or a 'rules:' list of them")
+    rules = []
+    for entry in entries:
+        try:
+            spec = PackRule.model_validate(entry)
+        except ValidationError as exc:
+            raise PackError(_error(exc, path)) from None
+        try:
+            rules.append(to_rule(spec))
+        except (ValueError, re.error) as exc:
+            raise PackError(f"{path}: {exc}") from None
+    return rules
+
+
+def load_packs(extra: Iterable[Path] = ()) -> list[QuestionRule]:
+    """The packs shipped with qlint, then the bank's own (files or folders of .yaml files)."""
+    shipped = shipped_dir()
+    files: list[Path] = sorted(shipped.glob("*.yaml")) if shipped else []
+    for path in extra:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
+        elif path.exists():
+            files.append(path)
+        else:
+            raise PackError(f"{path}: rule pack not found")
+    return [rule for f in files for rule in read_pack(f)]

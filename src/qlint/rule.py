@@ -1,0 +1,113 @@
+"""What a rule is: metadata, options, its own examples, and a pure check.
+
+A question rule is a function of one question; a bank rule is a function of the
+whole bank. Both yield Violations that name a field, never a line: the engine
+resolves positions from the loader's source map.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict
+
+from qlint.finding import Severity
+
+if TYPE_CHECKING:
+    from qlint.loader import LoadedQuestion
+    from qlint.model import Question
+
+_NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
+_CODE = re.compile(r"[A-Z]{1,4}[0-9]{3}")
+
+
+class RuleOptions(BaseModel):
+    """Base of every rule's options: frozen, unknown keys rejected."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
+                              alias_generator=lambda name: name.replace("_", "-"))
+
+
+class NoOptions(RuleOptions):
+    """For rules that take no options."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A question rule's verdict: which field, and what is wrong with it."""
+
+    field: str
+    message: str
+
+
+@dataclass(frozen=True)
+class BankViolation:
+    """A bank rule's verdict: which question, which field, what is wrong."""
+
+    item: LoadedQuestion
+    field: str
+    message: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rule:
+    """Metadata shared by every rule; subclasses add the check."""
+
+    code: str
+    name: str
+    summary: str
+    why: str
+    use_instead: str
+    passing: tuple[str, ...]
+    failing: tuple[str, ...]
+    severity: Severity = Severity.WARNING
+    enabled: bool = True
+    options: type[RuleOptions] = NoOptions
+    fixable: bool = False
+    notes: str = ""
+    accuracy: dict[str, Any] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not _NAME.fullmatch(self.name):
+            raise ValueError(f"rule name {self.name!r} is not kebab-case")
+        if not _CODE.fullmatch(self.code):
+            raise ValueError(f"rule code {self.code!r} is not like Q101")
+        if not self.failing:
+            raise ValueError(f"rule {self.name} has no failing example")
+
+    @property
+    def kind(self) -> str:
+        return "rule"
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuestionRule(Rule):
+    """A rule over one question at a time."""
+
+    check: Callable[[Question, Any], Iterable[Violation]]
+
+    @property
+    def kind(self) -> str:
+        return "question"
+
+
+@dataclass(frozen=True, kw_only=True)
+class BankRule(Rule):
+    """A rule over the whole bank at once (near-duplicates, key balance, ids)."""
+
+    check: Callable[[Sequence[LoadedQuestion], Any], Iterable[BankViolation]]
+
+    @property
+    def kind(self) -> str:
+        return "bank"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LoaderRule(Rule):
+    """A problem the loader itself reports (bad YAML, bad shape); listed and configurable like any rule."""
+
+    @property
+    def kind(self) -> str:
+        return "loader"

@@ -1,0 +1,60 @@
+"""correct-count: not exactly one correct option, or not exactly ``select``."""
+from collections.abc import Iterator
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import NoOptions, QuestionRule, Violation
+
+
+def check(question: Question, options: NoOptions) -> Iterator[Violation]:
+    keys = len(question.keys)
+    wanted = question.select
+    if wanted >= len(question.options):
+        yield Violation("select", f"select is {wanted} but the question has only {len(question.options)} options; "
+                                  "every option would be correct")
+        return
+    if keys == wanted:
+        return
+    if keys == 0:
+        yield Violation("options", "no option is marked correct (set `correct: true` on the key)")
+    elif wanted == 1:
+        yield Violation("options", f"{keys} options are marked correct; a single-answer question needs exactly one "
+                                   f"(add `select: {keys}` if {keys} answers are intended)")
+    else:
+        yield Violation("options", f"{keys} option{'s are' if keys != 1 else ' is'} marked correct but select is {wanted}")
+
+
+RULE = QuestionRule(
+    code="Q104",
+    name="correct-count",
+    severity=Severity.ERROR,
+    summary="The number of options marked correct differs from one, or from the declared `select`.",
+    why=("A question with no key cannot be scored; one with two keys where one is expected marks right answers "
+         "wrong. This is the most expensive defect an exam can ship."),
+    use_instead="Mark exactly one option `correct: true`, or declare `select: N` and mark N options.",
+    check=check,
+    passing=("""\
+id: cc-ok
+stem: Which two settings reduce peak activation memory during training? (Select two.)
+select: 2
+options:
+  - {text: Gradient checkpointing, correct: true, rationale: Correct. Activations are recomputed instead of stored.}
+  - {text: A smaller micro-batch, correct: true, rationale: Correct. Activation memory scales with batch size.}
+  - {text: A larger learning rate, rationale: Incorrect. It changes the update size, not memory.}
+  - {text: More DataLoader workers, rationale: Incorrect. Workers use host memory.}
+""",),
+    failing=("""\
+id: cc-none
+stem: Which call frees the autograd graph of a logged loss?
+options:
+  - {text: loss.item(), rationale: Correct. It returns a Python float.}
+  - {text: loss.clone(), rationale: Incorrect. A clone keeps the graph.}
+""", """\
+id: cc-two
+stem: Which call frees the autograd graph of a logged loss?
+options:
+  - {text: loss.item(), correct: true, rationale: Correct. It returns a Python float.}
+  - {text: loss.detach().item(), correct: true, rationale: "Correct. Same value, no graph."}
+  - {text: loss.clone(), rationale: Incorrect. A clone keeps the graph.}
+"""),
+)

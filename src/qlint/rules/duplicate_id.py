@@ -1,0 +1,56 @@
+"""duplicate-id: two questions share an id."""
+from collections.abc import Iterator, Sequence
+
+from qlint.finding import Severity
+from qlint.loader import LoadedQuestion
+from qlint.rule import BankRule, BankViolation, NoOptions
+
+
+def check(questions: Sequence[LoadedQuestion], options: NoOptions) -> Iterator[BankViolation]:
+    seen: dict[str, list[LoadedQuestion]] = {}
+    for item in questions:
+        seen.setdefault(item.question.id, []).append(item)
+    for qid, items in seen.items():
+        if len(items) < 2:
+            continue
+        for item in items:
+            others = ", ".join(f"{o.path}:{o.locate('id')[0]}" for o in items if o is not item)
+            yield BankViolation(item, "id", f"id {qid!r} is also used at {others}")
+
+
+RULE = BankRule(
+    code="Q103",
+    name="duplicate-id",
+    severity=Severity.ERROR,
+    summary="Two questions in the bank share an id.",
+    why=("Ids key item statistics, exam forms and baselines. Two questions under one id corrupt item "
+         "analysis and make one of them unreachable."),
+    use_instead="Give every question a unique, stable id; never reuse a retired one.",
+    check=check,
+    passing=("""\
+questions:
+  - id: ckpt-001
+    stem: Which state must a checkpoint keep so that Adam resumes exactly where it stopped?
+    options:
+      - {text: The moment estimates, correct: true, rationale: Correct. Adam's update uses them.}
+      - {text: The batch size, rationale: Incorrect. That is configuration.}
+  - id: ckpt-002
+    stem: Which state must a checkpoint keep so that dropout masks repeat after resuming?
+    options:
+      - {text: The RNG states, correct: true, rationale: Correct. Masks come from the generators.}
+      - {text: The loss history, rationale: Incorrect. Logs do not drive sampling.}
+""",),
+    failing=("""\
+questions:
+  - id: ckpt-001
+    stem: Which state must a checkpoint keep so that Adam resumes exactly where it stopped?
+    options:
+      - {text: The moment estimates, correct: true, rationale: Correct. Adam's update uses them.}
+      - {text: The batch size, rationale: Incorrect. That is configuration.}
+  - id: ckpt-001
+    stem: Which state must a checkpoint keep so that dropout masks repeat after resuming?
+    options:
+      - {text: The RNG states, correct: true, rationale: Correct. Masks come from the generators.}
+      - {text: The loss history, rationale: Incorrect. Logs do not drive sampling.}
+""",),
+)

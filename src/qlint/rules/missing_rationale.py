@@ -1,0 +1,41 @@
+"""missing-rationale: an option without a rationale."""
+from collections.abc import Iterator
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import NoOptions, QuestionRule, Violation
+
+
+def check(question: Question, options: NoOptions) -> Iterator[Violation]:
+    for index, option in enumerate(question.options):
+        if option.rationale is None:
+            yield Violation(f"options[{index}]", f"option {index + 1} has no rationale")
+        elif not option.rationale.strip():
+            yield Violation(f"options[{index}].rationale", f"option {index + 1} has a blank rationale")
+
+
+RULE = QuestionRule(
+    code="Q106",
+    name="missing-rationale",
+    severity=Severity.ERROR,
+    summary="An option has no rationale, or only whitespace.",
+    why=("A rationale for every option is how reviewers verify the key, how candidates learn from feedback, "
+         "and how an appeal is answered. A distractor nobody can explain is often a second key."),
+    use_instead="Give every option a `rationale`: why the key is right, why each distractor is wrong.",
+    check=check,
+    passing=("""\
+id: mr-ok
+stem: Which precision format keeps the exponent range of fp32?
+options:
+  - {text: bfloat16, correct: true, rationale: Correct. It has 8 exponent bits like fp32.}
+  - {text: float16, rationale: Incorrect. It has only 5 exponent bits.}
+""",),
+    failing=("""\
+id: mr-bad
+stem: Which precision format keeps the exponent range of fp32?
+options:
+  - {text: bfloat16, correct: true, rationale: Correct. It has 8 exponent bits like fp32.}
+  - text: float16
+  - {text: int8, rationale: "   "}
+""",),
+)

@@ -1,0 +1,72 @@
+"""near-duplicate-stem: two questions in the bank whose stems ask the same thing."""
+from collections.abc import Iterator, Sequence
+
+from pydantic import Field
+
+from qlint.finding import Severity
+from qlint.loader import LoadedQuestion
+from qlint.neardup import find_pairs, stem_key
+from qlint.rule import BankRule, BankViolation, RuleOptions
+
+
+class Options(RuleOptions):
+    threshold: float = Field(default=90.0, ge=50, le=100,
+                             description="similarity (rapidfuzz ratio, 0-100) at or above which stems are near-duplicates")
+    ignore_variants: bool = Field(default=True,
+                                  description="stems that differ only in numbers or code are parallel items, not duplicates")
+
+
+def check(questions: Sequence[LoadedQuestion], options: Options) -> Iterator[BankViolation]:
+    keys = [stem_key(item.question.stem) for item in questions]
+    partners: dict[int, list[tuple[float, int]]] = {}
+    for a, b, score in find_pairs(keys, options.threshold, ignore_variants=options.ignore_variants):
+        partners.setdefault(a, []).append((score, b))
+        partners.setdefault(b, []).append((score, a))
+    for index, found in sorted(partners.items()):
+        found.sort(key=lambda sb: (-sb[0], sb[1]))
+        score, other = found[0]
+        peer = questions[other]
+        where = f"{peer.path}:{peer.locate('stem')[0]}"
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        yield BankViolation(questions[index], "stem",
+                            f"stem is {score:.0f}% similar to question {peer.question.id!r} at {where}{more}")
+
+
+RULE = BankRule(
+    code="Q601",
+    name="near-duplicate-stem",
+    severity=Severity.ERROR,
+    summary="Two questions in the bank have near-identical stems.",
+    why=("Near-duplicates let one question cue another on the same form, double-weight one objective, and "
+         "survive as stale copies when only one of them gets fixed."),
+    use_instead=("Keep one question and retire the other, or rewrite one so that it tests a different point. "
+                 "Shared lead-ins (\"Which of the following ...\") are ignored when comparing."),
+    options=Options,
+    check=check,
+    passing=("""\
+questions:
+  - id: nd-1
+    stem: Which of the following reduces activation memory at the cost of extra compute?
+    options:
+      - {text: Gradient checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+      - {text: Larger batches, rationale: Incorrect. They increase memory.}
+  - id: nd-2
+    stem: Which of the following keeps fp16 gradients from underflowing to zero?
+    options:
+      - {text: Loss scaling, correct: true, rationale: Correct. Small gradients are scaled up first.}
+      - {text: Weight decay, rationale: Incorrect. It regularises weights.}
+""",),
+    failing=("""\
+questions:
+  - id: nd-1
+    stem: Which technique reduces activation memory at the cost of extra compute in the backward pass?
+    options:
+      - {text: Gradient checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+      - {text: Larger batches, rationale: Incorrect. They increase memory.}
+  - id: nd-2
+    stem: Which technique reduces activation memory at the cost of extra compute during the backward pass?
+    options:
+      - {text: Activation checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+      - {text: Mixed precision, rationale: Incorrect. It halves storage but adds no compute.}
+""",),
+)

@@ -1,0 +1,33 @@
+"""parse-error: a bank file that cannot be read as YAML."""
+from qlint.finding import Severity
+from qlint.rule import LoaderRule
+
+RULE = LoaderRule(
+    code="Q101",
+    name="parse-error",
+    severity=Severity.ERROR,
+    summary="A file that is not readable YAML: syntax errors, bad bytes, unsupported encodings, limits exceeded.",
+    why="A file qlint cannot read is a file nobody checked, and one an exam delivery system may reject or misread.",
+    use_instead="Fix the YAML at the reported line. Keep bank files UTF-8, one YAML document each.",
+    passing=("""\
+id: ok-1
+stem: Which device holds a tensor created with torch.zeros(3) by default?
+options:
+  - text: The CPU
+    correct: true
+    rationale: Correct. Tensors are created on the CPU unless a device is given.
+  - text: The current CUDA device
+    rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
+""",),
+    failing=("""\
+id: broken-1
+stem: "An unclosed quote
+options:
+  - text: One
+""", """\
+questions:
+  - id: a
+    stem: A list item with bad indentation?
+   options: []
+"""),
+)

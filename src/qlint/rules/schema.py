@@ -1,0 +1,42 @@
+"""schema: a question that does not fit the bank format."""
+from qlint.finding import Severity
+from qlint.rule import LoaderRule
+
+RULE = LoaderRule(
+    code="Q102",
+    name="schema",
+    severity=Severity.ERROR,
+    summary="A field is missing, misspelt, of the wrong type, or not part of the bank format.",
+    why=("A misspelt key (`corect: true`) is silently ignored by most tools, so a question ships with no key "
+         "or no rationale. qlint knows every field of the format and names the one you probably meant."),
+    use_instead=("Question keys: id, stem, options, select, explanation, difficulty, objective, tags, meta, qlint. "
+                 "Option keys: text, correct, rationale."),
+    passing=("""\
+id: ok-2
+stem: Which call returns a Python number from a one-element tensor?
+options:
+  - text: loss.item()
+    correct: true
+    rationale: Correct. item() copies the value out and keeps no graph.
+  - text: loss.detach()
+    rationale: Incorrect. detach() still returns a tensor.
+""",),
+    failing=("""\
+id: bad-2
+stem: Which call returns a Python number from a one-element tensor?
+options:
+  - text: loss.item()
+    corect: true
+    rationale: Correct. item() copies the value out.
+  - text: loss.detach()
+    rationnale: Incorrect. detach() still returns a tensor.
+""", """\
+id: bad-3
+options:
+  - text: only one option
+""", """\
+id: bad-4
+stem: A tag that would construct an object is never executed?
+options: !!python/object/apply:os.system ["echo hi"]
+"""),
+)

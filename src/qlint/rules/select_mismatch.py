@@ -1,0 +1,80 @@
+"""select-mismatch: the stem announces a number of answers that differs from ``select``."""
+import re
+from collections.abc import Iterator
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import NoOptions, QuestionRule, Violation
+
+NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "single": 1,
+           "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6}
+_COUNT = r"(?P<n>one|two|three|four|five|six|single|[1-6])"
+_NOUN = r"(?:correct\s+|best\s+|true\s+|right\s+|valid\s+)?(?:answers?|options?|choices?|responses?|statements?|items?)"
+# "Select two.", "(Choose 3)", "Pick TWO answers", "Which two of the following"
+ANNOUNCEMENTS = (
+    re.compile(rf"\b(?:select|choose|pick|mark|identify|check)\s+(?:the\s+)?(?:exactly\s+)?{_COUNT}\b"
+               rf"(?=\s*(?:[.):;!?]|$|{_NOUN}\b|that\b|which\b))", re.IGNORECASE),
+    re.compile(rf"\bwhich\s+{_COUNT}\s+(?:of\s+the\s+following|{_NOUN}|\w+\s+(?:are|is|should|would|can|could|will|do|does)\b)",
+               re.IGNORECASE),
+)
+
+
+def announced(stem: str) -> int | None:
+    """The answer count a stem announces, if it announces one."""
+    for pattern in ANNOUNCEMENTS:
+        match = pattern.search(stem)
+        if match:
+            return NUMBERS[match.group("n").lower()]
+    return None
+
+
+def check(question: Question, options: NoOptions) -> Iterator[Violation]:
+    count = announced(question.stem)
+    if count is not None and count != question.select:
+        yield Violation("stem", f"the stem asks for {count} answer{'s' if count != 1 else ''} "
+                                f"but select is {question.select}")
+
+
+RULE = QuestionRule(
+    code="Q105",
+    name="select-mismatch",
+    severity=Severity.ERROR,
+    summary="The stem says how many answers to pick (\"Select two.\", \"(Choose 3)\") and `select` disagrees.",
+    why=("Candidates follow the stem, scoring follows `select`. When they disagree, a candidate who does what "
+         "the stem says is marked wrong."),
+    use_instead="Make `select` equal to the number the stem announces, or reword the stem.",
+    check=check,
+    passing=("""\
+id: sm-ok
+stem: Which two changes lower the memory used by activations? (Select two.)
+select: 2
+options:
+  - {text: Activation checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+  - {text: Smaller micro-batches, correct: true, rationale: Correct. Fewer activations at once.}
+  - {text: Larger learning rate, rationale: Incorrect. Unrelated to memory.}
+  - {text: More data workers, rationale: Incorrect. Host memory only.}
+""", """\
+id: sm-best
+stem: Select the best explanation for a loss that becomes NaN after enabling fp16.
+options:
+  - {text: Gradient overflow without loss scaling, correct: true, rationale: Correct. fp16 has a narrow range.}
+  - {text: A data loader bug, rationale: Incorrect. It would also fail in fp32.}
+"""),
+    failing=("""\
+id: sm-bad
+stem: Which two changes lower the memory used by activations? (Select two.)
+options:
+  - {text: Activation checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+  - {text: Larger learning rate, rationale: Incorrect. Unrelated to memory.}
+  - {text: More data workers, rationale: Incorrect. Host memory only.}
+""", """\
+id: sm-bad-2
+stem: A model does not fit on one GPU. Which techniques split its weights across devices? (Choose 3)
+select: 2
+options:
+  - {text: Tensor parallelism, correct: true, rationale: Correct. Layers are split.}
+  - {text: Pipeline parallelism, correct: true, rationale: Correct. Stages are split.}
+  - {text: Data parallelism, rationale: Incorrect. Every rank holds a full copy.}
+  - {text: Gradient accumulation, rationale: Incorrect. No weights are split.}
+"""),
+)

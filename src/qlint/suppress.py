@@ -1,0 +1,129 @@
+"""Suppressions: ``# qlint: ignore[rule] reason`` comments and the per-question ``qlint: ignore`` field.
+
+A reason is required. A suppression that silences nothing is itself reported
+(``unused-suppression``), as is one without a reason or naming an unknown rule
+(``invalid-suppression``).
+"""
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterable, Sequence
+
+from qlint.config import ActiveRule
+from qlint.finding import Finding, Severity
+from qlint.loader import FileResult, LoadedQuestion, Suppression
+
+UNUSED = ("Q902", "unused-suppression")
+INVALID = ("Q903", "invalid-suppression")
+_NEVER_SUPPRESSED = frozenset((UNUSED[1], INVALID[1]))
+
+
+def _names(active: Sequence[ActiveRule]) -> dict[str, str]:
+    """Rule name and code -> rule name, for every rule that runs."""
+    out = {}
+    for a in active:
+        out[a.rule.name] = a.rule.name
+        out[a.rule.code] = a.rule.name
+    return out
+
+
+class _Key:
+    __slots__ = ("path", "line", "column", "rules", "reason", "used", "origin")
+
+    def __init__(self, path: str, line: int, column: int, rules: set[str], reason: str, origin: str) -> None:
+        self.path, self.line, self.column = path, line, column
+        self.rules, self.reason, self.origin = rules, reason, origin
+        self.used: set[str] = set()
+
+
+def _severity(active: Sequence[ActiveRule], name: str) -> Severity | None:
+    return next((a.severity for a in active if a.rule.name == name), None)
+
+
+def apply_suppressions(findings: list[Finding], files: Sequence[FileResult],
+                       active: Sequence[ActiveRule], all_rules: Iterable[str] = ()) -> list[Finding]:
+    """Drop suppressed findings; add findings about the suppressions themselves."""
+    known = _names(active)
+    everything = set(all_rules or ()) | set(known)
+
+    extra: list[Finding] = []
+    invalid = _severity(active, INVALID[1])
+    by_line: dict[tuple[str, int], list[_Key]] = {}
+    by_question: dict[tuple[str, str], list[_Key]] = {}
+    every: list[_Key] = []
+
+    def resolve(raw: Sequence[str], path: str, line: int, column: int, question: str | None) -> set[str]:
+        names = set()
+        for r in raw:
+            if r in known:
+                names.add(known[r])
+            elif r.upper() in known:
+                names.add(known[r.upper()])
+            elif r in everything or r.upper() in everything:
+                continue  # a real rule that this run does not use: nothing to silence, nothing to report
+            elif invalid is not None:
+                extra.append(Finding(path, line, column, INVALID[0], INVALID[1], invalid,
+                                     f"suppression names {r!r}, which is not a qlint rule", question))
+        return names
+
+    for result in files:
+        starts = sorted((q.line, i) for i, q in enumerate(result.questions))
+        lines = [s for s, _ in starts]
+        for sup in result.suppressions:
+            if not sup.reason or not sup.rules:
+                if invalid is None:
+                    continue
+                what = "a reason" if sup.rules else "rule names in brackets"
+                extra.append(Finding(result.path, sup.line, sup.column, INVALID[0], INVALID[1], invalid,
+                                     f"suppression needs {what}: # qlint: {'ignore-question' if sup.scope == 'question' else 'ignore'}[rule] reason"))
+                continue
+            names = resolve(sup.rules, result.path, sup.line, sup.column, None)
+            if not names:
+                continue
+            key = _Key(result.path, sup.line, sup.column, names, sup.reason, "comment")
+            every.append(key)
+            if sup.scope == "line":
+                by_line.setdefault((result.path, sup.target_line), []).append(key)
+            else:
+                at = bisect.bisect_right(lines, sup.target_line) - 1
+                if at >= 0:
+                    item: LoadedQuestion = result.questions[starts[at][1]]
+                    by_question.setdefault((result.path, item.question.id), []).append(key)
+        for item in result.questions:
+            settings = item.question.qlint
+            if settings is None:
+                continue
+            for rule, reason in settings.ignore.items():
+                line, column = item.locate(f"qlint.ignore.{rule}")
+                names = resolve([rule], result.path, line, column, item.question.id)
+                if names:
+                    key = _Key(result.path, line, column, names, reason, "field")
+                    every.append(key)
+                    by_question.setdefault((result.path, item.question.id), []).append(key)
+
+    if not every:
+        return findings + extra
+    kept = []
+    for finding in findings:
+        hit = None
+        if finding.rule not in _NEVER_SUPPRESSED:
+            for key in by_line.get((finding.path, finding.line), ()):
+                if finding.rule in key.rules:
+                    hit = key
+                    break
+            if hit is None and finding.question is not None:
+                for key in by_question.get((finding.path, finding.question), ()):
+                    if finding.rule in key.rules:
+                        hit = key
+                        break
+        if hit is None:
+            kept.append(finding)
+        else:
+            hit.used.add(finding.rule)
+    severity = _severity(active, UNUSED[1])
+    if severity is not None:
+        for key in every:
+            for name in sorted(key.rules - key.used):
+                extra.append(Finding(key.path, key.line, key.column, UNUSED[0], UNUSED[1], severity,
+                                     f"suppression of {name} silences nothing; remove it"))
+    return kept + extra

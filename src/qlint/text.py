@@ -1,0 +1,79 @@
+"""Small, shared text helpers for rules: words, normalisation, numbers. No I/O, no state."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+WORD = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")
+_SPACE = re.compile(r"\s+")
+_PUNCT = re.compile(r"[^\w\s]")
+CODE_SPAN = re.compile(r"`[^`]*`")
+IDENTIFIER = re.compile(r"\b\w*(?:[_./]\w+|\(\)|\w[a-z][A-Z])\w*(?:\(\))?")
+
+
+def words(text: str) -> list[str]:
+    """Word tokens in their original case."""
+    return WORD.findall(text)
+
+
+def normalize(text: str) -> str:
+    """Lowercase, accents folded, punctuation dropped, whitespace collapsed."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
+
+
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being below
+between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most
+my myself no nor not now of off on once only or other our ours ourselves out over own same she
+should so some such than that the their theirs them themselves then there these they this those
+through to too under until up very was we were what when where which while who whom why will with
+would you your yours yourself yourselves following best likely most least true statement describes
+correct answer question option options
+""".split())
+
+
+@lru_cache(maxsize=65536)
+def stem_word(word: str) -> str:
+    """A light suffix-stripping stemmer: enough to match 'layers' with 'layer', 'scaling' with 'scale'."""
+    w = word.lower()
+    for suffix, keep in (("ational", "ate"), ("ization", "ize"), ("iveness", "ive"), ("fulness", "ful"),
+                         ("ousness", "ous"), ("ements", ""), ("ement", ""), ("ments", ""), ("ment", ""),
+                         ("ities", ""), ("ity", ""), ("ings", ""), ("ing", ""), ("edly", ""), ("ies", "y"),
+                         ("ied", "y"), ("es", ""), ("ed", ""), ("ly", ""), ("s", "")):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: len(w) - len(suffix)] + keep
+            break
+    if len(w) > 4 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def content_words(text: str, min_length: int = 4) -> set[str]:
+    """Stemmed content words: stop words and short words dropped."""
+    return {stem_word(w) for w in words(text) if len(w) >= min_length and w.lower() not in STOPWORDS}
+
+
+_NUMBER = re.compile(
+    r"^\s*(?P<sign>[-−+]?)\s*(?P<cur>[$€£¥])?\s*(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d*\.\d+|\d+)"
+    r"(?:\s*/\s*(?P<den>\d+(?:\.\d+)?))?\s*(?P<unit>%|[A-Za-zµ°²³/.\s]{0,14})\s*$")
+
+
+def parse_number(text: str) -> tuple[float, str] | None:
+    """A number written as an option ('3', '-2.5', '1,000', '3/4', '$12', '45%', '96 men') -> (value, unit)."""
+    match = _NUMBER.match(text)
+    if match is None:
+        return None
+    value = float(match.group("num").replace(",", ""))
+    if match.group("den"):
+        den = float(match.group("den"))
+        if den == 0:
+            return None
+        value /= den
+    if match.group("sign") in ("-", "−"):
+        value = -value
+    unit = (match.group("unit") or "").strip().rstrip(".").lower()
+    return value, unit

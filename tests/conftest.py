@@ -1,0 +1,61 @@
+"""Shared fixtures: the registry, a way to lint text, and a way to run the CLI in-process."""
+from __future__ import annotations
+
+import io
+import os
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from qlint.cli import main
+from qlint.config import Config, Settings, resolve_rules
+from qlint.engine import lint
+from qlint.loader import load_text
+from qlint.registry import load_registry
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+@pytest.fixture(scope="session")
+def registry():
+    return load_registry()
+
+
+def lint_text(text: str, registry, select=None, extend=(), path="example.yaml"):
+    config = Config(Settings(), Path.cwd(), None)
+    active = resolve_rules(config, registry, select=select, extend_select=extend)
+    return lint([load_text(text, path)], active, all_rules=[r.name for r in registry])
+
+
+@pytest.fixture
+def run_cli(monkeypatch):
+    def run(*args, cwd: Path | None = None, stdin: str | None = None):
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        out, err = io.StringIO(), io.StringIO()
+        if stdin is not None:
+            import sys
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main([str(a) for a in args])
+        return code, out.getvalue(), err.getvalue()
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    return run
+
+
+@pytest.fixture
+def write(tmp_path):
+    def make(name: str, text: str | bytes) -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return path
+    return make
+
+
+os.environ.setdefault("NO_COLOR", "1")

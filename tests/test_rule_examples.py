@@ -1,0 +1,38 @@
+"""Every rule's own examples, run through the real loader and engine: failing ones fire, passing ones do not.
+
+The examples are also what `qlint rule NAME` and the docs show, so a rule cannot drift from its documentation.
+"""
+from __future__ import annotations
+
+import pytest
+
+from conftest import lint_text
+from qlint.registry import load_registry
+
+RULES = list(load_registry())
+CASES = [(r.name, "failing", i, text) for r in RULES for i, text in enumerate(r.failing)] + \
+        [(r.name, "passing", i, text) for r in RULES for i, text in enumerate(r.passing)]
+
+
+@pytest.mark.parametrize("name,kind,index,text", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
+def test_rule_example(name, kind, index, text, registry):
+    findings = lint_text(text, registry, extend=[name])
+    fired = [f for f in findings if f.rule == name]
+    if kind == "failing":
+        assert fired, f"{name}: failing example {index} did not fire:\n{text}"
+        for f in fired:
+            assert f.line >= 1 and f.column >= 1
+    else:
+        assert not fired, f"{name}: passing example {index} fired: {[f.message for f in fired]}"
+
+
+def test_every_rule_has_both_kinds_of_example():
+    for rule in RULES:
+        assert rule.failing, rule.name
+        assert rule.passing, rule.name
+        assert rule.summary and rule.why and rule.use_instead, rule.name
+
+
+def test_names_and_codes_unique():
+    assert len({r.name for r in RULES}) == len(RULES)
+    assert len({r.code for r in RULES}) == len(RULES)
