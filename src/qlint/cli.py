@@ -42,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     check.add_argument("--stdin-filename", help="the path to report for text read from stdin")
     check.add_argument("--no-show-source", action="store_true", help="never print source snippets")
+    check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
+    check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
 
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -55,88 +57,41 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _setup(args: argparse.Namespace, start: Path):
-    from qlint.config import ConfigError, load_config
-    from qlint.packs import PackError
-    from qlint.registry import RegistryError, load_registry
+    from qlint.pipeline import SetupError, setup
 
     try:
-        config = load_config(Path(args.config) if getattr(args, "config", None) else None, start)
-        registry = load_registry(config.pack_paths)
-    except (ConfigError, PackError, RegistryError) as exc:
+        return setup(getattr(args, "config", None), start)
+    except SetupError as exc:
         raise UsageError(str(exc)) from None
-    return config, registry
-
-
-def _relative(path: Path) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        return path.as_posix()
-    return Path(rel).as_posix() if not rel.startswith("..") else path.as_posix()
 
 
 def cmd_check(args: argparse.Namespace, out) -> int:
-    from qlint.config import ConfigError, ignored_for, resolve_rules
-    from qlint.engine import exit_code, lint
-    from qlint.finding import Finding, Severity
-    from qlint.loader import FileResult, decode, discover, load_file, load_text
+    from qlint.engine import exit_code
+    from qlint.finding import Severity
+    from qlint.pipeline import SetupError, run_check
     from qlint.reporters import Report, renderers
 
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
     if fmt not in available:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(available)}")
-
-    paths = [Path(p) for p in args.paths]
-    use_stdin = args.paths == ["-"]
-    start = Path(args.stdin_filename) if use_stdin and args.stdin_filename else (paths[0] if paths else Path.cwd())
-    config, registry = _setup(args, start)
+    stdin = sys.stdin.buffer.read() if args.paths == ["-"] else None
     try:
-        active = resolve_rules(config, registry, select=args.select, extend_select=args.extend_select,
-                               ignore=args.ignore)
-    except ConfigError as exc:
+        run = run_check(args.paths, config_path=args.config, select=args.select,
+                        extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
+                        stdin_filename=args.stdin_filename)
+    except SetupError as exc:
         raise UsageError(str(exc)) from None
-    settings = config.settings
-    limits = settings.limits
+    if args.fix or args.diff:
+        changed = _fix(args, run, out)
+        if args.diff:
+            return EXIT_FINDINGS if changed else EXIT_OK
+        if changed:
+            run = run_check(args.paths, config_path=args.config, select=args.select,
+                            extend_select=args.extend_select, ignore=args.ignore)
 
-    if not paths:
-        paths = [config.root / p for p in settings.paths] or [Path.cwd()]
-    missing = [p for p in paths if not use_stdin and not p.exists() and not p.is_symlink()]
-    if missing:
-        raise UsageError(f"no such file or folder: {missing[0]}")
-
-    exclude = tuple(settings.exclude)
-    if use_stdin:
-        name = args.stdin_filename or "<stdin>"
-        data = sys.stdin.buffer.read()
-
-        text, problems = decode(data, name)
-        result = load_text(text, name, limits) if text is not None else FileResult(name)
-        result.findings[:0] = problems
-        results = [result]
-    else:
-        files = list(discover(paths, exclude))
-        results = [load_file(f, _relative(f), limits) for f in files]
-
-    roots: dict[str, frozenset[str]] = {}
-
-    def ignored(path: str) -> frozenset[str]:
-        if path not in roots:
-            try:
-                rel = Path(os.path.relpath(Path(path).resolve(), config.root)).as_posix()
-            except ValueError:
-                rel = path
-            roots[path] = ignored_for(config, registry, rel)
-        return roots[path]
-
-    findings = lint(results, active, ignored=ignored if settings.per_file_ignores else None,
-                    all_rules=[r.name for r in registry] + [r.code for r in registry])
-    for problem in registry.problems:
-        findings.insert(0, Finding(problem.plugin, 1, 1, "Q901", "internal-error", Severity.ERROR,
-                                   f"plugin failed to load: {problem.message}"))
-
-    report = Report(findings, files=len(results), questions=sum(len(r.questions) for r in results),
-                    rules=[a.rule for a in active])
+    report = Report(run.findings, files=len(run.shown), questions=sum(len(r.questions) for r in run.shown),
+                    rules=[a.rule for a in run.active])
     options = {"quiet": args.quiet, "statistics": args.statistics}
     if args.no_show_source:
         options["show_source"] = False
@@ -151,8 +106,28 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         available[fmt](report, out, options)
     if args.exit_zero:
         return EXIT_OK
-    fail_on = Severity.parse(args.fail_on) if args.fail_on else settings.fail_on
-    return exit_code(findings, fail_on)
+    fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
+    return exit_code(run.findings, fail_on)
+
+
+def _fix(args: argparse.Namespace, run, out) -> bool:
+    import difflib
+
+    from qlint.pipeline import fix_run
+
+    if args.paths == ["-"]:
+        raise UsageError("--fix and --diff need files, not stdin")
+    outcome = fix_run(run, write=args.fix)
+    for path, reason in outcome.skipped:
+        print(f"qlint: warning: {path}: not fixed: {reason}", file=sys.stderr)
+    if args.diff:
+        for path, (old, new) in sorted(outcome.changed.items()):
+            out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                                f"a/{path}", f"b/{path}"))
+    elif outcome.changed and not args.quiet:
+        print(f"qlint: fixed {len(outcome.changed)} file{'s' if len(outcome.changed) != 1 else ''}",
+              file=sys.stderr)
+    return bool(outcome.changed)
 
 
 def cmd_rules(args: argparse.Namespace, out) -> int:

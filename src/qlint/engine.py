@@ -27,7 +27,7 @@ def check_question(item: LoadedQuestion, rules: Sequence[ActiveRule]) -> list[Fi
             for violation in rule.check(item.question, active.options):  # type: ignore[attr-defined]
                 line, column = item.locate(violation.field)
                 out.append(Finding(item.path, line, column, rule.code, rule.name, active.severity,
-                                   violation.message, item.question.id, violation.field))
+                                   violation.message, item.question.id, violation.field, violation.fix))
         except Exception as exc:  # a broken rule is a finding, never a crash
             out.append(_crash(rule.name, item, item.path, exc))
     return out
@@ -57,7 +57,7 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
     if finding.severity == severity:
         return finding
     return Finding(finding.path, finding.line, finding.column, finding.code, finding.rule, severity,
-                   finding.message, finding.question, finding.field)
+                   finding.message, finding.question, finding.field, finding.fix)
 
 
 def check_bank(questions: Sequence[LoadedQuestion], active: Sequence[ActiveRule]) -> list[Finding]:
@@ -71,8 +71,9 @@ def check_bank(questions: Sequence[LoadedQuestion], active: Sequence[ActiveRule]
             for violation in rule.check(questions, chosen.options):
                 item = violation.item
                 line, column = item.locate(violation.field)
+                owner = None if violation.bank_level else item.question.id
                 out.append(Finding(item.path, line, column, rule.code, rule.name, chosen.severity,
-                                   violation.message, item.question.id, violation.field))
+                                   violation.message, owner, violation.field))
         except Exception as exc:
             out.append(_crash(rule.name, None, "<bank>", exc))
     return out

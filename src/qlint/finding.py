@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import enum
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 
 class Severity(enum.IntEnum):
@@ -38,6 +40,7 @@ class Finding:
     message: str
     question: str | None = None
     field: str | None = None
+    fix: Any = dataclasses.field(default=None, compare=False, repr=False)  # a qlint.fix.Fix the rule proposes
 
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)

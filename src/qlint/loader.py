@@ -270,7 +270,14 @@ def _schema_messages(exc: ValidationError) -> Iterator[tuple[str, str]]:
             if parent.startswith("qlint"):
                 allowed = ("ignore",)
             owner = f"in {parent}" if parent else "in question"
-            yield where, f"unknown key {key!r} {owner}{_did_you_mean(key, allowed)}"
+            other = QUESTION_FIELDS if allowed is OPTION_FIELDS else OPTION_FIELDS
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            elsewhere = difflib.get_close_matches(key, other, n=1, cutoff=0.75)
+            if not close and elsewhere and not parent.startswith("qlint"):
+                level = "each option" if other is OPTION_FIELDS else "the question, not an option"
+                yield where, f"unknown key {key!r} {owner}; did you mean {elsewhere[0]!r}? It belongs to {level}"
+            else:
+                yield where, f"unknown key {key!r} {owner}{_did_you_mean(key, allowed)}"
         elif err["type"] == "too_short" and loc == ("options",):
             yield where, "a question needs at least two options"
         elif err["type"] == "missing":

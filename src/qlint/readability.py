@@ -13,7 +13,8 @@ from functools import lru_cache
 from qlint.text import CODE_SPAN
 
 _URL = re.compile(r"https?://\S+|www\.\S+")
-_IDENT = re.compile(r"\S*(?:[_./\\=<>{}\[\]()]|\d)\S*|\b[a-z]+[A-Z]\w*\b|\b[A-Z]{2,}[a-z]?s?\b")
+# identifiers and code-like tokens: dotted or slashed names, calls, snake_case, camelCase, digits, ACRONYMS
+_IDENT = re.compile(r"\b\w+(?:[._/\\:]\w+)+(?:\(\))?|\b\w+\(\)|\b\w*_\w*|\b[a-z]+[A-Z]\w*|\b\w*\d\w*|\b[A-Z]{2,}s?\b")
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s|$)")
 
 

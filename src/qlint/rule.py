@@ -36,19 +36,25 @@ class NoOptions(RuleOptions):
 
 @dataclass(frozen=True)
 class Violation:
-    """A question rule's verdict: which field, and what is wrong with it."""
+    """A question rule's verdict: which field, what is wrong with it, and optionally a safe fix."""
 
     field: str
     message: str
+    fix: Any = None  # qlint.fix.Fix
 
 
 @dataclass(frozen=True)
 class BankViolation:
-    """A bank rule's verdict: which question, which field, what is wrong."""
+    """A bank rule's verdict: which question, which field, what is wrong.
+
+    ``bank_level`` marks a verdict about the bank as a whole, shown at ``item`` but not owned by it
+    (its JSON ``question`` is null).
+    """
 
     item: LoadedQuestion
     field: str
     message: str
+    bank_level: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,4 +1,6 @@
-"""option-length: the key gives itself away by its length, or the options are badly unbalanced."""
+"""option-length: one option is conspicuously longer or shorter than the rest, or the key is the longest by far."""
+import re
+import statistics
 from collections.abc import Iterator
 
 from pydantic import Field
@@ -6,50 +8,89 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.text import parse_number, words
+from qlint.rules._cues_b import is_code, is_meta, is_numeric, plain, strip_code
 
 
 class Options(RuleOptions):
-    key_ratio: float = Field(default=1.5, gt=1,
-                             description="the key is flagged when it is this many times longer than the longest distractor")
-    min_key_words: int = Field(default=4, ge=1, description="keys shorter than this many words are never flagged")
+    long_ratio: float = Field(default=1.8, gt=1, description="an option this many times the median length of the "
+                                                              "others is an outlier ...")
+    min_extra_chars: int = Field(default=10, ge=0, description="... when it is also this many characters longer")
+    short_ratio: float = Field(default=0.4, gt=0, lt=1, description="an option this fraction of the median of the "
+                                                                    "others is a stub ...")
+    min_short_gap: int = Field(default=10, ge=0, description="... when it is also this many characters shorter")
+    key_ratio: float = Field(default=1.6, gt=1, description="the key is flagged when it is this many times as long "
+                                                            "as the longest distractor ...")
+    key_min_words: int = Field(default=5, ge=1, description="... and has at least this many words")
+    pair_ratio: float = Field(default=1.4, gt=1, description="two-option questions: longer / shorter")
+    math_min_chars: int = Field(default=6, ge=1, description="numbers and formulas are judged only when some option "
+                                                             "has this many symbols")
 
 
-def _length(text: str) -> int:
-    return len(" ".join(text.split()))
-
-
-def _is_code_or_number(text: str) -> bool:
-    return parse_number(text) is not None or "`" in text or "\n" in text.strip()
+def _length(text: str, mathy: bool) -> int:
+    if mathy:  # numbers and formulas: count digits and symbols, not spacing or currency/TeX noise
+        return len(re.sub(r"[\s$\\{}]", "", text))
+    return len(text)
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
     opts = question.options
-    keys = [i for i, o in enumerate(opts) if o.correct]
-    distractors = [o for o in opts if not o.correct]
-    if not keys or not distractors or any(_is_code_or_number(o.text) for o in opts):
+    idx = [i for i, o in enumerate(opts) if not is_meta(o.text)]
+    if len(idx) < 2 or all(is_code(opts[i].text) for i in idx):
+        return  # meta-options are naturally shorter; code is judged by reviewers, not by character counts
+    texts = {i: plain(strip_code(opts[i].text)) for i in idx}
+    if all(" " not in t for t in texts.values()) and not all(is_numeric(t) for t in texts.values()):
+        return  # single words: "ox" vs "hippopotamus" is no cue
+    mathy = all(is_numeric(t) for t in texts.values())
+    length = {i: _length(texts[i], mathy) for i in idx}
+    if mathy and max(length.values()) < options.math_min_chars:
+        return  # short numbers differ in digits naturally (9 vs 12)
+    if len(idx) == 2:
+        a, b = idx
+        lo, hi = sorted((length[a], length[b]))
+        if lo and hi / lo >= options.pair_ratio and hi - lo >= options.min_extra_chars:
+            i = a if length[a] > length[b] else b
+            yield Violation(f"options[{i}].text", f"of the two options, option {i + 1} is {hi / lo:.1f}x as long "
+                                                  "as the other; length alone picks one")
         return
-    longest = max(_length(o.text) for o in distractors)
-    for index in keys:
-        text = opts[index].text
-        if len(words(text)) < options.min_key_words or longest == 0:
-            continue
-        ratio = _length(text) / longest
-        if ratio >= options.key_ratio:
-            yield Violation(f"options[{index}].text",
-                            f"the key is {ratio:.1f}x as long as the longest distractor; length alone cues it")
+    for i in idx:
+        others = statistics.median(length[j] for j in idx if j != i)
+        # a long key is never held to a lower bar than key-ratio: raising key-ratio quiets long keys
+        ratio = max(options.long_ratio, options.key_ratio) if opts[i].correct else options.long_ratio
+        if others and length[i] >= ratio * others and length[i] - others >= options.min_extra_chars:
+            yield Violation(f"options[{i}].text", f"option {i + 1} is {length[i] / others:.1f}x as long as the "
+                                                  "median of the others; an outlier draws the eye")
+            return
+        shortest_other = min(length[j] for j in idx if j != i)
+        if (length[i] <= options.short_ratio * others and length[i] <= 0.5 * shortest_other
+                and others - length[i] >= options.min_short_gap):
+            yield Violation(f"options[{i}].text", f"option {i + 1} is much shorter than the others "
+                                                  f"({length[i]} vs a median of {others:.0f} characters)")
+            return
+    keys = [i for i in idx if opts[i].correct]
+    if len(keys) == 1:
+        k = keys[0]
+        longest = max(length[j] for j in idx if j != k)
+        if longest and len(texts[k].split()) >= options.key_min_words and length[k] >= options.key_ratio * longest:
+            yield Violation(f"options[{k}].text", f"the key is {length[k] / longest:.1f}x as long as the longest "
+                                                  "distractor; length alone cues it")
 
 
 RULE = QuestionRule(
     code="Q201",
     name="option-length",
     severity=Severity.WARNING,
-    summary="The correct option is conspicuously longer than every distractor (the longest-answer cue).",
+    summary="One option is conspicuously longer or shorter than the others, or the key is the longest by far.",
     why=("Test-wise candidates pick the longest option: writers qualify the key to make it exactly right and "
-         "leave distractors short (Haladyna, Downing & Rodriguez 2002, guideline 23)."),
-    use_instead="Make options similar in length and detail: trim the key, or give distractors the same care.",
+         "leave distractors short (Haladyna, Downing & Rodriguez 2002, guideline 23; the NBME guide lists 'long "
+         "correct answer'). An outlier of any kind draws attention to itself or is dismissed on form alone."),
+    use_instead="Make options similar in length and detail: trim the long one, or give the others the same care.",
     options=Options,
     check=check,
+    notes=("Each option is compared with the median of the others, so 'half long, half short' passes. "
+           "'All/none of the above' and 'cannot be determined' are not counted. Numbers and formulas are measured "
+           "in symbols and judged only when some option has at least math-min-chars of them; options that are all "
+           "code, or all single words, are not judged."),
+    accuracy={"precision": 0.0, "recall": 0.0, "kappa": 0.0, "n": 0, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: ol-ok
 stem: Why does storing `loss` in a list every step make GPU memory grow?
@@ -63,7 +104,21 @@ stem: How many bytes does one bfloat16 value take?
 options:
   - {text: '2', correct: true, rationale: Correct. It is a 16-bit format.}
   - {text: '4', rationale: Incorrect. That is fp32.}
-  - {text: '8', rationale: Incorrect. That is fp64.}
+  - {text: '128', rationale: Incorrect. No float format is that wide.}
+""", """\
+id: ol-code
+stem: Which call returns a loss as a plain Python number?
+options:
+  - {text: '`loss.item()`', correct: true, rationale: Correct. It copies the scalar to the host.}
+  - {text: '`loss.detach().cpu().clone()`', rationale: Incorrect. That is still a tensor.}
+  - {text: '`loss.data`', rationale: Incorrect. That is a tensor without history.}
+""", """\
+id: ol-words
+stem: Which format has the same exponent range as fp32?
+options:
+  - {text: bfloat16, correct: true, rationale: Correct. It keeps fp32's 8 exponent bits.}
+  - {text: fp16, rationale: Incorrect. It has 5 exponent bits.}
+  - {text: int8, rationale: Incorrect. It is an integer format.}
 """),
     failing=("""\
 id: ol-bad
@@ -72,5 +127,11 @@ options:
   - {text: "Each stored loss is a tensor that still references its autograd graph, so every step's activations stay allocated on the GPU", correct: true, rationale: Correct. The graph holds activations.}
   - {text: The optimizer copies it, rationale: Incorrect. The optimizer never sees the list.}
   - {text: Lists are pinned, rationale: Incorrect. Lists live in ordinary host memory.}
-""",),
+""", """\
+id: ol-pair
+stem: What does gradient checkpointing trade?
+options:
+  - {text: Extra forward compute in exchange for storing fewer activations, correct: true, rationale: Correct. Activations are recomputed.}
+  - {text: Accuracy for speed, rationale: Incorrect. The result is the same.}
+"""),
 )

@@ -1,0 +1,480 @@
+"""One ``BankSummary`` from one ``Run``: the single source of every number the report and ``qlint stats`` show.
+
+Finding counts come straight from ``run.findings`` (exactly what ``qlint check --format json`` prints for the
+same arguments). Per-question figures (key positions, reading grades, option lengths, coverage) are computed
+over the questions ``check`` reports on (``run.shown``), with the options of the rules as this run configured
+them. Bank-wide analyses (the key-position chi-square test, near-duplicate clusters) use every loaded
+question, as the bank rules themselves do.
+"""
+from __future__ import annotations
+
+import os
+import posixpath
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from qlint.finding import Finding, Severity
+
+if TYPE_CHECKING:
+    from qlint.loader import LoadedQuestion
+    from qlint.pipeline import Run
+
+SUMMARY_VERSION = 1
+SEVERITIES = ("error", "warning", "info")
+LETTERS = "ABCDEFGHIJ"
+# Option-length ratio bands (key chars / mean distractor chars), lower bound inclusive.
+RATIO_BANDS: tuple[tuple[str, float, float], ...] = (
+    ("< 0.75", 0.0, 0.75),
+    ("0.75 - 1.25", 0.75, 1.25),
+    ("1.25 - 1.6", 1.25, 1.6),
+    ("1.6 - 2.0", 1.6, 2.0),
+    (">= 2.0", 2.0, float("inf")),
+)
+NO_VALUE = "(none)"
+
+
+@dataclass
+class RuleCount:
+    code: str
+    name: str
+    severity: str  # the rule's effective severity in this run ("" for a rule that did not run)
+    active: bool
+    findings: int
+    error: int = 0
+    warning: int = 0
+    info: int = 0
+
+
+@dataclass
+class FolderCount:
+    folder: str
+    files: int
+    questions: int
+    findings: int
+    error: int = 0
+    warning: int = 0
+    info: int = 0
+
+
+@dataclass
+class QuestionFacts:
+    id: str
+    path: str
+    line: int
+    options: int
+    select: int
+    keys: list[int]
+    grade: float | None  # Flesch-Kincaid grade, None when the stem has no plain words
+    words: int
+    graded: bool  # enough words for the reading-level rule to judge
+    above_target: bool
+    length_ratio: float | None  # key chars / mean distractor chars
+    objective: str | None
+    difficulty: str | None
+    tags: list[str]
+    findings: int
+
+
+@dataclass
+class PositionGroup:
+    options: int
+    questions: int
+    counts: list[int]
+    expected: float
+    tested: bool
+    reason: str  # why not tested, or the verdict in words
+    statistic: float | None = None
+    p_value: float | None = None
+    biased: bool | None = None
+
+
+@dataclass
+class KeyPositions:
+    rule_active: bool
+    alpha: float
+    min_questions: int
+    groups: list[PositionGroup]
+    excluded: int  # multi-key, key-less or > 10-option questions: not part of the test
+    findings: list[dict]  # the answer-position-bias findings of this run, as check prints them
+    verdict: str  # "biased", "no bias detected", "not tested", "rule off"
+
+
+@dataclass
+class Reading:
+    rule_active: bool
+    target: float
+    min_words: int
+    stems: int
+    graded: int
+    too_short: int
+    above_target: int
+    findings: int  # reading-level findings check reported (suppressions and ignores applied)
+    mean: float | None
+    median: float | None
+    max: float | None
+    bins: list[dict]  # whole-grade bins: {"grade": g, "stems": n} for graded stems
+
+
+@dataclass
+class Lengths:
+    measured: int
+    unmeasured: int
+    mean: float | None
+    median: float | None
+    max: float | None
+    bands: list[dict]  # {"band": label, "questions": n}
+    key_longest: int  # questions whose key is longer than every distractor
+    findings: int  # option-length findings check reported
+    rule_active: bool
+
+
+@dataclass
+class Coverage:
+    objectives: list[dict]  # {"name", "questions"}
+    tags: list[dict]
+    difficulty: list[dict]
+    no_objective: int
+    no_tags: int
+    no_difficulty: int
+
+
+@dataclass
+class ClusterMember:
+    id: str
+    path: str
+    line: int
+    stem: str
+    flagged: bool  # has a near-duplicate-stem finding in this run
+
+
+@dataclass
+class Cluster:
+    number: int
+    size: int
+    max_similarity: float
+    members: list[ClusterMember]
+    pairs: list[dict]  # {"a": id, "b": id, "similarity": s}
+
+
+@dataclass
+class NearDuplicates:
+    rule_active: bool
+    threshold: float
+    clusters: list[Cluster]
+    questions_in_clusters: int
+    findings: int  # near-duplicate-stem findings check reported
+
+
+@dataclass
+class BankSummary:
+    """Everything the report shows, as plain JSON-serialisable data."""
+
+    name: str
+    paths: list[str]
+    totals: dict  # files, questions, findings, error, warning, info: equal to check's JSON "summary"
+    rules_run: int
+    by_rule: list[RuleCount]
+    by_folder: list[FolderCount]
+    key_positions: KeyPositions
+    reading: Reading
+    lengths: Lengths
+    coverage: Coverage
+    near_duplicates: NearDuplicates
+    questions: list[QuestionFacts] = field(default_factory=list)
+    version: int = SUMMARY_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# -- helpers -----------------------------------------------------------------------------------------------
+
+
+def length_ratio(question) -> float | None:
+    """Characters of the key (mean of the keys) over the mean characters of the distractors; None if undefined."""
+    keys = [len(o.text.strip()) for o in question.options if o.correct]
+    others = [len(o.text.strip()) for o in question.options if not o.correct]
+    if not keys or not others:
+        return None
+    mean_other = sum(others) / len(others)
+    if mean_other == 0:
+        return None
+    return round((sum(keys) / len(keys)) / mean_other, 4)
+
+
+def folder_of(path: str) -> str:
+    """The folder a finding or file belongs to, as a posix path ('.' for the working folder)."""
+    if path.startswith("<"):
+        return path  # <bank>, <stdin>
+    return posixpath.dirname(path.replace(os.sep, "/")) or "."
+
+
+def _active(run: Run, name: str):
+    return next((a for a in run.active if a.rule.name == name), None)
+
+
+def _options(run: Run, name: str, module):
+    chosen = _active(run, name)
+    return (chosen.options if chosen else module.Options()), chosen is not None
+
+
+def _count_severity(findings: list[Finding]) -> dict[str, int]:
+    counts = {s: 0 for s in SEVERITIES}
+    for f in findings:
+        counts[str(f.severity)] += 1
+    return counts
+
+
+def _difficulty(value) -> str | None:
+    return None if value is None else str(value)
+
+
+def _round(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+# -- sections ----------------------------------------------------------------------------------------------
+
+
+def _by_rule(run: Run) -> list[RuleCount]:
+    found: dict[str, list[Finding]] = defaultdict(list)
+    codes: dict[str, str] = {}
+    for f in run.findings:
+        found[f.rule].append(f)
+        codes.setdefault(f.rule, f.code)
+    rows = []
+    seen = set()
+    for a in run.active:
+        seen.add(a.rule.name)
+        fs = found.get(a.rule.name, [])
+        rows.append(RuleCount(a.rule.code, a.rule.name, str(a.severity), True, len(fs), **_count_severity(fs)))
+    for name, fs in found.items():
+        if name not in seen:  # internal-error and the like: reported, but not an active rule
+            rows.append(RuleCount(codes[name], name, "", False, len(fs), **_count_severity(fs)))
+    rows.sort(key=lambda r: (-r.findings, r.code, r.name))
+    return rows
+
+
+def _by_folder(run: Run) -> list[FolderCount]:
+    files: Counter[str] = Counter()
+    questions: Counter[str] = Counter()
+    for r in run.shown:
+        files[folder_of(r.path)] += 1
+        questions[folder_of(r.path)] += len(r.questions)
+    found: dict[str, list[Finding]] = defaultdict(list)
+    for f in run.findings:
+        found[folder_of(f.path)].append(f)
+    folders = sorted(set(files) | set(found))
+    rows = [FolderCount(d, files[d], questions[d], len(found.get(d, [])), **_count_severity(found.get(d, [])))
+            for d in folders]
+    rows.sort(key=lambda r: (-r.findings, r.folder))
+    return rows
+
+
+def _key_positions(run: Run, every: list[LoadedQuestion]) -> KeyPositions:
+    from qlint.rules import answer_position_bias as rule
+    from qlint.stats import chi_square_uniform
+
+    options, active = _options(run, rule.RULE.name, rule)
+    groups: dict[int, list[LoadedQuestion]] = defaultdict(list)
+    excluded = 0
+    for item in every:
+        q = item.question
+        if q.select == 1 and len(q.keys) == 1 and 2 <= len(q.options) <= len(rule.LETTERS):
+            groups[len(q.options)].append(item)
+        else:
+            excluded += 1
+    out = []
+    for k, items in sorted(groups.items()):
+        n = len(items)
+        counts = [0] * k
+        for item in items:
+            counts[item.question.keys[0]] += 1
+        needed = max(options.min_questions, 5 * k)
+        if n < needed:
+            out.append(PositionGroup(k, n, counts, round(n / k, 2), False,
+                                     f"not tested: {n} questions, the test needs at least {needed}"))
+            continue
+        statistic, p = chi_square_uniform(counts)
+        biased = p < options.alpha
+        words = "biased" if biased else "no bias detected"
+        out.append(PositionGroup(k, n, counts, round(n / k, 2), True,
+                                 f"{words}: chi-square {statistic:.1f}, p={p:.2g} (alpha {options.alpha:g})",
+                                 round(statistic, 4), float(f"{p:.4g}"), biased))
+    findings = [f.to_dict() for f in run.findings if f.rule == rule.RULE.name]
+    if not active:
+        verdict = "rule off"
+    elif any(g.biased for g in out) or findings:
+        verdict = "biased"
+    elif any(g.tested for g in out):
+        verdict = "no bias detected"
+    else:
+        verdict = "not tested"
+    return KeyPositions(active, options.alpha, options.min_questions, out, excluded, findings, verdict)
+
+
+def _reading(run: Run, facts: list[QuestionFacts]) -> Reading:
+    from qlint.rules import reading_level as rule
+
+    options, active = _options(run, rule.RULE.name, rule)
+    graded = [f.grade for f in facts if f.graded and f.grade is not None]
+    bins: Counter[int] = Counter(int(g // 1) for g in graded)
+    return Reading(
+        rule_active=active, target=options.max_grade, min_words=options.min_words, stems=len(facts),
+        graded=len(graded), too_short=len(facts) - len(graded), above_target=sum(f.above_target for f in facts),
+        findings=sum(1 for f in run.findings if f.rule == rule.RULE.name),
+        mean=_round(statistics.fmean(graded) if graded else None),
+        median=_round(statistics.median(graded) if graded else None),
+        max=_round(max(graded) if graded else None),
+        bins=[{"grade": g, "stems": bins[g]} for g in sorted(bins)],
+    )
+
+
+def _lengths(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) -> Lengths:
+    ratios = [f.length_ratio for f in facts if f.length_ratio is not None]
+    bands = [{"band": label, "questions": sum(1 for r in ratios if lo <= r < hi)} for label, lo, hi in RATIO_BANDS]
+    key_longest = 0
+    for item in shown:
+        keys = [len(o.text.strip()) for o in item.question.options if o.correct]
+        others = [len(o.text.strip()) for o in item.question.options if not o.correct]
+        if keys and others and min(keys) > max(others):
+            key_longest += 1
+    return Lengths(
+        measured=len(ratios), unmeasured=len(facts) - len(ratios),
+        mean=_round(statistics.fmean(ratios) if ratios else None),
+        median=_round(statistics.median(ratios) if ratios else None),
+        max=_round(max(ratios) if ratios else None), bands=bands, key_longest=key_longest,
+        findings=sum(1 for f in run.findings if f.rule == "option-length"),
+        rule_active=_active(run, "option-length") is not None,
+    )
+
+
+def _coverage(facts: list[QuestionFacts]) -> Coverage:
+    objectives = Counter(f.objective for f in facts if f.objective)
+    tags = Counter(t for f in facts for t in dict.fromkeys(f.tags))
+    difficulty = Counter(f.difficulty for f in facts if f.difficulty is not None)
+
+    def order(value: str):
+        return (0, int(value), "") if value.lstrip("+-").isdigit() else (1, 0, value)
+
+    return Coverage(
+        objectives=[{"name": k, "questions": v} for k, v in sorted(objectives.items(), key=lambda kv: (-kv[1], kv[0]))],
+        tags=[{"name": k, "questions": v} for k, v in sorted(tags.items(), key=lambda kv: (-kv[1], kv[0]))],
+        difficulty=[{"name": k, "questions": difficulty[k]} for k in sorted(difficulty, key=order)],
+        no_objective=sum(1 for f in facts if not f.objective),
+        no_tags=sum(1 for f in facts if not f.tags),
+        no_difficulty=sum(1 for f in facts if f.difficulty is None),
+    )
+
+
+def _near_duplicates(run: Run, every: list[LoadedQuestion]) -> NearDuplicates:
+    from qlint.neardup import find_pairs, stem_key
+    from qlint.rules import near_duplicate_stem as rule
+
+    options, active = _options(run, rule.RULE.name, rule)
+    reported = [f for f in run.findings if f.rule == rule.RULE.name]
+    if not active:
+        return NearDuplicates(False, options.threshold, [], 0, len(reported))
+    flagged = {(f.path, f.question, f.line) for f in reported}
+
+    def is_flagged(item: LoadedQuestion) -> bool:
+        return (item.path, item.question.id, item.locate("stem")[0]) in flagged
+
+    # The rule's own pairs (same keys, same threshold, same variant handling); an edge counts when check
+    # still reports at least one of its two questions, so suppressed or ignored pairs do not form clusters.
+    keys = [stem_key(item.question.stem) for item in every]
+    pairs = [(a, b, s) for a, b, s in find_pairs(keys, options.threshold, ignore_variants=options.ignore_variants)
+             if is_flagged(every[a]) or is_flagged(every[b])]
+    parent = list(range(len(every)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b, _ in pairs:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    members: dict[int, set[int]] = defaultdict(set)
+    edges: dict[int, list[tuple[int, int, float]]] = defaultdict(list)
+    for a, b, s in pairs:
+        root = find(a)
+        members[root].update((a, b))
+        edges[root].append((a, b, s))
+    clusters = []
+    for root in sorted(members, key=lambda r: (-len(members[r]), min(members[r]))):
+        idx = sorted(members[root])
+        clusters.append(Cluster(
+            number=len(clusters) + 1, size=len(idx),
+            max_similarity=round(max(s for _, _, s in edges[root]), 1),
+            members=[ClusterMember(every[i].question.id, every[i].path, every[i].locate("stem")[0],
+                                   " ".join(every[i].question.stem.split())[:240], is_flagged(every[i]))
+                     for i in idx],
+            pairs=[{"a": every[a].question.id, "b": every[b].question.id, "similarity": round(s, 1)}
+                   for a, b, s in sorted(edges[root], key=lambda e: (-e[2], e[0], e[1]))],
+        ))
+    return NearDuplicates(True, options.threshold, clusters, sum(c.size for c in clusters), len(reported))
+
+
+# -- entry point -------------------------------------------------------------------------------------------
+
+
+def bank_name(run: Run, paths: list[str]) -> str:
+    """A readable name for the bank: the one folder checked, else the config root's folder name."""
+    if len(paths) == 1 and paths[0] != "-":
+        target = Path(paths[0]).resolve()
+        return target.name if target.is_dir() else target.stem
+    if not paths and run.config.settings.paths and len(run.config.settings.paths) == 1:
+        return Path(run.config.settings.paths[0]).name
+    return run.config.root.resolve().name or "bank"
+
+
+def summarize(run: Run, paths: list[str] | None = None, *, name: str | None = None) -> BankSummary:
+    """The bank summary of one finished run."""
+    from qlint.readability import grade
+    from qlint.rules import reading_level
+
+    paths = list(paths or [])
+    shown = [q for r in run.shown for q in r.questions]
+    every = [q for r in run.results for q in r.questions]
+    reading_options, _ = _options(run, reading_level.RULE.name, reading_level)
+    per_question: Counter[tuple[str, str | None]] = Counter((f.path, f.question) for f in run.findings)
+
+    facts = []
+    for item in shown:
+        q = item.question
+        level, words = grade(q.stem)
+        graded = words >= reading_options.min_words
+        facts.append(QuestionFacts(
+            id=q.id, path=item.path, line=item.line, options=len(q.options), select=q.select, keys=list(q.keys),
+            grade=round(level, 2) if words else None, words=words, graded=graded,
+            above_target=graded and level > reading_options.max_grade, length_ratio=length_ratio(q),
+            objective=q.objective.strip() if q.objective and q.objective.strip() else None,
+            difficulty=_difficulty(q.difficulty), tags=list(dict.fromkeys(t.strip() for t in q.tags if t.strip())),
+            findings=per_question[(item.path, q.id)],
+        ))
+
+    totals = {"files": len(run.shown), "questions": len(shown), "findings": len(run.findings),
+              **_count_severity(run.findings)}
+    return BankSummary(
+        name=name or bank_name(run, paths),
+        paths=paths or [str(p) for p in run.config.settings.paths],
+        totals=totals,
+        rules_run=len(run.active),
+        by_rule=_by_rule(run),
+        by_folder=_by_folder(run),
+        key_positions=_key_positions(run, every),
+        reading=_reading(run, facts),
+        lengths=_lengths(run, facts, shown),
+        coverage=_coverage(facts),
+        near_duplicates=_near_duplicates(run, every),
+        questions=facts,
+    )
+
+
+__all__ = ["BankSummary", "summarize", "length_ratio", "folder_of", "Severity"]

@@ -1,0 +1,52 @@
+"""GitHub Actions workflow commands: ``::error file=F,line=L,col=C,title=T::message``, then a plain summary.
+
+GitHub turns at most 10 error and 10 warning annotations per step (50 per job) into
+annotations; the rest show only in the log. The closing summary line says how many there
+were, so a truncated annotation list is never mistaken for the whole story.
+"""
+from __future__ import annotations
+
+from typing import TextIO
+
+from qlint.finding import Finding, Severity
+from qlint.reporters import Report
+
+COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+ANNOTATION_CAP = 10  # per severity, per step
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(finding: Finding) -> str:
+    props = {
+        "file": finding.path.replace("\\", "/"),
+        "line": str(max(finding.line, 1)),
+        "col": str(max(finding.column, 1)),
+        "title": f"{finding.code} {finding.rule}",
+    }
+    joined = ",".join(f"{key}={escape_property(value)}" for key, value in props.items())
+    return f"::{COMMANDS[finding.severity]} {joined}::{escape_data(finding.message)}"
+
+
+def render(report: Report, stream: TextIO, options: dict) -> None:
+    for finding in report.findings:
+        stream.write(command(finding) + "\n")
+    if options.get("quiet"):
+        return
+    s = report.summary()
+    if not report.findings:
+        stream.write(f"qlint: all clear: {s['questions']} questions in {s['files']} files.\n")
+        return
+    line = (f"qlint: found {s['findings']} problem{'s' if s['findings'] != 1 else ''} "
+            f"({s['error']} error, {s['warning']} warning, {s['info']} info) "
+            f"in {s['questions']} questions, {s['files']} files.")
+    if s["error"] > ANNOTATION_CAP or s["warning"] > ANNOTATION_CAP or s["info"] > ANNOTATION_CAP:
+        line += (f" GitHub annotates only {ANNOTATION_CAP} of each severity per step; all are listed above"
+                 " (use --format sarif with code scanning to see every one).")
+    stream.write(line + "\n")

@@ -1,0 +1,32 @@
+"""GitLab Code Quality: a JSON array of ``{description, check_name, fingerprint, severity, location}``.
+
+GitLab keys each issue on ``fingerprint`` (equal fingerprints collapse into one), so they
+are unique within a report and stable when lines move: the same identity SARIF uses.
+"""
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from qlint.finding import Severity
+from qlint.reporters import Report, fingerprints, relative_path
+
+SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def build(report: Report) -> list[dict]:
+    return [
+        {
+            "description": f"{f.code} {f.rule}: {f.message}",
+            "check_name": f"{f.code} {f.rule}",
+            "fingerprint": print_,
+            "severity": SEVERITIES[f.severity],
+            "location": {"path": relative_path(f.path, report.root), "lines": {"begin": max(f.line, 1)}},
+        }
+        for f, print_ in zip(report.findings, fingerprints(report.findings))
+    ]
+
+
+def render(report: Report, stream: TextIO, options: dict) -> None:
+    json.dump(build(report), stream, indent=2, ensure_ascii=False)
+    stream.write("\n")

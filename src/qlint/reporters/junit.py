@@ -1,0 +1,82 @@
+"""JUnit XML: one testsuite per file with findings, each finding a failing testcase ``CODE name: path:line``.
+
+CI test UIs (GitLab's test report, Jenkins) list testcases by ``classname`` and ``name``, so
+every finding is its own named failure. ``classname`` is ``qlint.<folders>.<file stem>``,
+which Jenkins shows as a package tree and GitLab as the suite; the exact path is in ``file``.
+A clean run is one passing testcase, so the report is never empty.
+"""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from pathlib import PurePosixPath
+from typing import TextIO
+
+from qlint.finding import Finding
+from qlint.reporters import Report, relative_path
+
+# Characters XML 1.0 cannot carry at all, even escaped; ElementTree would write them raw.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else "\ufffd", text)
+
+
+def classname(path: str) -> str:
+    parts = [p for p in PurePosixPath(path).with_suffix("").parts if p not in {"/", ".", ".."}]
+    return ".".join(["qlint", *(p.replace(".", "_") for p in parts)]) if parts else "qlint"
+
+
+def _testcase(parent: ET.Element, finding: Finding, path: str) -> None:
+    case = ET.SubElement(parent, "testcase", {
+        "name": clean(f"{finding.code} {finding.rule}: {path}:{finding.line}"),
+        "classname": clean(classname(path)),
+        "file": clean(path),
+        "line": str(finding.line),
+        "time": "0",
+    })
+    details = [f"{path}:{finding.line}:{finding.column}: {finding.code} {finding.rule}: {finding.message}"]
+    if finding.question:
+        details.append(f"question: {finding.question}")
+    if finding.field:
+        details.append(f"field: {finding.field}")
+    failure = ET.SubElement(case, "failure", {"message": clean(finding.message), "type": str(finding.severity)})
+    failure.text = clean("\n".join(details))
+
+
+def build(report: Report) -> ET.Element:
+    by_file: dict[str, list[Finding]] = defaultdict(list)
+    for finding in report.findings:
+        by_file[relative_path(finding.path, report.root)].append(finding)
+
+    root = ET.Element("testsuites", {"name": "qlint", "tests": "0", "failures": "0", "errors": "0", "time": "0"})
+    total = 0
+    for path in sorted(by_file):
+        findings = by_file[path]
+        suite = ET.SubElement(root, "testsuite", {
+            "name": clean(path), "tests": str(len(findings)), "failures": str(len(findings)),
+            "errors": "0", "skipped": "0", "time": "0",
+        })
+        for finding in findings:
+            _testcase(suite, finding, path)
+        total += len(findings)
+    if not report.findings:
+        suite = ET.SubElement(root, "testsuite", {"name": "qlint", "tests": "1", "failures": "0", "errors": "0",
+                                                  "skipped": "0", "time": "0"})
+        ET.SubElement(suite, "testcase", {
+            "name": f"no problems in {report.questions} questions, {report.files} files",
+            "classname": "qlint", "time": "0",
+        })
+    root.set("tests", str(max(total, 1)))
+    root.set("failures", str(total))
+    return root
+
+
+def render(report: Report, stream: TextIO, options: dict) -> None:
+    root = build(report)
+    ET.indent(root)
+    stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    stream.write(ET.tostring(root, encoding="unicode"))
+    stream.write("\n")

@@ -1,0 +1,159 @@
+"""Shared helpers for the option/stem cue rules (no RULE here, so discovery skips this module).
+
+- ``data(name)``: a rule's word lists, from ``rules/data/<name>.yaml``;
+- ``phrase_regex``: a readable phrase template ("all [of] [the] {above|these}") as a regex;
+- ``quantity``: the one quantity an option states, for comparing numeric options.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+DATA = Path(__file__).parent / "data"
+# an option label the source left in the text: "(D)", "D)", "d.", "4."
+LABEL = r"^\s*(?:\(?[a-hA-H1-8]\)|[a-hA-H1-8]\.)?\s*"
+
+
+@lru_cache(maxsize=None)
+def data(name: str) -> dict[str, Any]:
+    """The data file ``rules/data/<name>.yaml`` of one rule."""
+    return yaml.safe_load((DATA / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+def phrase_regex(template: str) -> str:
+    """'all [of] [the] {above|these}' -> all\\s+(?:of\\s+)?(?:the\\s+)?(?:above|these)\\b."""
+    tokens = template.split()
+    out = []
+    for k, tok in enumerate(tokens):
+        last = k == len(tokens) - 1
+        if tok.startswith("[") and tok.endswith("]"):
+            out.append(rf"(?:{_alts(tok[1:-1])}\s+)?")
+        else:
+            out.append(_alts(tok.strip("{}")) + ("" if last else r"\s+"))
+    return "".join(out) + r"(?![\w-])"
+
+
+def _alts(body: str) -> str:
+    return "(?:" + "|".join(re.escape(a) for a in body.split("|")) + ")"
+
+
+def short(text: str, limit: int = 60) -> str:
+    """One line of an option or stem for a message."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---- quantities (option-order) -------------------------------------------------------------------
+_Q = data("quantities")
+_UFRAC = {k: float(v) for k, v in _Q["unicode_fractions"].items()}
+_SCALE = {k: float(v) for k, v in _Q["scale_words"].items()}
+_WORDS = {k: float(v) for k, v in _Q["number_words"].items()}
+_TIME = {k: float(v) for k, v in _Q["time_units"].items()}
+_METRIC = {k: float(v) for k, v in _Q["metric_units"].items()}
+_SCALES = "|".join(_SCALE)
+_NUMQ = re.compile(
+    r"(?P<cur>\$|€|£|¥|₹|rs\.?|inr|usd|eur|gbp)?\s*(?P<num>[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+−]?\.\d+)"
+    r"(?:\s+(?P<wf>\d+)\s*/\s*(?P<wd>\d+)|\s*/\s*(?P<den>\d+)|\s+and\s+(?P<an>\d+)\s+over\s+(?P<ad>\d+)"
+    r"|\s+over\s+(?P<od>\d+)|\s*(?P<uf>[½⅓⅔¼¾⅕⅛]))?" rf"(?:\s*(?P<scale>{_SCALES})\b)?\s*(?P<pct>%|percent\b)?", re.I)
+_TIMES = "|".join(sorted(_TIME, key=len, reverse=True))
+_WORDQ = re.compile(r"\b(?P<w>" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")\b(?:\s+(?:a|an)\b)?\s*"
+                    rf"(?P<scale>{_SCALES})?\s*(?P<unit>(?:{_TIMES})s?)?\b", re.I)
+_RANGE = re.compile(r"(?P<a>\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(?P<b>\d+(?:\.\d+)?)")
+_IDENT = re.compile(r"(?:\b[A-Z]{2,}|\b(?:" + "|".join(_Q["identifier_words"]) + r"))\s*-?\s*$")
+_WORDOP = re.compile(r"\b(?:plus|minus|times|divided|squared|cubed|over|root|log|sin|cos|tan)\b", re.I)
+_EXPR = re.compile(r"[=*^×÷()\[\]{}<>|\\]|\d\s*[-+]\s*\d|[a-z]\d|\d[a-z]{1}\b(?<!\d[smhgl]\b)", re.I)
+_APPROX = re.compile(r"^\s*(?:>=|<=|>|<|≥|≤|more than|less than|over|under|about|approximately|around|~)\s*", re.I)
+_UNIT = re.compile(r"^\s*([a-zA-Z]+)")
+_QLABEL = re.compile(r"^\s*(?:\(?[A-Ha-h]\)\s*|[A-H]\.\s+)")  # letters only: "4." is a number
+
+
+def _unit_factor(rest: str) -> float:
+    m = _UNIT.match(rest)
+    if m:
+        u = m.group(1).lower()
+        for key in (u, u.rstrip("s")):
+            if key in _TIME:
+                return _TIME[key]
+            if key in _METRIC and len(key) <= 2:
+                return _METRIC[key]
+    return 1.0
+
+
+def _digit_value(m: re.Match) -> float:
+    num = float(m.group("num").replace(",", "").replace("−", "-"))
+    if m.group("wf"):
+        num += (1 if num >= 0 else -1) * float(m.group("wf")) / float(m.group("wd"))
+    elif m.group("den") and float(m.group("den")):
+        num /= float(m.group("den"))
+    elif m.group("an"):
+        num += float(m.group("an")) / float(m.group("ad"))
+    elif m.group("od") and float(m.group("od")):
+        num /= float(m.group("od"))
+    elif m.group("uf"):
+        num += _UFRAC[m.group("uf")]
+    return num * (_SCALE[m.group("scale").lower()] if m.group("scale") else 1)
+
+
+def quantity(text: str) -> tuple[float, str] | None:
+    """(value, template) when an option states exactly one quantity; None for text, expressions, names."""
+    t = _QLABEL.sub("", text).replace("$", " $ ").strip()
+    t = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"\1/\2", t)
+    t = re.sub(r"\s+\$\s+(?=\D|$)|^\$\s+(?=\D)", " ", t).strip()   # stray LaTeX math delimiters
+    t = re.sub(r"\s+\$\s+(?=\d)", " $", t)
+    if _WORDOP.search(re.sub(r"\d+\s+over\s+\d+", "", t)):
+        return None
+    rng = _RANGE.search(t)
+    if rng and float(rng["b"]) > float(rng["a"]) and not re.search(r"[\d()*/^=]", t[:rng.start()] + t[rng.end():]):
+        return (float(rng["a"]) + float(rng["b"])) / 2, (t[:rng.start()] + "#" + t[rng.end():]).lower()
+    t = _APPROX.sub("", t)
+    digits = [m for m in _NUMQ.finditer(t) if m.group("num")]
+    if len(digits) == 1:
+        m = digits[0]
+        before, after = t[:m.start()], t[m.end():]
+        if (not m.group("cur") and _IDENT.search(before)) or _EXPR.search(before + " " + after) \
+                or re.search(r"\d", before + after) or re.match(r"^\s*[-+*/^]", after) \
+                or re.search(r"[-+*/^]\s*$", before):
+            return None
+        return _digit_value(m) * _unit_factor(after), (before + "#" + after).lower().strip()
+    if digits:
+        return None
+    found = [w for w in _WORDQ.finditer(t) if w["unit"] or w["scale"] or w["w"].lower() not in ("a", "an", "half")]
+    if len(found) != 1 or (found[0]["w"].lower() == "half" and not found[0]["unit"]):
+        return None
+    w = found[0]
+    value = _WORDS[w["w"].lower()] * (_SCALE[w["scale"].lower()] if w["scale"] else 1)
+    value *= _TIME[w["unit"].lower().rstrip("s")] if w["unit"] else 1
+    return value, (t[:w.start()] + "#" + t[w.end():]).lower().strip()
+
+
+def words_in(text: str) -> int:
+    """How many alphabetic words a text has."""
+    return len(re.findall(r"[A-Za-z]+", text))
+
+
+# ---- the clause that asks (negative-stem) ----------------------------------------------------------
+_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])|\n+")
+_WH = re.compile(r"^(?:what|which|who|whom|whose|where|when|why|how|in\s+which|of\s+which|for\s+which)\b", re.I)
+_IMPERATIVE = re.compile(r"^(?:select|choose|identify|name|find|pick|determine|indicate|mark|give|state)\b", re.I)
+
+
+def question_clause(stem: str) -> str | None:
+    """The clause that asks: the last sentence if it is a question, a completion lead-in or an imperative
+    (narrowed to a final ', which ...' clause); None when the stem ends in a plain statement."""
+    sentences = [s.strip() for s in _SENTENCES.split(stem.strip()) if s and s.strip()]
+    sentences = [s for s in sentences if not re.fullmatch(r"\(.*\)[.]?", s)] or sentences
+    if not sentences:
+        return None
+    last = sentences[-1]
+    parts = re.split(r",\s+", last)
+    for k in range(len(parts) - 1, 0, -1):
+        if _WH.match(parts[k]):
+            last = ", ".join(parts[k:])
+            break
+    if last.endswith(("?", ":")) or not re.search(r"[.!]$", last) or _WH.match(last) or _IMPERATIVE.match(last):
+        return last
+    return None

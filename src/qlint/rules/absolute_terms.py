@@ -1,0 +1,75 @@
+"""absolute-terms: an option uses an absolute word (always, never, all, only, ...)."""
+from collections.abc import Iterator
+
+from pydantic import Field
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rules._cues_b import TermList, load_data, term_findings
+
+TERMS = TermList(load_data("absolute-terms"))
+
+
+class Options(RuleOptions):
+    include_weak: bool = Field(default=False, description="also count no, any, whole, must, cannot (more findings, "
+                                                          "lower precision)")
+    max_words: int = Field(default=20, ge=1, description="skip options longer than this: in narrative options the "
+                                                         "word is context, not a claim")
+    skip_if_in_stem: bool = Field(default=True, description="ignore an absolute word the stem itself uses "
+                                                            "('Are all X ...?')")
+    check_stem: bool = Field(default=False, description="also report absolute terms in the stem")
+
+
+def check(question: Question, options: Options) -> Iterator[Violation]:
+    for i, found in term_findings(question, TERMS, options.include_weak, options.max_words, options.skip_if_in_stem):
+        listed = ", ".join(f'"{t}"' for t in found)
+        yield Violation(f"options[{i}].text", f"option {i + 1} uses the absolute term {listed}; test-wise "
+                                              "candidates rule such options out")
+    if options.check_stem:
+        found = sorted(set(TERMS.hits(question.stem, options.include_weak)))
+        if found:
+            yield Violation("stem", f"the stem uses the absolute term {', '.join(repr(t) for t in found)}")
+
+
+RULE = QuestionRule(
+    code="Q501",
+    name="absolute-terms",
+    severity=Severity.INFO,
+    summary="An option uses an absolute term (always, never, all, none, only, every, completely, ...).",
+    why=("Absolute claims are rarely true, so test-wise candidates eliminate options with 'always', 'never', "
+         "'all' or 'only' without knowing the content (Haladyna, Downing & Rodriguez 2002: avoid specific "
+         "determiners; the NBME guide lists absolute terms as a testwiseness flaw). If the key is the only "
+         "option without one, the item is answered by its form."),
+    use_instead="State the claim with its real scope or condition, or word every option with the same care.",
+    options=Options,
+    check=check,
+    notes=("The word lists and idiom exemptions (all of the above, every other day, not only, 'I and III only', "
+           "...) are data: src/qlint/rules/data/absolute-terms.yaml. A Python rule rather than a pack because "
+           "it needs guards a pack cannot express: exemptions that are patterns (every 3 hours), skipping long "
+           "narrative options, and ignoring a word the stem itself uses. "),
+    accuracy={"precision": 0.0, "recall": 0.0, "kappa": 0.0, "n": 0, "dataset": "BenchMarker dev split (863 items)"},
+    passing=("""\
+id: abs-ok
+stem: How often should a training job write a checkpoint?
+options:
+  - {text: Every 30 minutes of wall time, correct: true, rationale: Correct. It bounds the work lost to a failure.}
+  - {text: Once at the end of training, rationale: Incorrect. A crash loses the whole run.}
+  - {text: After each optimizer step, rationale: Incorrect. The I/O dominates the step time.}
+""", """\
+id: abs-k-type
+stem: Which of these reduce activation memory? I. checkpointing II. smaller micro-batches III. a larger learning rate
+options:
+  - {text: I and II only, correct: true, rationale: Correct. Both shrink stored activations.}
+  - {text: II and III only, rationale: Incorrect. The learning rate does not change memory.}
+  - {text: III only, rationale: Incorrect. The learning rate does not change memory.}
+"""),
+    failing=("""\
+id: abs-bad
+stem: What does gradient checkpointing do to training?
+options:
+  - {text: It recomputes activations during the backward pass, correct: true, rationale: Correct. That is the trade.}
+  - {text: It always makes training faster, rationale: Incorrect. It adds compute.}
+  - {text: It never changes peak memory, rationale: Incorrect. Lowering peak memory is its purpose.}
+""",),
+)

@@ -1,0 +1,58 @@
+"""extraneous-info: a short stem repeats a content word: likely padding that does not change the question."""
+from collections import Counter
+from collections.abc import Iterator
+
+from pydantic import Field
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rules._cues_b import STOPWORDS, WORD, stem_token
+
+
+class Options(RuleOptions):
+    max_stem_words: int = Field(default=20, ge=1, description="judge only stems up to this many words (long "
+                                                              "scenarios repeat names legitimately)")
+    min_repeats: int = Field(default=2, ge=2, description="how often a content word must occur")
+
+
+def check(question: Question, options: Options) -> Iterator[Violation]:
+    tokens = [w.lower() for w in WORD.findall(question.stem)]
+    if not tokens or len(tokens) > options.max_stem_words:
+        return
+    counts = Counter(stem_token(w) for w in tokens if len(w) >= 4 and w not in STOPWORDS)
+    repeated = sorted(w for w, n in counts.items() if n >= options.min_repeats)
+    if repeated:
+        yield Violation("stem", f"the stem repeats {', '.join(repeated)}; cut what does not change the question")
+
+
+RULE = QuestionRule(
+    code="Q405",
+    name="extraneous-info",
+    severity=Severity.INFO,
+    enabled=False,
+    summary="A short stem repeats the same content word: likely padding that does not change the question.",
+    why=("Words that do not pose the problem add reading load without measuring anything (Haladyna, Downing & "
+         "Rodriguez 2002: avoid window dressing; the NBME guide's 'irrelevant difficulty')."),
+    use_instead="Cut the stem to what is needed to pose the problem.",
+    options=Options,
+    check=check,
+    notes="Off by default: a weak proxy (precision about 0.3 on the BenchMarker dev labels). ",
+    accuracy={"precision": 0.0, "recall": 0.0, "kappa": 0.0, "n": 0, "dataset": "BenchMarker dev split (863 items)"},
+    passing=("""\
+id: ei-ok
+stem: Which tensor does autograd save for the backward pass of a ReLU?
+options:
+  - {text: Its output, correct: true, rationale: Correct. The mask is derived from it.}
+  - {text: Its weight, rationale: Incorrect. ReLU has no weight.}
+  - {text: Nothing, rationale: Incorrect. The backward pass needs the mask.}
+""",),
+    failing=("""\
+id: ei-bad
+stem: In the backward pass of a ReLU, which tensor does the ReLU save for its backward pass?
+options:
+  - {text: Its output, correct: true, rationale: Correct. The mask is derived from it.}
+  - {text: Its weight, rationale: Incorrect. ReLU has no weight.}
+  - {text: Nothing, rationale: Incorrect. The backward pass needs the mask.}
+""",),
+)

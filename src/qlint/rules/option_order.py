@@ -1,0 +1,118 @@
+"""option-order: options that are quantities are not listed in numerical order."""
+from collections.abc import Iterator
+from difflib import SequenceMatcher
+
+from pydantic import Field
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rules._cues_a import quantity, short, words_in
+
+
+class Options(RuleOptions):
+    min_numeric: int = Field(default=3, ge=2, description="at least this many options must state a quantity")
+    min_numeric_share: float = Field(default=0.5, ge=0, le=1, description="... and at least this share of the options")
+    template_similarity: float = Field(default=0.75, ge=0, le=1, description=(
+        "a sentence option counts only if the text around its number matches another option's this closely"))
+    max_unit_words: int = Field(default=3, ge=0, description="words allowed around a bare quantity ('42 km/h')")
+    allow_descending: bool = Field(default=False, description=(
+        "accept largest-to-smallest lists too; off by default because the human reviewers it was measured "
+        "against flag descending lists"))
+
+
+def check(question: Question, options: Options) -> Iterator[Violation]:
+    opts = question.options
+    parsed = [(i, q) for i, q in enumerate(quantity(o.text) for o in opts) if q is not None]
+    if len(parsed) < options.min_numeric or len(parsed) < options.min_numeric_share * len(opts):
+        return
+    kept = [(i, value) for i, (value, tpl) in parsed
+            if words_in(tpl) <= options.max_unit_words or any(
+                SequenceMatcher(None, tpl, other).ratio() >= options.template_similarity
+                for j, (_, other) in parsed if j != i)]
+    if len(kept) < options.min_numeric:
+        return
+    values = [v for _, v in kept]
+    if all(a <= b for a, b in zip(values, values[1:])):
+        return
+    if options.allow_descending and all(a >= b for a, b in zip(values, values[1:])):
+        return
+    now = ", ".join(short(opts[i].text, 24) for i, _ in kept)
+    ordered = ", ".join(short(opts[i].text, 24) for i, _ in sorted(kept, key=lambda k: k[1]))
+    order = "ascending or descending" if options.allow_descending else "ascending"
+    yield Violation("options", f"numeric options are not in {order} order ({now}); list them as {ordered}")
+
+
+RULE = QuestionRule(
+    code="Q304",
+    name="option-order",
+    severity=Severity.WARNING,
+    summary="Options that are numbers or quantities are not listed from smallest to largest.",
+    why=("When options are numbers, a scrambled order makes the examinee hunt for the value they computed and "
+         "can hint at the key's position. Haladyna, Downing & Rodriguez (2002, guideline 21) advise placing "
+         "options in logical or numerical order."),
+    use_instead="List numeric options from smallest to largest, with the same unit and precision.",
+    options=Options,
+    check=check,
+    notes=("Quantities are parsed from integers, decimals, thousands separators, currency, percentages, "
+           "fractions (\"4 1/3\", \"\\frac{5}{7}\"), scale words (million, lakh), number words with time units "
+           "(\"a week\", \"168 hours\") and ranges (their midpoint); time and metric units are converted before "
+           "comparing. Expressions (\"3 x 5 - 2\"), identifiers (\"ISO 9001\") and options with two numbers give no "
+           "value; non-numeric options such as \"None of these\" are skipped. A sentence option counts only if it "
+           "shares its wording around the number with another option. "
+           "allow-descending defaults to false although the usual guideline accepts either direction: on the "
+           "BenchMarker dev split every descending list (4 of 4) is labelled an ordering flaw and none is labelled "
+           "fine, so these reviewers read 'ordered' as smallest-to-largest. Measured with the CLI, kappa is 0.87 "
+           "(recall 0.82) with the default and 0.77 (recall 0.70) with allow-descending = true, at precision 1.00 "
+           "both ways. Set allow-descending = true for a house style that accepts largest-to-smallest lists."),
+    accuracy={"precision": 1.0, "recall": 0.82, "kappa": 0.87, "n": 118,
+              "dataset": "BenchMarker dev split (863 items)"},
+    passing=("""\
+id: oo-ascending
+stem: A car travels 150 km in 2.5 hours. What is its average speed?
+options:
+  - {text: 50 km/h, rationale: Incorrect. That divides by 3 hours.}
+  - {text: 60 km/h, correct: true, rationale: Correct. 150 / 2.5 = 60.}
+  - {text: 75 km/h, rationale: Incorrect. That divides by 2 hours.}
+  - {text: 90 km/h, rationale: Incorrect. That is a guess above the true speed.}
+""", """\
+id: oo-none-skipped
+stem: How many ways can 5 different books be arranged on a shelf?
+options:
+  - {text: '24', rationale: Incorrect. That is 4!.}
+  - {text: '120', correct: true, rationale: Correct. 5! = 120.}
+  - {text: '720', rationale: Incorrect. That is 6!.}
+  - {text: None of these, rationale: Incorrect. 120 is listed.}
+""", """\
+id: oo-expressions
+stem: Which expression equals 12?
+options:
+  - {text: 3 x 5 - 2, rationale: Incorrect. It equals 13.}
+  - {text: 2 x 4 + 4, correct: true, rationale: Correct. 8 + 4 = 12.}
+  - {text: 18 - 3 x 3, rationale: Incorrect. It equals 9.}
+"""),
+    failing=("""\
+id: oo-scrambled
+stem: A recipe needs 3 eggs per cake. How many eggs are needed for 7 cakes?
+options:
+  - {text: '18', rationale: Incorrect. That is 6 cakes.}
+  - {text: '21', correct: true, rationale: Correct. 3 x 7 = 21.}
+  - {text: '14', rationale: Incorrect. That is 2 eggs per cake.}
+  - {text: '28', rationale: Incorrect. That is 4 eggs per cake.}
+""", """\
+id: oo-units
+stem: How long does light from the Sun take to reach Earth?
+options:
+  - {text: about 8 seconds, rationale: Incorrect. Light covers 150 million km in far longer.}
+  - {text: about 8 minutes, correct: true, rationale: Correct. 1.5e8 km / 3e5 km/s is about 500 s.}
+  - {text: about 8 hours, rationale: Incorrect. That is 60 times too long.}
+  - {text: about 1 second, rationale: Incorrect. That is the Moon's distance.}
+""", """\
+id: oo-sentences
+stem: About how many people live in Canada?
+options:
+  - {text: Canada has about 40 million people., correct: true, rationale: Correct. The 2023 estimate is about 40 million.}
+  - {text: Canada has about 4 million people., rationale: Incorrect. That is ten times too few.}
+  - {text: Canada has about 400 million people., rationale: Incorrect. That exceeds the US population.}
+"""),
+)

@@ -1,0 +1,99 @@
+"""unfocused-stem: the stem poses no clear question and cannot be answered without reading the options."""
+import re
+from collections.abc import Iterator
+
+from pydantic import Field
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rules._cues_b import MARKUP
+
+QUESTION_END = re.compile(r"\?\s*[\"')\]]*\s*$")
+# lead-ins that state the task: instructions and wh-words ("how to ..." is a topic, not a question)
+TASK_WORDS = ("find", "calculate", "compute", "determine", "solve", "evaluate", "simplify", "estimate", "identify",
+              "choose", "select", "pick", "name", "state", "give", "write", "express", "what", "which", "who", "whom",
+              "whose", "where", "when", "why", "how", "complete", "fill", "arrange", "match", "classify", "convert",
+              "predict", "explain", "describe", "indicate")
+TASK = re.compile(r"^\s*(?:please\s+)?(?:" + "|".join(TASK_WORDS) + r")\b(?!\s+to\b)", re.I)
+# grammatical questions that name no criterion: only the options define them
+GENERIC_Q = re.compile(r"^\s*which\s+(?:one\s+)?(?:of\s+the\s+following|of\s+these|statement|option)\s*"
+                       r"(?:statements?\s+|options?\s+)?(?:is|are)\s+(?:true|correct|false|accurate|right)\s*\?\s*$", re.I)
+OPEN_Q = re.compile(r"^\s*(?:what|who)\s+(?:can|could|might|may|do|does|did|will|is|are)\b", re.I)
+SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[$\\(])")
+
+
+class Options(RuleOptions):
+    allow_colon: bool = Field(default=False, description="completion stems ending in ':' count as focused")
+    allow_blank_end: bool = Field(default=False, description="stems ending in a blank ('... is ____.') count as focused")
+    open_question_words: int = Field(default=6, ge=0, description="flag one-sentence 'What can/do ...?' questions "
+                                                                  "up to this many words (0: off)")
+
+
+def last_sentence(stem: str) -> str:
+    text = MARKUP.sub(" ", stem).strip()
+    parts = [p for p in SENTENCE_SPLIT.split(text) if p.strip()]
+    return parts[-1].strip() if parts else text
+
+
+def check(question: Question, options: Options) -> Iterator[Violation]:
+    stem = question.stem.strip()
+    last = last_sentence(stem)
+    if QUESTION_END.search(stem):
+        if GENERIC_Q.match(last):
+            yield Violation("stem", "the question names no topic or criterion (\"Which statement is true?\"); "
+                                    "put the problem in the stem")
+        elif options.open_question_words and OPEN_Q.match(last) and MARKUP.sub(" ", stem).strip() == last \
+                and len(last.split()) <= options.open_question_words:
+            yield Violation("stem", "a short open question (\"What can ...?\") that only the options make answerable")
+        return
+    if TASK.match(last) or re.search(r"\?\s", last):
+        return
+    if options.allow_colon and last.endswith(":"):
+        return
+    if options.allow_blank_end and re.search(r"_{2,}\W*$", last):
+        return
+    yield Violation("stem", "the stem is not a question or an instruction; state the problem so that it can be "
+                            "answered with the options covered")
+
+
+RULE = QuestionRule(
+    code="Q402",
+    name="unfocused-stem",
+    severity=Severity.INFO,
+    summary="The stem poses no clear question: not a question, not an instruction, only a topic or an open fragment.",
+    why=("A focused stem states the whole problem, so a knowledgeable candidate could answer with the options "
+         "covered (Haladyna, Downing & Rodriguez 2002: 'the central idea should be in the stem'; the NBME 'cover "
+         "the options' rule). Fragments such as 'The sky is' or a bare topic turn the item into a set of "
+         "true/false statements and test the reading of the options."),
+    use_instead=("Rewrite the stem as a direct question ('What does activation checkpointing trade?') or a complete "
+                 "instruction ('Find the peak memory of this step.')."),
+    options=Options,
+    check=check,
+    notes=("Completion stems ending in ':' or a blank count as unfocused unless allow-colon / allow-blank-end is "
+           "set. Grammatical questions that are vague in meaning are not caught: that is semantics, not form. "),
+    accuracy={"precision": 0.0, "recall": 0.0, "kappa": 0.0, "n": 0, "dataset": "BenchMarker dev split (863 items)"},
+    passing=("""\
+id: us-ok
+stem: Which tensors does activation checkpointing avoid storing during the forward pass?
+options:
+  - {text: Intermediate activations inside each checkpointed block, correct: true, rationale: Correct. They are recomputed.}
+  - {text: The parameters of each block, rationale: Incorrect. Parameters are always kept.}
+  - {text: The optimizer state, rationale: Incorrect. Checkpointing does not touch it.}
+""", """\
+id: us-task
+stem: A step needs 30 GB of activations and 10 GB for everything else. Find the peak memory of the step.
+options:
+  - {text: 40 GB, correct: true, rationale: Correct. The two add.}
+  - {text: 30 GB, rationale: Incorrect. This leaves out the 10 GB.}
+  - {text: 10 GB, rationale: Incorrect. This leaves out the activations.}
+"""),
+    failing=("""\
+id: us-bad
+stem: Activation checkpointing
+options:
+  - {text: recomputes activations in the backward pass, correct: true, rationale: Correct. That is the trade.}
+  - {text: stores activations on disk, rationale: Incorrect. Nothing is written to disk.}
+  - {text: removes the backward pass, rationale: Incorrect. Backward still runs.}
+""",),
+)

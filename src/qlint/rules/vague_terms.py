@@ -1,0 +1,62 @@
+"""vague-terms: an option uses a vague quantifier or frequency word (often, usually, some, many, ...)."""
+from collections.abc import Iterator
+
+from pydantic import Field
+
+from qlint.finding import Severity
+from qlint.model import Question
+from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rules._cues_b import TermList, load_data, term_findings
+
+TERMS = TermList(load_data("vague-terms"))
+
+
+class Options(RuleOptions):
+    include_weak: bool = Field(default=True, description="also count modals and degree words (may, very, some, "
+                                                         "appropriate, ...)")
+    max_words: int = Field(default=30, ge=1, description="skip options longer than this (narrative options)")
+    skip_if_in_stem: bool = Field(default=True, description="ignore a vague word the stem itself uses")
+
+
+def check(question: Question, options: Options) -> Iterator[Violation]:
+    for i, found in term_findings(question, TERMS, options.include_weak, options.max_words, options.skip_if_in_stem):
+        listed = ", ".join(f'"{t}"' for t in found)
+        yield Violation(f"options[{i}].text", f"option {i + 1} uses the vague term {listed}; whether it is true "
+                                              "depends on how the reader takes it")
+
+
+RULE = QuestionRule(
+    code="Q502",
+    name="vague-terms",
+    severity=Severity.INFO,
+    summary="An option uses a vague quantifier or frequency word (often, usually, some, many, most, very, ...).",
+    why=("Vague frequency and quantity words mean different things to different readers, so whether the option is "
+         "true depends on interpretation rather than knowledge (Haladyna, Downing & Rodriguez 2002: avoid vague "
+         "terms such as 'frequently', 'usually', 'occasionally'). A hedged key among sharp distractors is also a "
+         "testwiseness cue: the qualified option is usually the right one."),
+    use_instead=("Replace the vague word with the criterion it stands for ('in more than half of runs', 'within 30 "
+                 "minutes'), or drop it."),
+    options=Options,
+    check=check,
+    notes=("Word lists, idiom exemptions (most likely, at least, rather than, ...) and the criterion pattern are "
+           "data: src/qlint/rules/data/vague-terms.yaml. A Python rule rather than a pack because a vague word "
+           "followed by a number ('usually within 30 minutes', 'about 5 km') is exempt, long options are skipped "
+           "and words echoed from the stem are ignored; a pack cannot express these. "),
+    accuracy={"precision": 0.0, "recall": 0.0, "kappa": 0.0, "n": 0, "dataset": "BenchMarker dev split (863 items)"},
+    passing=("""\
+id: vague-ok
+stem: How long does a NCCL all-reduce of 1 GB take on this cluster?
+options:
+  - {text: About 40 ms, correct: true, rationale: Correct. Measured on the 8-GPU nodes.}
+  - {text: About 4 s, rationale: Incorrect. That is a hundred times too slow.}
+  - {text: Under 1 ms, rationale: Incorrect. The link bandwidth does not allow it.}
+""",),
+    failing=("""\
+id: vague-bad
+stem: What happens to step time when gradient checkpointing is turned on?
+options:
+  - {text: It usually gets somewhat longer, correct: true, rationale: Correct. Activations are recomputed.}
+  - {text: It halves, rationale: Incorrect. No compute is saved.}
+  - {text: It is unchanged, rationale: Incorrect. The recomputation costs time.}
+""",),
+)

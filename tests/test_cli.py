@@ -1,0 +1,127 @@
+"""The command line as a user meets it: output shape, exit codes, config, rule listing."""
+from __future__ import annotations
+
+import json
+
+CLEAN = """\
+id: clean-1
+stem: Which call returns a Python float from a one-element loss tensor?
+options:
+  - text: loss.item()
+    correct: true
+    rationale: Correct. It copies the value out and keeps no graph.
+  - text: loss.detach()
+    rationale: Incorrect. It still returns a tensor.
+  - text: loss.clone()
+    rationale: Incorrect. A clone keeps the graph alive.
+"""
+TWO_KEYS = CLEAN.replace("id: clean-1", "id: flawed-1").replace(
+    "Which call returns a Python float from a one-element loss tensor?",
+    "A training loop logs its loss every step. Which call gives a plain number without keeping the graph?").replace(
+    "  - text: loss.detach()\n    rationale: Incorrect. It still returns a tensor.\n",
+    "  - text: loss.detach().item()\n    correct: true\n    rationale: Correct. The same number, detached first.\n")
+
+
+def test_clean_file_exits_zero(run_cli, write):
+    path = write("bank/a.yaml", CLEAN)
+    code, out, err = run_cli("check", path)
+    assert code == 0, out + err
+    assert "All clear: 1 questions in 1 files." in out
+
+
+def test_findings_text_format_and_exit_one(run_cli, write):
+    write("bank/a.yaml", CLEAN)
+    bad = write("bank/b.yaml", TWO_KEYS)
+    code, out, err = run_cli("check", bad.parent)
+    assert code == 1
+    first = out.splitlines()[0]
+    assert first.startswith(str(bad)) or first.startswith("bank/b.yaml")
+    assert first.endswith(":3:1: Q104 correct-count: 2 options are marked correct; a single-answer question "
+                          "needs exactly one (add `select: 2` if 2 answers are intended)")
+
+
+def test_json_contract(run_cli, write):
+    bad = write("bank/b.yaml", TWO_KEYS)
+    code, out, _ = run_cli("check", bad, "--format", "json")
+    doc = json.loads(out)
+    assert doc["version"] == 1
+    assert doc["summary"]["files"] == 1 and doc["summary"]["questions"] == 1
+    finding = doc["findings"][0]
+    assert set(finding) == {"rule", "code", "severity", "path", "line", "column", "question", "message"}
+    assert finding["rule"] == "correct-count" and finding["question"] == "flawed-1"
+    assert finding["severity"] == "error" and code == 1
+
+
+def test_broken_file_does_not_stop_the_others(run_cli, write):
+    write("bank/a.yaml", "id: x\nstem: \"oops\n")
+    write("bank/b.yaml", TWO_KEYS)
+    write("bank/c.yaml", b"\xff\xfe\x00garbage\x00")
+    code, out, err = run_cli("check", write("bank/d.yaml", CLEAN).parent, "--format", "json")
+    rules = {(f["path"].rsplit("/", 1)[-1], f["rule"]) for f in json.loads(out)["findings"]}
+    assert ("a.yaml", "parse-error") in rules and ("b.yaml", "correct-count") in rules
+    assert ("c.yaml", "parse-error") in rules
+    assert code == 1 and "Traceback" not in err
+
+
+def test_select_ignore_and_fail_on(run_cli, write):
+    bad = write("b.yaml", TWO_KEYS)
+    assert run_cli("check", bad, "--ignore", "correct-count")[0] == 0
+    assert run_cli("check", bad, "--ignore", "Q104")[0] == 0
+    assert run_cli("check", bad, "--select", "missing-rationale")[0] == 0
+    assert run_cli("check", bad, "--exit-zero")[0] == 0
+    code, _, err = run_cli("check", bad, "--select", "corect-count")
+    assert code == 2 and "did you mean 'correct-count'" in err
+
+
+def test_config_in_pyproject_is_found_by_walking_up(run_cli, write, tmp_path):
+    write("pyproject.toml", '[tool.qlint]\nignore = ["correct-count"]\n')
+    bad = write("bank/deep/b.yaml", TWO_KEYS)
+    assert run_cli("check", bad)[0] == 0
+    write("bank/qlint.toml", '[rules.correct-count]\nseverity = "warning"\n')
+    code, out, _ = run_cli("check", bad)
+    assert code == 0 and "Q104" in out
+    assert run_cli("check", bad, "--fail-on", "warning")[0] == 1
+
+
+def test_bad_config_exits_two_with_a_hint(run_cli, write):
+    bad = write("b.yaml", CLEAN)
+    write("qlint.toml", 'selct = ["x"]\n')
+    code, _, err = run_cli("check", bad)
+    assert code == 2 and "did you mean 'select'" in err and "Traceback" not in err
+    write("qlint.toml", '[rules.option-length]\nkey-ration = 2\n')
+    code, _, err = run_cli("check", bad)
+    assert code == 2 and "key-ratio" in err
+    write("qlint.toml", 'select = [\n')
+    assert run_cli("check", bad)[0] == 2
+
+
+def test_rule_options_from_config(run_cli, write):
+    text = CLEAN.replace("loss.item()", "loss.item(), a method that copies the value to the host")
+    path = write("b.yaml", text)
+    assert "option-length" in run_cli("check", path)[1]
+    write("qlint.toml", '[rules.option-length]\nkey-ratio = 9.0\n')
+    assert "option-length" not in run_cli("check", path)[1]
+
+
+def test_missing_path_is_a_usage_error(run_cli, tmp_path):
+    code, _, err = run_cli("check", tmp_path / "nope")
+    assert code == 2 and "no such file" in err
+
+
+def test_rules_and_rule_card(run_cli):
+    code, out, _ = run_cli("rules")
+    assert code == 0 and "Q104  correct-count" in out
+    listed = json.loads(run_cli("rules", "--format", "json")[1])
+    assert {"code", "name", "severity", "enabled"} <= set(listed[0])
+    code, out, _ = run_cli("rule", "option-length")
+    assert code == 0
+    for heading in ("## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Options"):
+        assert heading in out
+    assert run_cli("rule", "Q201")[1] == out
+    code, _, err = run_cli("rule", "option-lenght")
+    assert code == 2 and "did you mean 'option-length'" in err
+
+
+def test_stdin(run_cli):
+    code, out, _ = run_cli("check", "-", "--stdin-filename", "bank/x.yaml", stdin=TWO_KEYS)
+    assert code == 1 and out.startswith("bank/x.yaml:3:1: Q104")

@@ -1,0 +1,102 @@
+"""--fix and --diff: comments, order and quoting kept; idempotent; clean files byte-identical; atomic writes."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from qlint.fix import FixError, SetText, Fix, apply_to_text, write_atomic
+
+COMMENTED = """\
+# Header comment: must survive
+questions:
+  # first question
+  - id: fx-1   # trailing id comment
+    stem: "Which tensor method returns a Python number?  "   # stem comment
+    options:
+      - text: ' item()'
+        correct: true
+        rationale: Correct. It copies the scalar out.
+      - text: detach()   # keep me
+        rationale: >-
+          Incorrect. It returns
+          a tensor.
+"""
+
+
+def _comments(text: str) -> list[str]:
+    return [line[line.index("#"):].strip() for line in text.splitlines() if "#" in line]
+
+
+def test_fix_keeps_comments_and_is_idempotent(run_cli, write):
+    path = write("bank/a.yaml", COMMENTED)
+    code, out, err = run_cli("check", path, "--fix")
+    fixed = path.read_text()
+    assert '"Which tensor method returns a Python number?"' in fixed and "'item()'" in fixed
+    assert _comments(fixed) == _comments(COMMENTED)
+    assert "stray-whitespace" not in out
+    before = path.read_bytes()
+    run_cli("check", path, "--fix")
+    assert path.read_bytes() == before
+
+
+def test_diff_writes_nothing(run_cli, write):
+    path = write("bank/a.yaml", COMMENTED)
+    code, out, _ = run_cli("check", path, "--diff")
+    assert code == 1 and out.startswith("--- a/") and '+    stem: "Which tensor' in out
+    assert path.read_text() == COMMENTED
+
+
+def test_clean_file_is_left_byte_identical(run_cli, write):
+    text = COMMENTED.replace('number?  "', 'number?"').replace("' item()'", "'item()'")
+    path = write("bank/a.yaml", text)
+    mtime = path.stat().st_mtime_ns
+    code, out, _ = run_cli("check", path, "--fix")
+    assert path.read_text() == text and path.stat().st_mtime_ns == mtime
+    assert run_cli("check", path, "--diff")[0] == 0
+
+
+def test_file_that_does_not_round_trip_is_left_alone(run_cli, write):
+    odd = COMMENTED.replace("  - id: fx-1", "  - id:     fx-1")
+    with pytest.raises(FixError):
+        apply_to_text(odd, [("fx-1", Fix("x", (SetText("stem", "x"),)))])
+    path = write("bank/a.yaml", odd)
+    code, out, err = run_cli("check", path, "--fix")
+    assert "not fixed" in err and path.read_text() == odd
+
+
+def test_atomic_write_keeps_mode(tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_text("old\n")
+    os.chmod(path, 0o640)
+    write_atomic(path, "new\n")
+    assert path.read_text() == "new\n" and (path.stat().st_mode & 0o777) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["a.yaml"]
+
+
+KILLER = textwrap.dedent("""
+    import os, sys, pathlib
+    import qlint.fix as fix
+    real = os.replace
+    def slow_replace(src, dst):
+        print("ready", flush=True)
+        sys.stdin.readline()  # the parent kills us here, after the temp file is written
+        real(src, dst)
+    fix.os.replace = slow_replace
+    fix.write_atomic(pathlib.Path(sys.argv[1]), "new text " * 10000)
+""")
+
+
+def test_sigkill_mid_write_leaves_the_old_file(tmp_path):
+    path = tmp_path / "bank.yaml"
+    path.write_text("old text\n")
+    proc = subprocess.Popen([sys.executable, "-c", KILLER, str(path)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline().strip() == "ready"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert path.read_text() == "old text\n"

@@ -1,0 +1,43 @@
+"""qlint never reaches the network: textstat's NLTK cmudict download must never be needed."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GUARD = r"""
+import socket, sys
+def refuse(*args, **kwargs):
+    raise OSError("network access attempted: " + repr(args[:2]))
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+import nltk
+def no_download(*args, **kwargs):
+    raise SystemExit("qlint tried to download NLTK data: " + repr(args))
+nltk.download = no_download
+from qlint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_check_runs_with_the_network_unreachable(tmp_path):
+    stem = ("Considering the aforementioned computational considerations regarding the instantiation of "
+            "heterogeneous parallelisation configurations, notwithstanding organisational particularities, "
+            "which consideration predominantly determines the appropriateness of implementation?")
+    (tmp_path / "q.yaml").write_text(
+        f"id: hard\nstem: {stem}\noptions:\n  - {{text: Bandwidth, correct: true, rationale: Correct.}}\n"
+        "  - {text: Colour, rationale: Incorrect.}\n", encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "NLTK_DATA": str(tmp_path / "no-nltk-data"),
+           "NO_COLOR": "1"}
+    for target in (tmp_path, ROOT / "bank"):
+        proc = subprocess.run([sys.executable, "-c", GUARD, "check", str(target), "--format", "json"],
+                              capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
+        assert "network access attempted" not in proc.stderr + proc.stdout
+        assert "tried to download" not in proc.stderr + proc.stdout
+        assert proc.returncode in (0, 1), proc.stderr
+        if target == tmp_path:
+            assert '"reading-level"' in proc.stdout  # the readability path really ran
