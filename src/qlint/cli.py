@@ -53,6 +53,10 @@ def _parser() -> argparse.ArgumentParser:
     rule.add_argument("name", help="rule name or code")
     rule.add_argument("--format", choices=("text", "json"), default="text")
     rule.add_argument("--config", help="config file (for its rule packs)")
+
+    from qlint.report.cli import add_parsers as add_report_parsers
+
+    add_report_parsers(sub)  # report, stats
     return parser
 
 
@@ -175,6 +179,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_rules(args, out)
         if args.command == "rule":
             return cmd_rule(args, out)
+        if args.command in ("report", "stats"):
+            from qlint.report import cli as report_cli
+
+            return (report_cli.cmd_report if args.command == "report" else report_cli.cmd_stats)(args, out)
         parser.print_help()
         return EXIT_USAGE
     except UsageError as exc:

@@ -93,7 +93,7 @@ class FileResult:
     suppressions: list[Suppression] = field(default_factory=list)
 
 
-_SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore|ignore-question)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+_SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
 
 
 def find_suppressions(text: str) -> list[Suppression]:

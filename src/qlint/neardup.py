@@ -3,7 +3,8 @@
 Stems are normalised and stripped of shared lead-ins ("Which of the following ...",
 "Select two.") so that boilerplate never makes two stems look alike. Candidate
 pairs share a rare word trigram (or, for very short stems, the whole text);
-every candidate is confirmed with ``rapidfuzz.fuzz.ratio``.
+every candidate is confirmed with ``rapidfuzz.fuzz.ratio`` on the text and on its sorted
+stemmed words, so a reworded stem ("activation memory" / "memory of activations") still meets its twin.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from qlint.text import normalize
+from qlint.text import STOPWORDS, normalize, stem_word
 
 LEAD_INS = re.compile(
     r"\b(?:which|what)\s+(?:one\s+)?of\s+(?:the\s+)?(?:following|these|those)(?:\s+(?:statements?|options?|choices?|"
@@ -24,7 +25,8 @@ LEAD_INS = re.compile(
     r"|\ball\s+that\s+apply\b|\bthe\s+correct\s+answer\s+is\b|\bbest\s+describes?\b|\bwhich\s+statement\b"
 )
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
-_CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$", re.MULTILINE)
+# code spans, indented code lines and short quoted terms: stems that differ only there ask different things
+_CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$|\"[^\"\n]{1,40}\"|“[^”\n]{1,40}”", re.MULTILINE)
 MAX_COMPARE_CHARS = 4000  # a pathological 3 MB stem must not make a comparison cost seconds
 
 
@@ -39,13 +41,18 @@ class StemKey:
     """What near-duplicate search keeps per question: small, picklable, cacheable."""
 
     text: str
+    bag: str  # stemmed words in sorted order: reworded stems ("memory of activations") still meet
+    words: frozenset[str]  # stemmed content words: "a deque" and "a queue" share text, not meaning
     numbers: tuple[str, ...]
     code: tuple[str, ...]
 
 
 def stem_key(stem: str) -> StemKey:
     head = stem[:MAX_COMPARE_CHARS]
-    return StemKey(key_text(head), tuple(sorted(_DIGITS.findall(head))), tuple(_CODE.findall(head)))
+    text = key_text(head)
+    bag = " ".join(sorted(stem_word(w) for w in text.split()))
+    words = frozenset(stem_word(w) for w in text.split() if len(w) >= 3 and w not in STOPWORDS)
+    return StemKey(text, bag, words, tuple(sorted(_DIGITS.findall(head))), tuple(_CODE.findall(head)))
 
 
 def _shingles(tokens: list[str], size: int = 3) -> set[str]:
@@ -78,7 +85,10 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60) -> set[tuple[int,
 
 
 def similarity(a: StemKey, b: StemKey) -> float:
-    return 100.0 if a.text == b.text else fuzz.ratio(a.text, b.text)
+    """0-100: the better of character similarity in order and of the sorted stemmed words."""
+    if a.text == b.text:
+        return 100.0
+    return max(fuzz.ratio(a.text, b.text), fuzz.ratio(a.bag, b.bag))
 
 
 def is_variant(a: StemKey, b: StemKey) -> bool:
@@ -86,7 +96,14 @@ def is_variant(a: StemKey, b: StemKey) -> bool:
     return a.numbers != b.numbers or a.code != b.code
 
 
-def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12,
+def word_overlap(a: StemKey, b: StemKey) -> float:
+    """Jaccard overlap of the stemmed content words (1.0 when either has none)."""
+    if not a.words or not b.words:
+        return 1.0
+    return len(a.words & b.words) / len(a.words | b.words)
+
+
+def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12, min_overlap: float = 0.75,
                ignore_variants: bool = True, candidates: Iterable[tuple[int, int]] | None = None
                ) -> list[tuple[int, int, float]]:
     """Confirmed near-duplicate pairs (i < j) with their similarity, in index order."""
@@ -95,7 +112,7 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
         ka, kb = keys[a], keys[b]
         if ignore_variants and is_variant(ka, kb):
             continue
-        if ka.text != kb.text and min(len(ka.text), len(kb.text)) < min_chars:
+        if ka.text != kb.text and (min(len(ka.text), len(kb.text)) < min_chars or word_overlap(ka, kb) < min_overlap):
             continue
         score = similarity(ka, kb)
         if score >= threshold:

@@ -23,6 +23,7 @@ META_OPTION = re.compile(
     r"^\s*(?:all|none|neither|both)\s+(?:of\s+)?(?:the\s+)?(?:above|these|those|them|of these)\b|"
     r"^\s*(?:none|cannot be determined|can ?not be determined|not enough information|data inadequate|"
     r"i have no comment)\W*$", re.I)
+UNDETERMINED = re.compile(r"\b(?:can ?not|can't) be (?:determined|calculated|found|known)\b", re.I)
 WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 
 STOPWORDS = frozenset("""
@@ -54,7 +55,8 @@ def plain(text: str) -> str:
 
 
 def is_meta(text: str) -> bool:
-    return bool(META_OPTION.search(text))
+    """About the other options, or "the value cannot be determined (from the information given)"."""
+    return bool(META_OPTION.search(text)) or (len(text.split()) <= 12 and bool(UNDETERMINED.search(text)))
 
 
 @lru_cache(maxsize=65536)
@@ -230,6 +232,8 @@ class TermList:
         self.criterion = re.compile(data["criterion"], re.I) if data.get("criterion") else None
 
     def hits(self, text: str, include_weak: bool) -> list[str]:
+        if not self.terms.search(text):
+            return []  # most texts hold no listed term: skip the costly masking
         masked = self.exceptions.sub(lambda m: " " * len(m.group(0)), text)
         out = []
         for match in self.terms.finditer(masked):

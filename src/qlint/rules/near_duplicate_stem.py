@@ -12,6 +12,9 @@ from qlint.rule import BankRule, BankViolation, RuleOptions
 class Options(RuleOptions):
     threshold: float = Field(default=90.0, ge=50, le=100,
                              description="similarity (rapidfuzz ratio, 0-100) at or above which stems are near-duplicates")
+    min_word_overlap: float = Field(default=0.75, ge=0, le=1,
+                                    description="share of content words (stemmed, Jaccard) two stems must have in common; "
+                                                "keeps 'a deque' / 'a queue' apart")
     ignore_variants: bool = Field(default=True,
                                   description="stems that differ only in numbers or code are parallel items, not duplicates")
 
@@ -19,7 +22,8 @@ class Options(RuleOptions):
 def check(questions: Sequence[LoadedQuestion], options: Options) -> Iterator[BankViolation]:
     keys = [stem_key(item.question.stem) for item in questions]
     partners: dict[int, list[tuple[float, int]]] = {}
-    for a, b, score in find_pairs(keys, options.threshold, ignore_variants=options.ignore_variants):
+    for a, b, score in find_pairs(keys, options.threshold, min_overlap=options.min_word_overlap,
+                                    ignore_variants=options.ignore_variants):
         partners.setdefault(a, []).append((score, b))
         partners.setdefault(b, []).append((score, a))
     for index, found in sorted(partners.items()):

@@ -1,0 +1,83 @@
+"""``qlint report`` and ``qlint stats``: parsers and commands, wired into ``qlint.cli``.
+
+Kept light on import: matplotlib loads only when ``report`` draws, rich only when ``stats`` prints tables.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _csv(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", help="files or folders (default: the config's paths, else .)")
+    parser.add_argument("--config", help="use this config file instead of searching for one")
+    parser.add_argument("--select", type=_csv, help="rules to run (names, codes, prefixes), replacing the config's")
+    parser.add_argument("--extend-select", type=_csv, default=[], help="rules to run in addition")
+    parser.add_argument("--ignore", type=_csv, default=[], help="rules not to run")
+    parser.add_argument("--title", help="the bank's name in the header (default: the folder checked)")
+
+
+def add_parsers(subparsers) -> None:
+    """Add ``report`` and ``stats`` to qlint's subcommands."""
+    report = subparsers.add_parser("report", help="write a self-contained HTML health report of the bank")
+    _common(report)
+    report.add_argument("--output", "-o", default="report.html", help="HTML file to write (default: report.html)")
+
+    stats = subparsers.add_parser("stats", help="print the bank health summary as tables")
+    _common(stats)
+    stats.add_argument("--format", choices=("text", "json"), default="text",
+                       help="text tables (default) or the summary as JSON")
+    stats.add_argument("--width", type=int, help="table width in columns (default: the terminal's)")
+
+
+def _summary(args: argparse.Namespace):
+    from qlint.cli import UsageError
+    from qlint.pipeline import SetupError, run_check
+    from qlint.report.summary import summarize
+
+    if args.paths == ["-"]:
+        raise UsageError("report and stats read a bank from files and folders, not from stdin")
+    try:
+        run = run_check(args.paths, config_path=args.config, select=args.select,
+                        extend_select=args.extend_select, ignore=args.ignore)
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
+    return run, summarize(run, args.paths, name=args.title)
+
+
+def cmd_report(args: argparse.Namespace, out) -> int:
+    from qlint.cli import EXIT_OK, UsageError
+    from qlint.report.html import render
+
+    run, summary = _summary(args)
+    target = Path(args.output)
+    page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings])
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
+    t = summary.totals
+    out.write(f"Wrote {target}: {t['questions']} questions in {t['files']} files, {t['findings']} findings, "
+              f"{len(summary.near_duplicates.clusters)} near-duplicate clusters.\n")
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace, out) -> int:
+    from qlint.cli import EXIT_OK
+    from qlint.report.terminal import render
+
+    _, summary = _summary(args)
+    if args.format == "json":
+        json.dump(summary.to_dict(), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return EXIT_OK
+    colour = None if out is sys.stdout else False
+    render(summary, out, colour=colour, width=args.width)
+    return EXIT_OK
