@@ -24,7 +24,8 @@ LEADS = ["Which of the following", "What is the most likely cause when", "A team
 def vocabulary(rng: random.Random, size: int = 30000) -> list[str]:
     words = set()
     while len(words) < size:
-        words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.choice((1, 2, 2, 3, 3, 4)))))
+        # mostly one- and two-syllable words, as in English prose
+        words.add("".join(rng.choice(SYLLABLES) for _ in range(rng.choice((1, 1, 1, 2, 2, 2, 3, 4)))))
     return sorted(words)
 
 

@@ -75,14 +75,14 @@ def _limit_memory() -> None:  # runs in the child before exec
 
 
 def run_qlint(args: list[str], cwd: Path, env: dict[str, str] | None = None,
-              stdin: bytes | None = None) -> tuple[int, str, str, float]:
+              stdin: bytes | None = None, timeout: float = TIMEOUT) -> tuple[int, str, str, float]:
     full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
     full_env.pop("GITHUB_ACTIONS", None)
     full_env.pop("QLINT_DEBUG", None)
     start = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "qlint", *args], cwd=cwd, env=full_env,
                           input=stdin if stdin is not None else b"", capture_output=True,
-                          timeout=TIMEOUT, preexec_fn=_limit_memory)
+                          timeout=timeout, preexec_fn=_limit_memory)
     return (proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"),
             time.monotonic() - start)
 
@@ -123,6 +123,7 @@ class Case:
     env: dict[str, str] = field(default_factory=dict)
     other_findings_ok: bool = False  # a plugin whose check raises reports on every question
     marks: tuple = ()
+    timeout: float = TIMEOUT
 
 
 def text_case(name: str, data: str | bytes, *, line: int | None = None, needle: str | None = None,
@@ -141,9 +142,9 @@ def _billion_laughs() -> str:
 
 
 def _scalar_bomb() -> str:
-    # one big scalar referenced by tens of thousands of aliases: tiny file, gigabytes of text for the rules
-    return ("big: &s " + "lol " * 25_000 + "\nid: sbomb\nstem: How many laughs?\noptions:\n"
-            + "".join("  - {text: *s}\n" for _ in range(20_000)))
+    # one big scalar referenced by tens of thousands of aliases: a 300 kB file, gigabytes of text for the rules
+    return ("id: sbomb\nstem: &s " + "lol " * 25_000 + "\noptions:\n  - {text: a, correct: true}\n"
+            + "".join("  - {text: *s, rationale: *s}\n" for _ in range(20_000)))
 
 
 def _three_mb_stem() -> str:
@@ -268,14 +269,14 @@ TEXT_CASES = [
     text_case("utf16-no-bom", TWO_KEYS.encode("utf-16-le"), line=1, needle="binary"),
     text_case("utf32-bom", ("\ufeff" + TWO_KEYS).encode("utf-32"), line=1, needle="UTF-32"),
     text_case("utf16-bom-broken", b"\xff\xfeid\x00:\x00 \x00\x00\xd8", line=1),
-    text_case("utf8-bom", b"\xef\xbb\xbf" + TWO_KEYS.encode(), line=2, needle="marked correct"),
-    text_case("double-bom", b"\xef\xbb\xbf\xef\xbb\xbf" + TWO_KEYS.encode(), line=1),
+    text_case("utf8-bom", b"\xef\xbb\xbf" + TWO_KEYS.encode(), line=3, needle="marked correct"),
+    text_case("double-bom", b"\xef\xbb\xbf\xef\xbb\xbf" + TWO_KEYS.encode(), line=3, needle="marked correct"),
     text_case("crlf", TWO_KEYS.replace("\n", "\r\n"), line=3, needle="marked correct"),
     text_case("cr-only", TWO_KEYS.replace("\n", "\r"), line=3, needle="marked correct"),
     text_case("mixed-line-ends", TWO_KEYS.replace("\n", "\r\n", 3)),
     text_case("binary-nul", bytes(range(256)) * 64, line=1, needle="binary"),
     text_case("binary-png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + os.urandom(4096), line=1),
-    text_case("binary-no-nul", bytes(b for b in range(1, 256)) * 40, line=1),
+    text_case("binary-no-nul", bytes(b for b in range(1, 256)) * 40, needle="UTF-8"),
     text_case("alias-bomb", _billion_laughs(), needle="alias"),
     text_case("scalar-alias-bomb", _scalar_bomb(), needle="alias"),
     text_case("deep-flow-sequence", "id: a\nstem: s\nmeta: " + "[" * 20_000 + "]" * 20_000 + "\n", line=3),
@@ -287,7 +288,7 @@ TEXT_CASES = [
     text_case("tag-directive", TAG_DIRECTIVE, needle="tag"),
     text_case("tagged-root", "!!python/object:builtins.dict\nid: a\nstem: s\n", line=1, needle="tag"),
     text_case("tagged-key", "!!python/name:os.system : x\nid: a\nstem: s\n", line=1),
-    text_case("long-line", "id: a\nstem: " + "x" * 2_000_000 + "\noptions: []\n", line=4),
+    text_case("long-line", "id: a\nstem: " + "x" * 2_000_000 + "\noptions: []\n", line=3),
     text_case("many-questions", "questions:\n" + "".join(
         f"  - {{id: m-{i}, stem: 'Question number {i} about topic {i * 7919 % 10007}?', options: "
         f"[{{text: a{i}, correct: true, rationale: r}}, {{text: b{i}, correct: true, rationale: r}}]}}\n"
@@ -374,6 +375,11 @@ FILE_CASES = [
 ]
 
 
+def _needs(reason: str):
+    """A gap outside the loader, reported to the owner of that module; strict, so a fix is noticed."""
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
 def config_case(name: str, text: str | bytes, needle: str | None = None, filename: str = "qlint.toml",
                 marks: tuple = ()) -> Case:
     def build(bank: Path, tmp: Path) -> None:
@@ -391,8 +397,9 @@ CONFIG_CASES = [
     config_case("config-zero-limit", "max-file-size = 0\n", needle="max-file-size"),
     config_case("config-huge-depth", "max-depth = 100000\n", needle="max-depth"),
     config_case("config-negative-alias", "max-alias-expansion = -1\n", needle="max-alias-expansion"),
-    config_case("config-unknown-rule", "select = ['corect-count']\n", needle="did you mean"),
-    config_case("config-rule-not-table", "[rules]\ncorrect-count = 3\n", needle="table"),
+    config_case("config-unknown-rule", "select = ['corect-count']\n", needle="did you mean",
+                marks=(_needs("config.resolve_rules names the selector but not the config file"),)),
+    config_case("config-rule-not-table", "[rules]\ncorrect-count = 3\n", needle="rules.correct-count"),
     config_case("config-bad-severity", "[rules.correct-count]\nseverity = 'fatal'\n", needle="severity"),
     config_case("config-unknown-option", "[rules.option-length]\nthreshhold = 3\n", needle="unknown key"),
     config_case("config-bad-fail-on", "fail-on = 'sometimes'\n", needle="fail"),
@@ -411,7 +418,7 @@ def pack_case(name: str, text: str | bytes | None, needle: str | None = None, ma
         elif text is not None:
             raw = text.encode() if isinstance(text, str) else text
             (tmp / "packs" / "house.yaml").write_bytes(raw.replace(b"@MARKER@", str(tmp / MARKER_NAME).encode()))
-    return Case(name, build, "house.yaml", None, needle, exit=2, marks=marks)
+    return Case(name, build, "house.yaml", None, needle, exit=2, marks=marks, timeout=10 if fifo else TIMEOUT)
 
 
 PACK = """\
@@ -444,9 +451,10 @@ PACK_CASES = [
     pack_case("pack-binary", b"\x00\xff\xfe\x01binary", needle="house.yaml"),
     pack_case("pack-not-found", None, needle="not found"),
     pack_case("pack-code-taken", PACK.format(code=101, extends="existence", body="tokens: [x]").replace("H101", "Q104"),
-              needle="Q104"),
+              needle="Q104", marks=(_needs("registry.add names 'rule pack' but not the pack file"),)),
     pack_case("pack-alias-bomb", _billion_laughs(), needle="house.yaml"),
-    pack_case("pack-deep-nesting", "tokens: " + "[" * 20_000 + "]" * 20_000 + "\n", needle="house.yaml"),
+    pack_case("pack-deep-nesting", "tokens: " + "[" * 20_000 + "]" * 20_000 + "\n", needle="house.yaml",
+              marks=(_needs("packs.read_pack lets yaml.safe_load's RecursionError escape"),)),
     pack_case("pack-fifo", None, fifo=True, needle="house.yaml",
               marks=(pytest.mark.xfail(strict=True, raises=subprocess.TimeoutExpired,
                                        reason="packs.load_packs/read_pack open a FIFO and block: see report"),)),
@@ -520,7 +528,7 @@ USAGE_CASES = [
     Case("usage-config-missing", lambda bank, tmp: None, "nope.toml", None, "nope.toml", exit=2,
          args=("--config", "nope.toml", "bank", "--format", "json")),
     Case("usage-config-fifo", lambda bank, tmp: os.mkfifo(tmp / "cfg.toml"), "cfg.toml", None, None, exit=2,
-         args=("--config", "cfg.toml", "bank", "--format", "json"),
+         args=("--config", "cfg.toml", "bank", "--format", "json"), timeout=10,
          marks=(pytest.mark.xfail(strict=True, raises=subprocess.TimeoutExpired,
                                   reason="config.load_config opens a FIFO and blocks: see report"),)),
 ]
@@ -557,7 +565,7 @@ def test_hostile_input(case: Case, bank: Path, tmp_path: Path):
     case.build(bank, tmp_path)
     before = snapshot(tmp_path)
     args = list(case.args) if case.args else ["bank", "--format", "json"]
-    code, out, err, elapsed = run_qlint(["check", *args], tmp_path, case.env)
+    code, out, err, elapsed = run_qlint(["check", *args], tmp_path, case.env, timeout=case.timeout)
     after = snapshot(tmp_path)
 
     assert "Traceback" not in err and "Traceback" not in out, err

@@ -42,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     check.add_argument("--stdin-filename", help="the path to report for text read from stdin")
     check.add_argument("--no-show-source", action="store_true", help="never print source snippets")
+    check.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
 
@@ -83,7 +85,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     try:
         run = run_check(args.paths, config_path=args.config, select=args.select,
                         extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
-                        stdin_filename=args.stdin_filename)
+                        stdin_filename=args.stdin_filename, jobs=args.jobs,
+                        use_cache=not (args.no_cache or args.fix or args.diff), progress=fmt == "text")
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     if args.fix or args.diff:
@@ -92,9 +95,10 @@ def cmd_check(args: argparse.Namespace, out) -> int:
             return EXIT_FINDINGS if changed else EXIT_OK
         if changed:
             run = run_check(args.paths, config_path=args.config, select=args.select,
-                            extend_select=args.extend_select, ignore=args.ignore)
+                            extend_select=args.extend_select, ignore=args.ignore, jobs=args.jobs,
+                            use_cache=not args.no_cache)
 
-    report = Report(run.findings, files=len(run.shown), questions=sum(len(r.questions) for r in run.shown),
+    report = Report(run.findings, files=len(run.shown), questions=sum(len(r.items) for r in run.shown),
                     rules=[a.rule for a in run.active])
     options = {"quiet": args.quiet, "statistics": args.statistics}
     if args.no_show_source:

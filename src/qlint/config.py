@@ -43,6 +43,7 @@ class Settings(BaseModel):
     exclude: tuple[str, ...] = ()
     fail_on: Severity = Severity.ERROR
     rule_packs: tuple[str, ...] = ()
+    cache_dir: str | None = None
     max_file_size: int = Field(default=Limits.max_file_size, gt=0)
     max_depth: int = Field(default=Limits.max_depth, gt=0, le=500)
     max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0)

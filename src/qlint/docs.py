@@ -4,7 +4,26 @@ Rendered from the rule itself, so the documentation cannot drift from the code.
 """
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+from pathlib import Path
+
 from qlint.rule import Rule
+
+MEASURED = Path(__file__).parent / "data" / "accuracy.json"
+
+
+@lru_cache(maxsize=1)
+def _measured() -> dict:
+    """Accuracy written by scripts/measure_accuracy.py; a rule's own ``accuracy`` is the fallback (plugins)."""
+    try:
+        return json.loads(MEASURED.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def accuracy(rule: Rule) -> dict | None:
+    return _measured().get(rule.name) or rule.accuracy
 
 
 def _options(rule: Rule) -> list[dict]:
@@ -20,7 +39,7 @@ def card_dict(rule: Rule) -> dict:
         "code": rule.code, "name": rule.name, "severity": str(rule.severity), "enabled": rule.enabled,
         "kind": rule.kind, "summary": rule.summary, "why": rule.why, "use_instead": rule.use_instead,
         "failing": list(rule.failing), "passing": list(rule.passing), "options": _options(rule),
-        "notes": rule.notes, "accuracy": rule.accuracy,
+        "notes": rule.notes, "accuracy": accuracy(rule),
     }
 
 
@@ -45,12 +64,16 @@ def card(rule: Rule) -> str:
         for o in opts:
             parts.append(f"- `{o['name']}` (default `{o['default']}`): {o['description']}")
         parts.append("")
-    if rule.accuracy:
-        a = rule.accuracy
+    measured = accuracy(rule)
+    if measured:
+        def num(key: str) -> str:
+            value = measured.get(key)
+            return "n/a" if value is None else f"{value:.2f}"
+
         parts += ["## Measured accuracy",
-                  f"Against human flaw labels ({a.get('dataset', 'BenchMarker dev split')}): "
-                  f"precision {a.get('precision', float('nan')):.2f}, recall {a.get('recall', float('nan')):.2f}, "
-                  f"Cohen's kappa {a.get('kappa', float('nan')):.2f} (n={a.get('n', '?')}).", ""]
+                  f"Against human flaw labels ({measured.get('dataset', 'BenchMarker dev split')}): "
+                  f"precision {num('precision')}, recall {num('recall')}, Cohen's kappa {num('kappa')} "
+                  f"(n={measured.get('n', '?')}; `scripts/measure_accuracy.py` reproduces it).", ""]
     if rule.notes:
         parts += ["## Notes", rule.notes, ""]
     return "\n".join(parts) + "\n"

@@ -1,19 +1,25 @@
-"""Runs rules over loaded files. Pure: loaded files and active rules in, sorted findings out."""
+"""Runs rules. Pure: loaded files and active rules in, sorted findings out; no I/O.
+
+Work splits in two so that it can be parallel and cached: ``check_file`` does everything
+that depends on one file alone (and returns a picklable FileOutcome); ``check_bank`` runs
+the whole-bank rules over the BankItems of every file; ``finish`` applies suppressions and
+filters and sorts.
+"""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from qlint.config import ActiveRule
 from qlint.finding import Finding, Severity
+from qlint.items import BankItem, FileOutcome, to_item
 from qlint.loader import FileResult, LoadedQuestion
-from qlint.rule import BankRule, LoaderRule, QuestionRule
+from qlint.rule import BankRule, QuestionRule
 
 INTERNAL_ERROR = ("Q901", "internal-error")
+_LOADER_NAMES = frozenset(("parse-error", "schema"))
 
 
-def _crash(rule_name: str, where: LoadedQuestion | None, path: str, exc: BaseException) -> Finding:
-    line, column = (where.line, where.column) if where else (1, 1)
-    qid = where.question.id if where else None
+def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:
     return Finding(path, line, column, INTERNAL_ERROR[0], INTERNAL_ERROR[1], Severity.ERROR,
                    f"rule {rule_name} failed: {type(exc).__name__}: {exc}", qid)
 
@@ -29,28 +35,8 @@ def check_question(item: LoadedQuestion, rules: Sequence[ActiveRule]) -> list[Fi
                 out.append(Finding(item.path, line, column, rule.code, rule.name, active.severity,
                                    violation.message, item.question.id, violation.field, violation.fix))
         except Exception as exc:  # a broken rule is a finding, never a crash
-            out.append(_crash(rule.name, item, item.path, exc))
+            out.append(_crash(rule.name, item.path, item.line, item.column, item.question.id, exc))
     return out
-
-
-def check_files(files: Iterable[FileResult], active: Sequence[ActiveRule]) -> list[Finding]:
-    """Per-file work: loader findings that are switched on, and every question rule."""
-    by_name = {a.rule.name: a for a in active}
-    question_rules = [a for a in active if isinstance(a.rule, QuestionRule)]
-    out: list[Finding] = []
-    for result in files:
-        for finding in result.findings:
-            chosen = by_name.get(finding.rule)
-            if chosen is None and finding.rule in _LOADER_NAMES:
-                continue
-            severity = chosen.severity if chosen else finding.severity
-            out.append(_with_severity(finding, severity))
-        for item in result.questions:
-            out.extend(check_question(item, question_rules))
-    return out
-
-
-_LOADER_NAMES = frozenset(("parse-error", "schema"))
 
 
 def _with_severity(finding: Finding, severity: Severity) -> Finding:
@@ -60,7 +46,32 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
                    finding.message, finding.question, finding.field, finding.fix)
 
 
-def check_bank(questions: Sequence[LoadedQuestion], active: Sequence[ActiveRule]) -> list[Finding]:
+def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions: bool = False) -> FileOutcome:
+    """Everything that depends on this file alone: loader findings that are on, question rules, bank features."""
+    by_name = {a.rule.name: a for a in active}
+    question_rules = [a for a in active if isinstance(a.rule, QuestionRule)]
+    extractors = [a for a in active if isinstance(a.rule, BankRule) and a.rule.extract is not None]
+    findings: list[Finding] = []
+    for finding in result.findings:
+        chosen = by_name.get(finding.rule)
+        if chosen is None and finding.rule in _LOADER_NAMES:
+            continue
+        findings.append(_with_severity(finding, chosen.severity if chosen else finding.severity))
+    items = []
+    for loaded in result.questions:
+        findings.extend(check_question(loaded, question_rules))
+        item = to_item(loaded)
+        for a in extractors:
+            try:
+                item.features[a.rule.name] = a.rule.extract(loaded.question, a.options)  # type: ignore[misc]
+            except Exception as exc:
+                findings.append(_crash(a.rule.name, loaded.path, loaded.line, loaded.column, item.id, exc))
+        items.append(item)
+    return FileOutcome(result.path, findings, items, result.suppressions,
+                       list(result.questions) if keep_questions else None)
+
+
+def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule]) -> list[Finding]:
     """Whole-bank rules, run once over every question."""
     out: list[Finding] = []
     for chosen in active:
@@ -68,27 +79,25 @@ def check_bank(questions: Sequence[LoadedQuestion], active: Sequence[ActiveRule]
         if not isinstance(rule, BankRule):
             continue
         try:
-            for violation in rule.check(questions, chosen.options):
+            for violation in rule.check(items, chosen.options):
                 item = violation.item
                 line, column = item.locate(violation.field)
-                owner = None if violation.bank_level else item.question.id
+                owner = None if violation.bank_level else item.id
                 out.append(Finding(item.path, line, column, rule.code, rule.name, chosen.severity,
                                    violation.message, owner, violation.field))
         except Exception as exc:
-            out.append(_crash(rule.name, None, "<bank>", exc))
+            out.append(_crash(rule.name, "<bank>", 1, 1, None, exc))
     return out
 
 
-def lint(files: Sequence[FileResult], active: Sequence[ActiveRule], *,
-         ignored: Callable[[str], frozenset[str]] | None = None,
-         report_only: Mapping[str, object] | set[str] | None = None,
-         all_rules: Iterable[str] = ()) -> list[Finding]:
-    """Everything qlint reports for these files, sorted; ``report_only`` limits output to some paths."""
+def finish(outcomes: Sequence[FileOutcome], findings: list[Finding], active: Sequence[ActiveRule], *,
+           ignored: Callable[[str], frozenset[str]] | None = None,
+           report_only: Mapping[str, object] | set[str] | None = None,
+           all_rules: Iterable[str] = ()) -> list[Finding]:
+    """Suppressions, per-file ignores and the report filter; findings come out sorted."""
     from qlint.suppress import apply_suppressions
 
-    findings = check_files(files, active)
-    findings += check_bank([q for f in files for q in f.questions], active)
-    findings = apply_suppressions(findings, files, active, all_rules)
+    findings = apply_suppressions(findings, outcomes, active, all_rules)
     if ignored is not None:
         findings = [f for f in findings if f.rule not in ignored(f.path)]
     if report_only is not None:
@@ -97,9 +106,17 @@ def lint(files: Sequence[FileResult], active: Sequence[ActiveRule], *,
     return findings
 
 
+def lint(files: Sequence[FileResult], active: Sequence[ActiveRule], *,
+         ignored: Callable[[str], frozenset[str]] | None = None,
+         report_only: Mapping[str, object] | set[str] | None = None,
+         all_rules: Iterable[str] = ()) -> list[Finding]:
+    """Everything qlint reports for these loaded files, in one process."""
+    outcomes = [check_file(f, active) for f in files]
+    findings = [f for o in outcomes for f in o.findings]
+    findings += check_bank([i for o in outcomes for i in o.items], active)
+    return finish(outcomes, findings, active, ignored=ignored, report_only=report_only, all_rules=all_rules)
+
+
 def exit_code(findings: Iterable[Finding], fail_on: Severity) -> int:
     """1 when any finding is at or above the failing severity, else 0."""
     return 1 if any(f.severity >= fail_on for f in findings) else 0
-
-
-__all__ = ["lint", "check_files", "check_bank", "check_question", "exit_code", "LoaderRule"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -155,9 +156,13 @@ def decode(data: bytes, path: str) -> tuple[str | None, list[Finding]]:
                                f"invalid UTF-8 byte 0x{data[exc.start]:02x}; bank files must be UTF-8")]
 
 
-def _yaml_error(exc: yaml.YAMLError, path: str) -> Finding:
+def _yaml_error(exc: yaml.YAMLError, path: str, text: str = "") -> Finding:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    if mark is None and isinstance(getattr(exc, "position", None), int):
+        # a reader error (a control character) has only an offset: libyaml's counts UTF-8 bytes
+        head = text.encode("utf-8", "surrogatepass")[: exc.position].decode("utf-8", "replace")
+        line, column = head.count("\n") + 1, len(head) - (head.rfind("\n") + 1) + 1
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     context = getattr(exc, "context", None)
     message = f"YAML syntax error: {problem}"
@@ -176,26 +181,31 @@ class _Walker:
         self._seen: set[int] = set()
         self._expanded = 0
 
+    def _check_tag(self, node: yaml.Node) -> None:
+        if node.tag not in _STANDARD_TAGS:
+            mark = node.start_mark
+            self.findings.append(_finding(
+                self.path, mark.line + 1, mark.column + 1, SCHEMA,
+                f"YAML tag {node.tag!r} is not allowed in a bank (qlint never constructs tagged objects); remove it"))
+
     def value(self, node: yaml.Node, where: str, positions: dict[str, tuple[int, int]],
               depth: int = 0, in_alias: bool = False) -> Any:
         mark = node.start_mark
         if depth > self.limits.max_depth:
             raise _Abort(f"nesting deeper than {self.limits.max_depth} levels (limit max-depth)",
                          mark.line + 1, mark.column + 1)
-        if id(node) in self._seen and not isinstance(node, yaml.ScalarNode):
-            in_alias = True
+        if id(node) in self._seen:
+            in_alias = True  # a node met twice is an alias: the rules would read it again
         self._seen.add(id(node))
         if in_alias:
-            self._expanded += 1
+            # a long text counts once per 1,000 characters, so aliases to one big scalar are bounded too
+            self._expanded += 1 + (len(node.value) // 1000 if isinstance(node, yaml.ScalarNode) else 0)
             if self._expanded > self.limits.max_alias_expansion:
                 raise _Abort(f"aliases expand to more than {self.limits.max_alias_expansion} nodes "
                              "(limit max-alias-expansion)", mark.line + 1, mark.column + 1)
-        if node.tag not in _STANDARD_TAGS:
-            self.findings.append(_finding(
-                self.path, mark.line + 1, mark.column + 1, SCHEMA,
-                f"YAML tag {node.tag!r} is not allowed in a bank (qlint never constructs tagged objects); remove it"))
+        self._check_tag(node)
         if isinstance(node, yaml.ScalarNode):
-            if node.style is None and node.value in _NULLS:
+            if not node.style and node.value in _NULLS:  # libyaml gives plain scalars style "", PyYAML None
                 return None
             return node.value
         if isinstance(node, yaml.SequenceNode):
@@ -209,6 +219,7 @@ class _Walker:
         first_line: dict[str, int] = {}
         for key_node, value_node in node.value:
             kmark = key_node.start_mark
+            self._check_tag(key_node)
             if not isinstance(key_node, yaml.ScalarNode):
                 self.findings.append(_finding(self.path, kmark.line + 1, kmark.column + 1, SCHEMA,
                                               "a mapping key must be a plain scalar"))
@@ -301,12 +312,13 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
     try:
         root = yaml.compose(text, Loader=_YamlLoader)
     except yaml.YAMLError as exc:
-        result.findings.append(_yaml_error(exc, path))
+        result.findings.append(_yaml_error(exc, path, text))
         return result
     except RecursionError:
         result.findings.append(_finding(path, 1, 1, PARSE_ERROR, "YAML nested too deeply to read"))
         return result
-    if root is None:
+    if root is None or (isinstance(root, yaml.ScalarNode) and not root.style and root.value == ""
+                        and root.tag in _STANDARD_TAGS):  # "---" alone, or "---\n..."
         result.findings.append(_finding(path, 1, 1, SCHEMA, "file holds no questions (it is empty or only comments)"))
         return result
 
@@ -373,23 +385,45 @@ def load_file(path: Path, display: str | None = None, limits: Limits | None = No
     """Read, decode and load one file; an unreadable file is a finding too."""
     limits = limits or Limits()
     shown = display or str(path)
+    data, size = b"", 0
     try:
-        size = os.stat(path).st_size
-        if size > limits.max_file_size:
-            return FileResult(shown, findings=[_finding(
-                shown, 1, 1, PARSE_ERROR,
-                f"file is {size / 1048576:.1f} MB, over the {limits.max_file_size / 1048576:.0f} MB limit (max-file-size)")])
-        with open(path, "rb") as handle:
-            data = handle.read(limits.max_file_size + 1)
+        kind = _special_kind(os.stat(path).st_mode)
+        if kind is None:
+            # O_NONBLOCK: a file swapped for a FIFO after the stat above must not hang the run
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+            with open(fd, "rb") as handle:
+                info = os.fstat(handle.fileno())
+                kind, size = _special_kind(info.st_mode), info.st_size
+                if kind is None and size <= limits.max_file_size:
+                    data = handle.read(limits.max_file_size + 1)
+                    size = max(size, len(data))
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         return FileResult(shown, findings=[_finding(shown, 1, 1, PARSE_ERROR, f"cannot read file: {reason}")])
+    if kind is not None:
+        return FileResult(shown, findings=[_finding(
+            shown, 1, 1, PARSE_ERROR, f"not a regular file ({kind}); a bank file must be a regular file")])
+    if size > limits.max_file_size:
+        return FileResult(shown, findings=[_finding(
+            shown, 1, 1, PARSE_ERROR,
+            f"file is {size / 1048576:.1f} MB, over the {limits.max_file_size / 1048576:.0f} MB limit (max-file-size)")])
     text, problems = decode(data, shown)
     if text is None:
         return FileResult(shown, findings=problems)
     result = load_text(text, shown, limits)
     result.findings[:0] = problems
     return result
+
+
+def _special_kind(mode: int) -> str | None:
+    """What a path is when it is not a regular file (reading a FIFO or a device could block or never end)."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 _YAML_SUFFIXES = (".yaml", ".yml")

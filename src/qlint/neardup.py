@@ -41,18 +41,24 @@ class StemKey:
     """What near-duplicate search keeps per question: small, picklable, cacheable."""
 
     text: str
-    bag: str  # stemmed words in sorted order: reworded stems ("memory of activations") still meet
-    words: frozenset[str]  # stemmed content words: "a deque" and "a queue" share text, not meaning
     numbers: tuple[str, ...]
     code: tuple[str, ...]
+
+    @property
+    def bag(self) -> str:
+        """Stemmed words in sorted order: reworded stems ("memory of activations") still meet."""
+        return " ".join(sorted(stem_word(w) for w in self.text.split()))
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Stemmed content words: "a deque" and "a queue" share text, not meaning."""
+        return frozenset(stem_word(w) for w in self.text.split() if len(w) >= 3 and w not in STOPWORDS)
 
 
 def stem_key(stem: str) -> StemKey:
     head = stem[:MAX_COMPARE_CHARS]
     text = key_text(head)
-    bag = " ".join(sorted(stem_word(w) for w in text.split()))
-    words = frozenset(stem_word(w) for w in text.split() if len(w) >= 3 and w not in STOPWORDS)
-    return StemKey(text, bag, words, tuple(sorted(_DIGITS.findall(head))), tuple(_CODE.findall(head)))
+    return StemKey(text, tuple(sorted(_DIGITS.findall(head))), tuple(_CODE.findall(head)))
 
 
 def _shingles(tokens: list[str], size: int = 3) -> set[str]:
@@ -98,25 +104,51 @@ def is_variant(a: StemKey, b: StemKey) -> bool:
 
 def word_overlap(a: StemKey, b: StemKey) -> float:
     """Jaccard overlap of the stemmed content words (1.0 when either has none)."""
-    if not a.words or not b.words:
+    wa, wb = a.words, b.words
+    if not wa or not wb:
         return 1.0
-    return len(a.words & b.words) / len(a.words | b.words)
+    return len(wa & wb) / len(wa | wb)
 
 
 def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12, min_overlap: float = 0.75,
                ignore_variants: bool = True, candidates: Iterable[tuple[int, int]] | None = None
                ) -> list[tuple[int, int, float]]:
-    """Confirmed near-duplicate pairs (i < j) with their similarity, in index order."""
+    """Confirmed near-duplicate pairs (i < j) with their similarity, in index order.
+
+    A pair is a near-duplicate when its similarity reaches ``threshold`` and its stems share at
+    least ``min_overlap`` of their content words. The cheap tests run first; bags and word sets
+    are computed once per stem, and only for stems that reach the costly tests.
+    """
+    bags: dict[int, str] = {}
+    words: dict[int, frozenset[str]] = {}
+
+    def bag(i: int) -> str:
+        if i not in bags:
+            bags[i] = keys[i].bag
+        return bags[i]
+
+    def overlap(a: int, b: int) -> float:
+        for i in (a, b):
+            if i not in words:
+                words[i] = keys[i].words
+        wa, wb = words[a], words[b]
+        return 1.0 if not wa or not wb else len(wa & wb) / len(wa | wb)
+
     found = []
     for a, b in sorted(candidates if candidates is not None else candidate_pairs(keys)):
         ka, kb = keys[a], keys[b]
         if ignore_variants and is_variant(ka, kb):
             continue
-        if ka.text != kb.text and (min(len(ka.text), len(kb.text)) < min_chars or word_overlap(ka, kb) < min_overlap):
-            continue
-        score = similarity(ka, kb)
-        if score >= threshold:
-            found.append((min(a, b), max(a, b), score))
+        if ka.text == kb.text:
+            score = 100.0
+        else:
+            if min(len(ka.text), len(kb.text)) < min_chars:
+                continue
+            score = max(fuzz.ratio(ka.text, kb.text, score_cutoff=threshold),
+                        fuzz.ratio(bag(a), bag(b), score_cutoff=threshold))
+            if not score or overlap(a, b) < min_overlap:
+                continue
+        found.append((min(a, b), max(a, b), score))
     return found
 
 

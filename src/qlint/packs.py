@@ -223,8 +223,8 @@ def read_pack(path: Path) -> list[QuestionRule]:
             raise PackError(_error(exc, path)) from None
         try:
             rules.append(to_rule(spec))
-        except (ValueError, re.error) as exc:
-            raise PackError(f"{path}: {exc}") from None
+        except (ValueError, re.error, PackError) as exc:
+            raise PackError(f"{path}: rule {spec.name!r}: {exc}") from None
     return rules
 
 

@@ -1,17 +1,29 @@
-"""One check run, end to end: config -> registry -> loader -> engine. Shared by check, report and stats."""
+"""One check run, end to end: config -> registry -> loader -> engine. Shared by check, report and stats.
+
+Per-file work (read, parse, validate, question rules, bank features) runs in worker
+processes when there is enough of it, and its outcome is cached by content hash in
+``.qlint_cache/``; whole-bank rules always run afresh over every file's BankItems.
+"""
 from __future__ import annotations
 
 import os
+import sys
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from qlint.cache import Cache, config_key
 from qlint.config import ActiveRule, Config, ConfigError, ignored_for, load_config, resolve_rules
-from qlint.engine import lint
+from qlint.engine import check_bank, check_file, finish
 from qlint.finding import Finding, Severity
-from qlint.loader import FileResult, decode, discover, load_file, load_text
+from qlint.items import FileOutcome
+from qlint.loader import FileResult, Limits, decode, discover, load_file, load_text
 from qlint.packs import PackError
 from qlint.registry import Registry, RegistryError, load_registry
 from qlint.rule import BankRule
+
+PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
 
 
 class SetupError(Exception):
@@ -25,10 +37,10 @@ class Run:
     config: Config
     registry: Registry
     active: list[ActiveRule]
-    results: list[FileResult]
+    results: list[FileOutcome]
     findings: list[Finding]
     report_only: set[str] | None = None
-    shown: list[FileResult] = field(default_factory=list)
+    shown: list[FileOutcome] = field(default_factory=list)
 
 
 def relative(path: Path) -> str:
@@ -49,9 +61,137 @@ def setup(config_path: str | None, start: Path) -> tuple[Config, Registry]:
     return config, registry
 
 
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+# --- per-file work, in this process or in workers ---------------------------------------------
+_WORKER: tuple[list[ActiveRule], Limits, bool] | None = None
+
+
+def _init_worker(active: list[ActiveRule], limits: Limits, keep: bool) -> None:
+    global _WORKER  # one per worker process, set once by the pool initializer
+    _WORKER = (active, limits, keep)
+
+
+def process(path: Path, display: str, active: Sequence[ActiveRule], limits: Limits, keep: bool,
+            data: bytes | None = None) -> FileOutcome:
+    """Load one file and run everything that depends on it alone."""
+    if data is None:
+        result = load_file(path, display, limits)
+    else:
+        text, problems = decode(data, display)
+        result = load_text(text, display, limits) if text is not None else FileResult(display)
+        result.findings[:0] = problems
+    return check_file(result, active, keep)
+
+
+def _work(job: tuple[Path, str, bytes | None]) -> FileOutcome:
+    active, limits, keep = _WORKER  # type: ignore[misc]
+    return process(job[0], job[1], active, limits, keep, job[2])
+
+
+class _Progress:
+    """A one-line progress bar on a terminal, only for runs long enough to need one; never under CI or pre-commit."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.start = total, 0, time.monotonic()
+        self.enabled = enabled and total > 1 and sys.stderr.isatty() and not (
+            os.environ.get("CI") or os.environ.get("PRE_COMMIT") or os.environ.get("QLINT_NO_PROGRESS"))
+        self.last = 0.0
+
+    def step(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < 2.0 or now - self.last < 0.1:
+            return
+        self.last = now
+        width = 30
+        filled = int(width * self.done / self.total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} files")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.last:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
+
+
+def _read(path: Path, limits: Limits) -> bytes | None:
+    """A file's bytes for hashing, or None when it must go through load_file's own checks (too big, unreadable)."""
+    try:
+        if not path.is_file() or path.stat().st_size > limits.max_file_size:
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(limits.max_file_size + 1)
+    except OSError:
+        return None
+
+
+def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
+                jobs: int, use_cache: bool, keep: bool, progress: bool) -> list[FileOutcome]:
+    """Per-file outcomes for every file, from the cache where the content is unchanged, in file order."""
+    limits = config.settings.limits
+    cache = Cache.open(config, config_key(config, registry, active)) if use_cache and not keep else None
+    displays = [relative(f) for f in files]
+    outcomes: list[FileOutcome | None] = [None] * len(files)
+    todo: list[tuple[int, Path, str, bytes | None, str | None]] = []
+    total_bytes = 0
+    for index, (path, display) in enumerate(zip(files, displays)):
+        data = _read(path, limits) if cache is not None else None
+        digest = Cache.digest(display, data) if cache is not None and data is not None else None
+        hit = cache.get(digest) if digest is not None else None
+        if hit is not None:
+            outcomes[index] = hit
+            continue
+        todo.append((index, path, display, data, digest))
+        total_bytes += len(data) if data is not None else _size(path)
+
+    bar = _Progress(len(files), progress)
+    bar.done = len(files) - len(todo)
+    jobs = min(jobs, len(todo))
+    if jobs > 1 and total_bytes >= PARALLEL_MIN_BYTES:
+        results = _parallel(todo, active, limits, keep, jobs)
+    else:
+        results = (process(p, d, active, limits, keep, data) for _, p, d, data, _ in todo)
+    for (index, _, _, _, digest), outcome in zip(todo, results):
+        outcomes[index] = outcome
+        if cache is not None and digest is not None:
+            cache.put(digest, outcome)
+        bar.step()
+    bar.close()
+    return outcomes  # type: ignore[return-value]
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _parallel(todo, active, limits, keep, jobs) -> Iterator[FileOutcome]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    jobs_list = [(p, d, data) for _, p, d, data, _ in todo]
+    chunk = max(1, min(16, len(jobs_list) // (jobs * 8) or 1))
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
+                             initargs=(active, limits, keep)) as pool:
+        yield from pool.map(_work, jobs_list, chunksize=chunk)
+
+
 def run_check(paths: list[str], *, config_path: str | None = None, select: list[str] | None = None,
-              extend_select: list[str] = (), ignore: list[str] = (), stdin: bytes | None = None,
-              stdin_filename: str | None = None) -> Run:
+              extend_select: Sequence[str] = (), ignore: Sequence[str] = (), stdin: bytes | None = None,
+              stdin_filename: str | None = None, jobs: int | None = None, use_cache: bool = True,
+              keep_questions: bool = False, progress: bool = False) -> Run:
     """Check the given paths (``["-"]`` with ``stdin`` reads one file from standard input)."""
     use_stdin = paths == ["-"]
     targets = [Path(p) for p in paths]
@@ -73,10 +213,7 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     report_only: set[str] | None = None
     if use_stdin:
         name = stdin_filename or "<stdin>"
-        text, problems = decode(stdin or b"", name)
-        result = load_text(text, name, limits) if text is not None else FileResult(name)
-        result.findings[:0] = problems
-        results = [result]
+        outcomes = [process(Path(name), name, active, limits, keep_questions, stdin or b"")]
     else:
         files = list(discover(targets, exclude))
         if all(p.is_file() for p in targets) and any(isinstance(a.rule, BankRule) for a in active):
@@ -86,26 +223,30 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
             universe = [config.root / p for p in settings.paths] or [config.root if config.source else Path.cwd()]
             named = {f.resolve() for f in files}
             files += [f for f in discover([u for u in universe if u.exists()], exclude) if f.resolve() not in named]
-        results = [load_file(f, relative(f), limits) for f in files]
+        outcomes = process_all(files, config, registry, active, jobs=jobs or default_jobs(), use_cache=use_cache,
+                               keep=keep_questions, progress=progress)
 
-    cache: dict[str, frozenset[str]] = {}
+    memo: dict[str, frozenset[str]] = {}
 
     def ignored(path: str) -> frozenset[str]:
-        if path not in cache:
+        if path not in memo:
             try:
                 rel = Path(os.path.relpath(Path(path).resolve(), config.root)).as_posix()
             except ValueError:
                 rel = path
-            cache[path] = ignored_for(config, registry, rel)
-        return cache[path]
+            memo[path] = ignored_for(config, registry, rel)
+        return memo[path]
 
-    findings = lint(results, active, ignored=ignored if settings.per_file_ignores else None,
-                    report_only=report_only, all_rules=[r.name for r in registry] + [r.code for r in registry])
-    for problem in registry.problems:
-        findings.insert(0, Finding(problem.plugin, 1, 1, "Q901", "internal-error", Severity.ERROR,
-                                   f"plugin failed to load: {problem.message}"))
-    shown = [r for r in results if report_only is None or r.path in report_only]
-    return Run(config, registry, active, results, findings, report_only, shown)
+    findings = [f for o in outcomes for f in o.findings]
+    findings += check_bank([i for o in outcomes for i in o.items], active)
+    findings = finish(outcomes, findings, active, ignored=ignored if settings.per_file_ignores else None,
+                      report_only=report_only, all_rules=[r.name for r in registry] + [r.code for r in registry])
+    if registry.problems:
+        findings += [Finding(problem.plugin, 1, 1, "Q901", "internal-error", Severity.ERROR,
+                             f"plugin failed to load: {problem.message}") for problem in registry.problems]
+        findings.sort(key=Finding.sort_key)
+    shown = [o for o in outcomes if report_only is None or o.path in report_only]
+    return Run(config, registry, active, outcomes, findings, report_only, shown)
 
 
 @dataclass
@@ -119,7 +260,6 @@ class FixOutcome:
 
 def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixOutcome:
     """Apply the safe fixes that ``run`` found, file by file, until nothing more is fixable."""
-    from qlint.engine import check_files
     from qlint.fix import FixError, apply_to_text, fixable, write_atomic
     from qlint.suppress import apply_suppressions
 
@@ -139,8 +279,8 @@ def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixOutcome:
         text = original
         try:
             for _ in range(rounds):
-                result = load_text(text, path, limits)
-                found = apply_suppressions(check_files([result], run.active), [result], run.active, names)
+                checked = check_file(load_text(text, path, limits), run.active)
+                found = apply_suppressions(checked.findings, [checked], run.active, names)
                 fixes = fixable(found)
                 if not fixes:
                     break

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from qlint.finding import Severity
 
 if TYPE_CHECKING:
-    from qlint.loader import LoadedQuestion
+    from qlint.items import BankItem
     from qlint.model import Question
 
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
@@ -51,7 +51,7 @@ class BankViolation:
     (its JSON ``question`` is null).
     """
 
-    item: LoadedQuestion
+    item: BankItem
     field: str
     message: str
     bank_level: bool = False
@@ -101,9 +101,15 @@ class QuestionRule(Rule):
 
 @dataclass(frozen=True, kw_only=True)
 class BankRule(Rule):
-    """A rule over the whole bank at once (near-duplicates, key balance, ids)."""
+    """A rule over the whole bank at once (near-duplicates, key balance, ids).
 
-    check: Callable[[Sequence[LoadedQuestion], Any], Iterable[BankViolation]]
+    ``check`` sees one BankItem per question. ``extract``, when given, computes a per-question
+    feature once (in parallel workers, and cached with the file); the check finds it in
+    ``item.features[rule.name]``.
+    """
+
+    check: Callable[[Sequence[BankItem], Any], Iterable[BankViolation]]
+    extract: Callable[[Question, Any], Any] | None = None
 
     @property
     def kind(self) -> str:

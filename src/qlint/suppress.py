@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from qlint.config import ActiveRule
 from qlint.finding import Finding, Severity
-from qlint.loader import FileResult, LoadedQuestion, Suppression
+from qlint.items import BankItem, FileOutcome
 
 UNUSED = ("Q902", "unused-suppression")
 INVALID = ("Q903", "invalid-suppression")
@@ -40,7 +40,7 @@ def _severity(active: Sequence[ActiveRule], name: str) -> Severity | None:
     return next((a.severity for a in active if a.rule.name == name), None)
 
 
-def apply_suppressions(findings: list[Finding], files: Sequence[FileResult],
+def apply_suppressions(findings: list[Finding], files: Sequence[FileOutcome],
                        active: Sequence[ActiveRule], all_rules: Iterable[str] = ()) -> list[Finding]:
     """Drop suppressed findings; add findings about the suppressions themselves."""
     known = _names(active)
@@ -67,7 +67,7 @@ def apply_suppressions(findings: list[Finding], files: Sequence[FileResult],
         return names
 
     for result in files:
-        starts = sorted((q.line, i) for i, q in enumerate(result.questions))
+        starts = sorted((q.line, i) for i, q in enumerate(result.items))
         lines = [s for s, _ in starts]
         for sup in result.suppressions:
             if not sup.reason or not sup.rules:
@@ -87,19 +87,16 @@ def apply_suppressions(findings: list[Finding], files: Sequence[FileResult],
             else:
                 at = bisect.bisect_right(lines, sup.target_line) - 1
                 if at >= 0:
-                    item: LoadedQuestion = result.questions[starts[at][1]]
-                    by_question.setdefault((result.path, item.question.id), []).append(key)
-        for item in result.questions:
-            settings = item.question.qlint
-            if settings is None:
-                continue
-            for rule, reason in settings.ignore.items():
+                    item: BankItem = result.items[starts[at][1]]
+                    by_question.setdefault((result.path, item.id), []).append(key)
+        for item in result.items:
+            for rule, reason in item.ignore.items():
                 line, column = item.locate(f"qlint.ignore.{rule}")
-                names = resolve([rule], result.path, line, column, item.question.id)
+                names = resolve([rule], result.path, line, column, item.id)
                 if names:
                     key = _Key(result.path, line, column, names, reason, "field")
                     every.append(key)
-                    by_question.setdefault((result.path, item.question.id), []).append(key)
+                    by_question.setdefault((result.path, item.id), []).append(key)
 
     if not every:
         return findings + extra

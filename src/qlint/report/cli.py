@@ -45,7 +45,7 @@ def _summary(args: argparse.Namespace):
         raise UsageError("report and stats read a bank from files and folders, not from stdin")
     try:
         run = run_check(args.paths, config_path=args.config, select=args.select,
-                        extend_select=args.extend_select, ignore=args.ignore)
+                        extend_select=args.extend_select, ignore=args.ignore, keep_questions=True)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     return run, summarize(run, args.paths, name=args.title)

@@ -263,7 +263,7 @@ def _by_folder(run: Run) -> list[FolderCount]:
     questions: Counter[str] = Counter()
     for r in run.shown:
         files[folder_of(r.path)] += 1
-        questions[folder_of(r.path)] += len(r.questions)
+        questions[folder_of(r.path)] += len(r.items)
     found: dict[str, list[Finding]] = defaultdict(list)
     for f in run.findings:
         found[folder_of(f.path)].append(f)
@@ -440,8 +440,8 @@ def summarize(run: Run, paths: list[str] | None = None, *, name: str | None = No
     from qlint.rules import reading_level
 
     paths = list(paths or [])
-    shown = [q for r in run.shown for q in r.questions]
-    every = [q for r in run.results for q in r.questions]
+    shown = [q for r in run.shown for q in r.questions or ()]
+    every = [q for r in run.results for q in r.questions or ()]
     reading_options, _ = _options(run, reading_level.RULE.name, reading_level)
     per_question: Counter[tuple[str, str | None]] = Counter((f.path, f.question) for f in run.findings)
 

@@ -8,9 +8,11 @@ from qlint.reporters import Report
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:
-    doc = {"version": 1, "summary": report.summary(), "findings": [f.to_dict() for f in report.findings]}
-    json.dump(doc, stream, indent=2, ensure_ascii=False)
-    stream.write("\n")
+    # One finding per line: readable, diffable, and written by json's C encoder (indent= is pure Python).
+    stream.write('{\n  "version": 1,\n  "summary": ' + json.dumps(report.summary()) + ',\n  "findings": [')
+    for index, finding in enumerate(report.findings):
+        stream.write(("," if index else "") + "\n    " + json.dumps(finding.to_dict(), ensure_ascii=False))
+    stream.write("\n  ]\n}\n" if report.findings else "]\n}\n")
 
 
 def render_lines(report: Report, stream: TextIO, options: dict) -> None:

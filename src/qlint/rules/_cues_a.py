@@ -98,8 +98,17 @@ def _digit_value(m: re.Match) -> float:
     return num * (_SCALE[m.group("scale").lower()] if m.group("scale") else 1)
 
 
+# Cheap superset test: text without any of these cannot state a quantity, so the parser is skipped.
+_NUMBERISH = re.compile(
+    r"\d|[½⅓⅔¼¾⅕⅛]|\b(?:" + "|".join(w for w in _WORDS if w not in ("a", "an", "half")) + r")\b"
+    rf"|\b(?:a|an|half)\s+(?:(?:a|an)\s+)?(?:{_SCALES}|{_TIMES})", re.I)
+
+
+@lru_cache(maxsize=8192)
 def quantity(text: str) -> tuple[float, str] | None:
     """(value, template) when an option states exactly one quantity; None for text, expressions, names."""
+    if not _NUMBERISH.search(text):
+        return None
     t = _QLABEL.sub("", text).replace("$", " $ ").strip()
     t = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"\1/\2", t)
     t = re.sub(r"\s+\$\s+(?=\D|$)|^\$\s+(?=\D)", " ", t).strip()   # stray LaTeX math delimiters
@@ -141,6 +150,7 @@ _WH = re.compile(r"^(?:what|which|who|whom|whose|where|when|why|how|in\s+which|o
 _IMPERATIVE = re.compile(r"^(?:select|choose|identify|name|find|pick|determine|indicate|mark|give|state)\b", re.I)
 
 
+@lru_cache(maxsize=8192)
 def question_clause(stem: str) -> str | None:
     """The clause that asks: the last sentence if it is a question, a completion lead-in or an imperative
     (narrowed to a final ', which ...' clause); None when the stem ends in a plain statement."""

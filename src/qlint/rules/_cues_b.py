@@ -129,7 +129,8 @@ def starts_with_vowel_sound(word: str) -> bool:
     head = w.split("-")[0]
     if len(head) == 1 and head.isalpha():          # "an X-ray", "an F-test", "a T-cell"
         return head.lower() in _AN_LETTERS
-    if len(w) == 1 or (w.isupper() and len(w) <= 5 and not re.fullmatch(r"[B-DF-HJ-NP-TV-Z][AEIOU][B-DF-HJ-NP-TV-Z][A-Z]*", w)):
+    reads_as_word = re.fullmatch(r"[B-DF-HJ-NP-TV-Z][AEIOU][B-DF-HJ-NP-TV-Z][A-Z]*", w)
+    if len(w) == 1 or (w.isupper() and len(w) <= 5 and not reads_as_word):
         return w[0].lower() in _AN_LETTERS
     lw = w.lower()
     if lw.startswith(_SILENT_H):
@@ -216,6 +217,10 @@ def form(text: str) -> str | None:
     return "noun"
 
 
+_LOWER_WORD = re.compile(r"[a-z0-9]+")
+_NEAR = 80  # characters around a term searched for an exception idiom
+
+
 # --- term lists (absolute-terms, vague-terms) --------------------------------------------------
 class TermList:
     """Terms and weak terms matched on word boundaries after masking the exception phrases."""
@@ -225,18 +230,48 @@ class TermList:
 
         self.weak = frozenset(" ".join(t.lower().split()) for t in data.get("weak", ()))
         terms = sorted(set(data["terms"]) | self.weak, key=len, reverse=True)
+        # one telling word of every term (its longest): a text holding none of them cannot match,
+        # and a set test is far cheaper than the big alternation
+        self.telling = {t: max(_LOWER_WORD.findall(t.lower()) or [t.lower()], key=len) for t in terms}
+        self.first_words = frozenset(self.telling.values())
+        self._ordered = terms
+        self._subsets: dict[frozenset[str], re.Pattern] = {}
         self.terms = re.compile(r"\b(" + "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in terms) + r")\b", re.I)
         for pattern in (*data.get("exceptions", ()), data.get("criterion") or ""):
             check_pattern_safety(pattern)
         self.exceptions = re.compile("|".join(f"(?:{p})" for p in data.get("exceptions", ())) or "(?!)", re.I)
         self.criterion = re.compile(data["criterion"], re.I) if data.get("criterion") else None
 
+    def _matcher(self, present: frozenset[str]) -> re.Pattern:
+        """The term pattern cut down to the terms whose telling word the text holds (same order, same result)."""
+        pattern = self._subsets.get(present)
+        if pattern is None:
+            chosen = [t for t in self._ordered if self.telling[t] in present]
+            pattern = re.compile(r"\b(" + "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in chosen) + r")\b", re.I)
+            if len(self._subsets) < 4096:
+                self._subsets[present] = pattern
+        return pattern
+
     def hits(self, text: str, include_weak: bool) -> list[str]:
-        if not self.terms.search(text):
-            return []  # most texts hold no listed term: skip the costly masking
-        masked = self.exceptions.sub(lambda m: " " * len(m.group(0)), text)
+        present = self.first_words.intersection(_LOWER_WORD.findall(text.lower()))
+        if not present:
+            return []  # most texts hold no listed term: skip the costly matching and masking
+        terms = self._matcher(frozenset(present))
+        found = [m.span() for m in terms.finditer(text)]
+        if not found:
+            return []
+        # An idiom always contains or touches its term, so exceptions are looked for only near the terms:
+        # scanning a long text with the whole exception alternation costs more than the rest of the rule.
+        chars = list(text)
+        end = -1
+        for start, stop in found:
+            lo, hi = max(start - _NEAR, end, 0), min(stop + _NEAR, len(text))
+            for m in self.exceptions.finditer(text, lo, hi):
+                chars[m.start():m.end()] = " " * (m.end() - m.start())
+            end = hi
+        masked = "".join(chars)
         out = []
-        for match in self.terms.finditer(masked):
+        for match in terms.finditer(masked):
             term = " ".join(match.group(1).lower().split())
             if term in self.weak and not include_weak:
                 continue

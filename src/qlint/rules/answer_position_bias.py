@@ -5,7 +5,7 @@ from collections.abc import Iterator, Sequence
 from pydantic import Field
 
 from qlint.finding import Severity
-from qlint.loader import LoadedQuestion
+from qlint.items import BankItem
 from qlint.rule import BankRule, BankViolation, RuleOptions
 from qlint.stats import chi_square_uniform
 
@@ -30,19 +30,18 @@ def _expected_run_limit(n: int, k: int, alpha: float) -> int:
     return length
 
 
-def check(questions: Sequence[LoadedQuestion], options: Options) -> Iterator[BankViolation]:
-    groups: dict[int, list[LoadedQuestion]] = defaultdict(list)
+def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
+    groups: dict[int, list[BankItem]] = defaultdict(list)
     for item in questions:
-        q = item.question
-        if q.select == 1 and len(q.keys) == 1 and 2 <= len(q.options) <= len(LETTERS):
-            groups[len(q.options)].append(item)
+        if item.select == 1 and len(item.keys) == 1 and 2 <= item.option_count <= len(LETTERS):
+            groups[item.option_count].append(item)
     for k, items in sorted(groups.items()):
         n = len(items)
         if n < max(options.min_questions, 5 * k):
             continue
         counts = [0] * k
         for item in items:
-            counts[item.question.keys[0]] += 1
+            counts[item.keys[0]] += 1
         statistic, p = chi_square_uniform(counts)
         if p < options.alpha:
             spread = ", ".join(f"{LETTERS[i]} {c}" for i, c in enumerate(counts))
@@ -52,14 +51,14 @@ def check(questions: Sequence[LoadedQuestion], options: Options) -> Iterator[Ban
         limit = options.max_run or _expected_run_limit(n, k, options.alpha)
         run_start, run = 0, 1
         for i in range(1, n + 1):
-            if i < n and items[i].question.keys[0] == items[i - 1].question.keys[0]:
+            if i < n and items[i].keys[0] == items[i - 1].keys[0]:
                 run += 1
                 continue
             if run >= limit:
                 first = items[run_start]
                 yield BankViolation(first, "options",
                                     f"{run} {k}-option questions in a row have their key at "
-                                    f"{LETTERS[first.question.keys[0]]}, starting here")
+                                    f"{LETTERS[first.keys[0]]}, starting here")
             run_start, run = i, 1
 
 

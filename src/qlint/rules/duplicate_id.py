@@ -2,14 +2,14 @@
 from collections.abc import Iterator, Sequence
 
 from qlint.finding import Severity
-from qlint.loader import LoadedQuestion
+from qlint.items import BankItem
 from qlint.rule import BankRule, BankViolation, NoOptions
 
 
-def check(questions: Sequence[LoadedQuestion], options: NoOptions) -> Iterator[BankViolation]:
-    seen: dict[str, list[LoadedQuestion]] = {}
+def check(questions: Sequence[BankItem], options: NoOptions) -> Iterator[BankViolation]:
+    seen: dict[str, list[BankItem]] = {}
     for item in questions:
-        seen.setdefault(item.question.id, []).append(item)
+        seen.setdefault(item.id, []).append(item)
     for qid, items in seen.items():
         if len(items) < 2:
             continue

@@ -1,5 +1,6 @@
 """duplicate-option: two options of one question say the same thing."""
 import re
+from functools import lru_cache
 from collections.abc import Iterator
 from fractions import Fraction
 
@@ -25,11 +26,13 @@ class Options(RuleOptions):
     flag_typo_variants: bool = Field(default=True, description="options equal but for one transposed-letter typo")
 
 
+@lru_cache(maxsize=8192)
 def _normal(text: str) -> str:
     t = _PUNCT.sub(" ", _LABEL.sub("", text).lower().replace("’", "'"))
     return " ".join(w for w in t.split() if w not in _ARTICLES)
 
 
+@lru_cache(maxsize=8192)
 def _number(text: str) -> tuple[Fraction, str] | None:
     m = _NUM.match(_LABEL.sub("", text).strip().rstrip("."))
     if not m:

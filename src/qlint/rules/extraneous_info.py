@@ -8,6 +8,7 @@ from qlint.finding import Severity
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 from qlint.rules._cues_b import STOPWORDS, WORD, stem_token
+from qlint.text import CODE_SPAN
 
 
 class Options(RuleOptions):
@@ -17,7 +18,7 @@ class Options(RuleOptions):
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    tokens = [w.lower() for w in WORD.findall(question.stem)]
+    tokens = [w.lower() for w in WORD.findall(CODE_SPAN.sub(" ", question.stem))]  # code names repeat by necessity
     if not tokens or len(tokens) > options.max_stem_words:
         return
     counts = Counter(stem_token(w) for w in tokens if len(w) >= 4 and w not in STOPWORDS)

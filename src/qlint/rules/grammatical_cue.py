@@ -16,8 +16,10 @@ ARTICLE_END = re.compile(r"\b(a|an)\s*(?:\.{3}|…|_+)?\s*$", re.I)
 class Options(RuleOptions):
     check_article: bool = Field(default=True, description="a stem ending in 'a'/'an' against each option's first sound")
     check_sentence_mix: bool = Field(default=True, description="full sentences mixed with bare phrases")
-    max_phrase_words: int = Field(default=3, ge=1, description="sentence mix: a bare phrase has at most this many words")
-    check_form: bool = Field(default=True, description="parallel form (noun/verb/gerund/... phrase) among short options")
+    max_phrase_words: int = Field(default=3, ge=1,
+                                  description="sentence mix: a bare phrase has at most this many words")
+    check_form: bool = Field(default=True,
+                             description="parallel form (noun/verb/gerund/... phrase) among short options")
     max_words: int = Field(default=6, ge=1, description="judge parallel form only for options up to this many words")
     min_options: int = Field(default=3, ge=2, description="judge form only with at least this many options")
     max_minority_share: float = Field(default=0.5, gt=0, le=1, description="an odd form must be at most this share")
@@ -58,8 +60,8 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
         if 0 < n_sentence and 0 < n_phrase and min(n_sentence, n_phrase) <= options.max_minority_share * len(forms):
             odd_is_sentence = n_sentence < n_phrase
             i = next(i for i, f in forms.items() if (f == "sentence") == odd_is_sentence)
-            yield Violation(f"options[{i}].text", f"option {i + 1} is a {'full sentence' if odd_is_sentence else 'bare phrase'} "
-                                                  f"while the others are {'phrases' if odd_is_sentence else 'sentences'}; "
+            odd, rest = ("a full sentence", "phrases") if odd_is_sentence else ("a bare phrase", "sentences")
+            yield Violation(f"options[{i}].text", f"option {i + 1} is {odd} while the others are {rest}; "
                                                   "options should be parallel")
             return
     if options.check_form:

@@ -21,7 +21,8 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     for i, option in enumerate(opts):
         key = " ".join(re.findall(r"\w+", option.text.lower()))
         if options.check_duplicates and key and key in seen:
-            yield Violation(f"options[{i}].text", f"option {i + 1} repeats option {seen[key] + 1}; it cannot attract anyone")
+            yield Violation(f"options[{i}].text",
+                            f"option {i + 1} repeats option {seen[key] + 1}; it cannot attract anyone")
             return
         seen.setdefault(key, i)
     if not options.check_type or len(question.keys) != 1 or len(opts) < 4:

@@ -4,8 +4,9 @@ from collections.abc import Iterator, Sequence
 from pydantic import Field
 
 from qlint.finding import Severity
-from qlint.loader import LoadedQuestion
-from qlint.neardup import find_pairs, stem_key
+from qlint.items import BankItem
+from qlint.model import Question
+from qlint.neardup import StemKey, find_pairs, stem_key
 from qlint.rule import BankRule, BankViolation, RuleOptions
 
 
@@ -19,8 +20,12 @@ class Options(RuleOptions):
                                   description="stems that differ only in numbers or code are parallel items, not duplicates")
 
 
-def check(questions: Sequence[LoadedQuestion], options: Options) -> Iterator[BankViolation]:
-    keys = [stem_key(item.question.stem) for item in questions]
+def extract(question: Question, options: Options) -> StemKey:
+    return stem_key(question.stem)
+
+
+def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
+    keys = [item.features.get(RULE.name) or stem_key(item.stem) for item in questions]
     partners: dict[int, list[tuple[float, int]]] = {}
     for a, b, score in find_pairs(keys, options.threshold, min_overlap=options.min_word_overlap,
                                     ignore_variants=options.ignore_variants):
@@ -33,7 +38,7 @@ def check(questions: Sequence[LoadedQuestion], options: Options) -> Iterator[Ban
         where = f"{peer.path}:{peer.locate('stem')[0]}"
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         yield BankViolation(questions[index], "stem",
-                            f"stem is {score:.0f}% similar to question {peer.question.id!r} at {where}{more}")
+                            f"stem is {score:.0f}% similar to question {peer.id!r} at {where}{more}")
 
 
 RULE = BankRule(
@@ -47,6 +52,7 @@ RULE = BankRule(
                  "Shared lead-ins (\"Which of the following ...\") are ignored when comparing."),
     options=Options,
     check=check,
+    extract=extract,
     passing=("""\
 questions:
   - id: nd-1

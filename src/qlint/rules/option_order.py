@@ -1,8 +1,8 @@
 """option-order: options that are quantities are not listed in numerical order."""
 from collections.abc import Iterator
-from difflib import SequenceMatcher
 
 from pydantic import Field
+from rapidfuzz import fuzz
 
 from qlint.finding import Severity
 from qlint.model import Question
@@ -28,7 +28,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
         return
     kept = [(i, value) for i, (value, tpl) in parsed
             if words_in(tpl) <= options.max_unit_words or any(
-                SequenceMatcher(None, tpl, other).ratio() >= options.template_similarity
+                fuzz.ratio(tpl, other) >= 100 * options.template_similarity
                 for j, (_, other) in parsed if j != i)]
     if len(kept) < options.min_numeric:
         return

@@ -1,0 +1,69 @@
+"""What the whole-bank rules see of each question: a small, picklable, cacheable record.
+
+Per-file work (parsing, validation, question rules) can run in worker processes and be
+cached; a BankItem is what crosses back. It keeps the fields bank rules use, the positions
+they report at, and per-rule features that bank rules precompute per question (so a warm
+run recomputes cross-file findings without re-reading a single question).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from qlint.finding import Finding
+from qlint.loader import LoadedQuestion, Suppression
+
+_KEPT = re.compile(r"id|stem|options|select|objective|tags|difficulty|options\[\d+\]|qlint(\..*)?")
+
+
+@dataclass(slots=True, eq=False)
+class BankItem:
+    """One question as the bank rules see it."""
+
+    id: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    stem: str
+    select: int
+    keys: tuple[int, ...]
+    option_count: int
+    objective: str | None
+    tags: tuple[str, ...]
+    difficulty: int | str | None
+    ignore: dict[str, str]
+    positions: dict[str, tuple[int, int]]
+    features: dict[str, Any] = field(default_factory=dict)
+
+    def locate(self, field_path: str | None) -> tuple[int, int]:
+        """Line and column of a field; falls back to its parent, then to the question."""
+        key = field_path or ""
+        while key:
+            if key in self.positions:
+                return self.positions[key]
+            cut = max(key.rfind("."), key.rfind("["))
+            key = key[:cut] if cut > 0 else ""
+        return (self.line, self.column)
+
+
+def to_item(loaded: LoadedQuestion) -> BankItem:
+    q = loaded.question
+    return BankItem(
+        id=q.id, path=loaded.path, line=loaded.line, column=loaded.column, end_line=loaded.end_line,
+        stem=q.stem, select=q.select, keys=q.keys, option_count=len(q.options), objective=q.objective,
+        tags=q.tags, difficulty=q.difficulty, ignore=dict(q.qlint.ignore) if q.qlint else {},
+        positions={k: v for k, v in loaded.positions.items() if _KEPT.fullmatch(k)},
+    )
+
+
+@dataclass(eq=False)
+class FileOutcome:
+    """Everything per-file work produced for one file: cacheable, and all the engine needs afterwards."""
+
+    path: str
+    findings: list[Finding]
+    items: list[BankItem]
+    suppressions: list[Suppression]
+    questions: list[LoadedQuestion] | None = None  # kept only when asked for (report, stats)
