@@ -100,3 +100,47 @@ def test_sigkill_mid_write_leaves_the_old_file(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     assert path.read_text() == "old text\n"
+
+
+REORDER = """\
+# numeric options out of order, and a lower-case negative
+questions:
+  - id: n-1   # keep this comment
+    stem: How many bytes does one fp32 value take?
+    options:
+      - text: '8'     # eight
+        rationale: Incorrect. That is fp64.
+      - text: '2'
+        rationale: Incorrect. That is fp16.
+      - text: '4'
+        correct: true
+        rationale: Correct. 32 bits.
+      - text: '1'
+        rationale: Incorrect. That is int8.
+  - id: n-2
+    stem: >-
+      Which of these settings does not reduce activation memory?
+    options:
+      - text: Gradient checkpointing
+        rationale: Incorrect. It reduces activation memory.
+      - text: A larger learning rate
+        correct: true
+        rationale: Correct. It has no effect on memory.
+"""
+
+
+def test_sorts_numeric_options_and_capitalises_negatives(run_cli, write):
+    path = write("bank/q.yaml", REORDER)
+    run_cli("check", path, "--fix")
+    fixed = path.read_text()
+    texts = [line.split("'")[1] for line in fixed.splitlines() if "- text: '" in line]
+    assert texts == ["1", "2", "4", "8"]
+    assert "- text: '8'     # eight" in fixed  # the comment travels with its option
+    assert "does NOT reduce" in fixed
+    # the key moved with its option
+    lines = fixed.splitlines()
+    assert lines[lines.index("      - text: '4'") + 1].strip() == "correct: true"
+    assert _comments(fixed) == _comments(REORDER)
+    again = path.read_bytes()
+    run_cli("check", path, "--fix")
+    assert path.read_bytes() == again

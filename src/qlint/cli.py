@@ -42,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     check.add_argument("--stdin-filename", help="the path to report for text read from stdin")
     check.add_argument("--no-show-source", action="store_true", help="never print source snippets")
+    check.add_argument("--baseline", help="report only findings that this baseline file does not record")
+    check.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
     check.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
@@ -98,7 +100,25 @@ def cmd_check(args: argparse.Namespace, out) -> int:
                             extend_select=args.extend_select, ignore=args.ignore, jobs=args.jobs,
                             use_cache=not args.no_cache)
 
-    report = Report(run.findings, files=len(run.shown), questions=sum(len(r.items) for r in run.shown),
+    findings = run.findings
+    if args.write_baseline:
+        from qlint import baseline
+
+        try:
+            count = baseline.write(Path(args.write_baseline), findings)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.write_baseline}: {exc.strerror}") from None
+        print(f"qlint: wrote {count} finding{'s' if count != 1 else ''} to {args.write_baseline}", file=sys.stderr)
+        return EXIT_OK
+    if args.baseline:
+        from qlint import baseline
+
+        try:
+            findings = baseline.new_findings(findings, baseline.read(Path(args.baseline)))
+        except baseline.BaselineError as exc:
+            raise UsageError(str(exc)) from None
+
+    report = Report(findings, files=len(run.shown), questions=sum(len(r.items) for r in run.shown),
                     rules=[a.rule for a in run.active])
     options = {"quiet": args.quiet, "statistics": args.statistics}
     if args.no_show_source:
@@ -115,7 +135,7 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     if args.exit_zero:
         return EXIT_OK
     fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
-    return exit_code(run.findings, fail_on)
+    return exit_code(findings, fail_on)
 
 
 def _fix(args: argparse.Namespace, run, out) -> bool:

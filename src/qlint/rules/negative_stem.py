@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.fix import Fix, SetText
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 from qlint.rules._cues_a import data, question_clause
@@ -50,8 +51,18 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
         if (word.isupper() and len(word) > 1) or word.lower().startswith(("except", "all")) \
                 or not _in_subordinate(masked, m.start()):
             yield Violation("stem", f"the question is negatively worded (\"{clause[m.start():m.end()]}\"); "
-                                    "ask for the correct answer instead")
+                                    "ask for the correct answer instead", _capitalise(question.stem, clause, m))
             return
+
+
+def _capitalise(stem: str, clause: str, m: re.Match) -> Fix | None:
+    """The safe fix when the negative stays: capitalise it (Haladyna: emphasise an unavoidable negative)."""
+    start = stem.rfind(clause)
+    word = clause[m.start():m.end()]
+    if start < 0 or word.isupper():
+        return None
+    at = start + m.start()
+    return Fix(f"capitalise {word!r}", (SetText("stem", stem[:at] + word.upper() + stem[at + len(word):]),))
 
 
 RULE = QuestionRule(
@@ -67,6 +78,7 @@ RULE = QuestionRule(
                  "capitalise or bold it."),
     options=Options,
     check=check,
+    fixable=True,
     notes=("Only the clause that asks is read: the last sentence (trailing parenthetical notes dropped), narrowed to "
            "a final \", what/which ...\" clause. A stem ending in a plain statement (a story to continue) has no "
            "question clause. Negations inside quotes, in relative or subordinate clauses (\"a patient who has not "

@@ -5,6 +5,7 @@ from pydantic import Field
 from rapidfuzz import fuzz
 
 from qlint.finding import Severity
+from qlint.fix import Fix, Reorder
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 from qlint.rules._cues_a import quantity, short, words_in
@@ -40,7 +41,11 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     now = ", ".join(short(opts[i].text, 24) for i, _ in kept)
     ordered = ", ".join(short(opts[i].text, 24) for i, _ in sorted(kept, key=lambda k: k[1]))
     order = "ascending or descending" if options.allow_descending else "ascending"
-    yield Violation("options", f"numeric options are not in {order} order ({now}); list them as {ordered}")
+    fix = None
+    if len(kept) == len(opts):  # only a list of nothing but quantities is reordered automatically
+        order_ = tuple(i for i, _ in sorted(kept, key=lambda k: k[1]))
+        fix = Fix("sort the options ascending", (Reorder("options", order_),))
+    yield Violation("options", f"numeric options are not in {order} order ({now}); list them as {ordered}", fix)
 
 
 RULE = QuestionRule(
@@ -54,6 +59,7 @@ RULE = QuestionRule(
     use_instead="List numeric options from smallest to largest, with the same unit and precision.",
     options=Options,
     check=check,
+    fixable=True,
     notes=("Quantities are parsed from integers, decimals, thousands separators, currency, percentages, "
            "fractions (\"4 1/3\", \"\\frac{5}{7}\"), scale words (million, lakh), number words with time units "
            "(\"a week\", \"168 hours\") and ranges (their midpoint); time and metric units are converted before "

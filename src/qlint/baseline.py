@@ -1,0 +1,59 @@
+"""Baselines: adopt qlint on a legacy bank by recording today's findings and gating only new ones.
+
+Findings are keyed by question id and rule (file-level findings by path and rule), never by
+line numbers, so editing, moving or reformatting a question does not resurrect its old
+findings. Counts are kept per key: a question that had one option-length finding and now has
+two reports one.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from qlint import __version__
+from qlint.finding import Finding
+
+FORMAT = 1
+
+
+class BaselineError(Exception):
+    """An unreadable or malformed baseline file: a usage error."""
+
+
+def _key(finding: Finding) -> tuple[str, str, str]:
+    return ("question", finding.question, finding.rule) if finding.question else ("file", finding.path, finding.rule)
+
+
+def write(path: Path, findings: Iterable[Finding]) -> int:
+    counts = Counter(_key(f) for f in findings)
+    entries = [{"kind": kind, "of": of, "rule": rule, "count": n} for (kind, of, rule), n in sorted(counts.items())]
+    doc = {"qlint-baseline": FORMAT, "qlint": __version__, "findings": entries}
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return sum(counts.values())
+
+
+def read(path: Path) -> Counter:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if doc.get("qlint-baseline") != FORMAT:
+            raise ValueError("not a qlint baseline (format 1)")
+        return Counter({(e["kind"], e["of"], e["rule"]): int(e["count"]) for e in doc["findings"]})
+    except OSError as exc:
+        raise BaselineError(f"cannot read baseline {path}: {exc.strerror}") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BaselineError(f"{path} is not a valid qlint baseline: {exc}") from None
+
+
+def new_findings(findings: list[Finding], baseline: Counter) -> list[Finding]:
+    """The findings the baseline does not account for, in their original order."""
+    left = Counter(baseline)
+    out = []
+    for finding in findings:
+        key = _key(finding)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            out.append(finding)
+    return out
