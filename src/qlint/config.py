@@ -121,6 +121,8 @@ def load_config(path: Path | None, start: Path) -> Config:
     if source is None:
         root = start.resolve()
         return Config(Settings(), root if root.is_dir() else root.parent, None)
+    if not source.is_file():  # a FIFO or a device would block the read
+        raise ConfigError(f"{source}: a config file must be a regular file")
     try:
         data = tomllib.loads(source.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -162,15 +164,20 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
     """Which rules run, with which options and severity. CLI selectors override the config's."""
     settings = config.settings
     where = str(config.source or "config")
-    chosen_select = list(select) if select is not None else settings.select
-    if chosen_select is not None:
-        names = {r.name for sel in chosen_select for r in _match(registry, sel, "select")}
+    if select is not None:
+        names = {r.name for sel in select for r in _match(registry, sel, "--select")}
+    elif settings.select is not None:
+        names = {r.name for sel in settings.select for r in _match(registry, sel, f"{where}: select")}
     else:
         names = {r.name for r in registry if r.enabled}
-    for sel in (*settings.extend_select, *extend_select):
-        names |= {r.name for r in _match(registry, sel, "extend-select")}
-    for sel in (*settings.ignore, *ignore):
-        names -= {r.name for r in _match(registry, sel, "ignore")}
+    for sel in settings.extend_select:
+        names |= {r.name for r in _match(registry, sel, f"{where}: extend-select")}
+    for sel in extend_select:
+        names |= {r.name for r in _match(registry, sel, "--extend-select")}
+    for sel in settings.ignore:
+        names -= {r.name for r in _match(registry, sel, f"{where}: ignore")}
+    for sel in ignore:
+        names -= {r.name for r in _match(registry, sel, "--ignore")}
     for pattern, selectors in settings.per_file_ignores.items():
         for sel in selectors:
             _match(registry, sel, f"{where}: per-file-ignores[{pattern!r}]")

@@ -34,7 +34,7 @@ def check_question(item: LoadedQuestion, rules: Sequence[ActiveRule]) -> list[Fi
                 line, column = item.locate(violation.field)
                 out.append(Finding(item.path, line, column, rule.code, rule.name, active.severity,
                                    violation.message, item.question.id, violation.field, violation.fix))
-        except Exception as exc:  # a broken rule is a finding, never a crash
+        except (Exception, SystemExit) as exc:  # a broken rule is a finding, never a crash (nor an exit)
             out.append(_crash(rule.name, item.path, item.line, item.column, item.question.id, exc))
     return out
 
@@ -64,7 +64,7 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
         for a in extractors:
             try:
                 item.features[a.rule.name] = a.rule.extract(loaded.question, a.options)  # type: ignore[misc]
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:
                 findings.append(_crash(a.rule.name, loaded.path, loaded.line, loaded.column, item.id, exc))
         items.append(item)
     return FileOutcome(result.path, findings, items, result.suppressions,
@@ -85,7 +85,7 @@ def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule]) -> list[
                 owner = None if violation.bank_level else item.id
                 out.append(Finding(item.path, line, column, rule.code, rule.name, chosen.severity,
                                    violation.message, owner, violation.field))
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             out.append(_crash(rule.name, "<bank>", 1, 1, None, exc))
     return out
 

@@ -206,12 +206,16 @@ def _error(exc: ValidationError, path: Path) -> str:
 
 def read_pack(path: Path) -> list[QuestionRule]:
     """The rules in one pack file; PackError when it is not valid."""
+    if not path.is_file():  # a FIFO or a device would block the read
+        raise PackError(f"{path}: a rule pack must be a regular file")
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from None
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise PackError(f"{path}: rule pack is not valid YAML: {exc}") from None
+    except RecursionError:
+        raise PackError(f"{path}: rule pack is nested too deeply") from None
     entries = data.get("rules") if isinstance(data, dict) and "rules" in data else [data]
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise PackError(f"{path}: a rule pack holds a rule mapping or a 'rules:' list of them")
@@ -230,6 +234,11 @@ def read_pack(path: Path) -> list[QuestionRule]:
 
 def load_packs(extra: Iterable[Path] = ()) -> list[QuestionRule]:
     """The packs shipped with qlint, then the bank's own (files or folders of .yaml files)."""
+    return [rule for rule, _ in load_pack_files(extra)]
+
+
+def load_pack_files(extra: Iterable[Path] = ()) -> list[tuple[QuestionRule, Path]]:
+    """Every pack rule with the file it came from."""
     shipped = shipped_dir()
     files: list[Path] = sorted(shipped.glob("*.yaml")) if shipped else []
     for path in extra:
@@ -239,4 +248,4 @@ def load_packs(extra: Iterable[Path] = ()) -> list[QuestionRule]:
             files.append(path)
         else:
             raise PackError(f"{path}: rule pack not found")
-    return [rule for f in files for rule in read_pack(f)]
+    return [(rule, f) for f in files for rule in read_pack(f)]

@@ -82,7 +82,7 @@ def _expand(obj: object) -> Iterable[Rule]:
 
 def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
     """Collect rules from every ``qlint.rules`` entry point, then from rule packs."""
-    from qlint.packs import load_packs
+    from qlint.packs import load_pack_files
 
     registry = Registry()
     eps = sorted(entry_points(group=GROUP), key=lambda ep: (ep.name != "builtin", ep.name))
@@ -93,11 +93,11 @@ def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
     for ep in eps:
         try:
             rules = list(_expand(ep.load()))
-        except Exception as exc:  # a broken plugin is reported, never fatal
+        except (Exception, SystemExit) as exc:  # a broken plugin is reported, never fatal
             registry.problems.append(PluginProblem(f"{ep.name} ({ep.value})", f"{type(exc).__name__}: {exc}"))
             continue
         for rule in rules:
             registry.add(rule, f"plugin {ep.name}")
-    for rule in load_packs(pack_paths):
-        registry.add(rule, "rule pack")
+    for rule, path in load_pack_files(pack_paths):
+        registry.add(rule, f"rule pack {path}")
     return registry
