@@ -125,3 +125,20 @@ def test_rules_and_rule_card(run_cli):
 def test_stdin(run_cli):
     code, out, _ = run_cli("check", "-", "--stdin-filename", "bank/x.yaml", stdin=TWO_KEYS)
     assert code == 1 and out.startswith("bank/x.yaml:3:1: Q104")
+
+
+def test_named_file_without_config_compares_within_its_own_folder(run_cli, write, tmp_path):
+    # no config and no git: the bank is the folder the named files share, never the working folder
+    write("elsewhere/copy.yaml", CLEAN.replace("clean-1", "copy-1"))
+    target = write("bank/a.yaml", CLEAN)
+    code, out, _ = run_cli("check", target, cwd=tmp_path)
+    assert code == 0 and "near-duplicate" not in out
+    write("bank/b.yaml", CLEAN.replace("clean-1", "twin-1"))
+    code, out, _ = run_cli("check", target, cwd=tmp_path)
+    assert code == 1 and "near-duplicate-stem" in out and "twin-1" in out and "b.yaml:" not in out.split(":")[0]
+
+
+def test_symlink_loop_named_directly_is_a_finding(run_cli, tmp_path):
+    (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
+    code, out, err = run_cli("check", tmp_path / "loop.yaml")
+    assert code == 1 and "Q101" in out and "Traceback" not in err and "internal error" not in err

@@ -136,3 +136,11 @@ def test_unreadable_and_oversized_files(tmp_path):
     big = tmp_path / "big.yaml"
     big.write_text("x" * 2000)
     assert "max-file-size" in load_file(big, limits=Limits(max_file_size=1000)).findings[0].message
+
+
+def test_booleans_and_numbers_only_when_unquoted():
+    text = ("id: 17\nstem: Which?\nselect: '1'\noptions:\n  - {text: a, correct: 'true', rationale: r}\n"
+            "  - {text: b, correct: yes, rationale: r}\n  - {text: c, correct: TRUE, rationale: r}\n")
+    findings = load_text(text, "q.yaml").findings
+    assert {f.field for f in findings} == {"select", "options[0].correct", "options[1].correct"}
+    assert all("unquoted" in f.message for f in findings)

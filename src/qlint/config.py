@@ -6,6 +6,7 @@ did-you-mean, which the CLI turns into exit code 2.
 from __future__ import annotations
 
 import difflib
+import os
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -83,7 +84,7 @@ class ActiveRule:
 
 def find_config(start: Path) -> Path | None:
     """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]."""
-    here = start.resolve()
+    here = Path(os.path.realpath(start))  # realpath: a symlink loop is a path, not an exception
     if here.is_file() or not here.exists():
         here = here.parent
     for folder in (here, *here.parents):
@@ -119,7 +120,7 @@ def load_config(path: Path | None, start: Path) -> Config:
     """Read and validate the config at ``path`` (or the one found from ``start``; none -> defaults)."""
     source = path or find_config(start)
     if source is None:
-        root = start.resolve()
+        root = Path(os.path.realpath(start))
         return Config(Settings(), root if root.is_dir() else root.parent, None)
     if not source.is_file():  # a FIFO or a device would block the read
         raise ConfigError(f"{source}: a config file must be a regular file")
@@ -139,7 +140,7 @@ def load_config(path: Path | None, start: Path) -> Config:
         raise ConfigError(_error_text(exc, allowed, str(source))) from None
     except ValueError as exc:
         raise ConfigError(f"{source}: {exc}") from None
-    return Config(settings, source.parent.resolve(), source)
+    return Config(settings, Path(os.path.realpath(source.parent)), source)
 
 
 def _match(registry: Registry, selector: str, where: str) -> list[Rule]:

@@ -20,7 +20,7 @@ import yaml
 from pydantic import ValidationError
 
 from qlint.finding import Finding, Severity
-from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Question
+from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Plain, Question
 
 try:  # libyaml is ~10x faster; the pure-Python loader gives the same nodes.
     _YamlLoader: type = yaml.CSafeLoader
@@ -205,8 +205,8 @@ class _Walker:
                              "(limit max-alias-expansion)", mark.line + 1, mark.column + 1)
         self._check_tag(node)
         if isinstance(node, yaml.ScalarNode):
-            if not node.style and node.value in _NULLS:  # libyaml gives plain scalars style "", PyYAML None
-                return None
+            if not node.style:  # libyaml gives plain scalars style "", PyYAML None
+                return None if node.value in _NULLS else Plain(node.value)
             return node.value
         if isinstance(node, yaml.SequenceNode):
             items = []
@@ -293,6 +293,8 @@ def _schema_messages(exc: ValidationError) -> Iterator[tuple[str, str]]:
             yield where, "a question needs at least two options"
         elif err["type"] == "missing":
             yield where, f"missing required field {where!r}"
+        elif err["type"] == "value_error":
+            yield where, f"{where!r} {err['msg'].removeprefix('Value error, ')}"
         elif err["type"] in _TYPE_WORDS:
             yield where, f"{where!r} {_TYPE_WORDS[err['type']]}"
         else:

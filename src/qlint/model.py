@@ -6,6 +6,25 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 NonBlank = Annotated[str, StringConstraints(min_length=1, pattern=r"\S")]
+_TRUE, _FALSE = frozenset(("true", "True", "TRUE")), frozenset(("false", "False", "FALSE"))
+
+
+class Plain(str):
+    """The text of a plain (unquoted) YAML scalar: only these may be read as booleans or numbers.
+
+    The loader hands every scalar over as text, so that ``text: no`` stays the word "no" and
+    ``id: 007`` keeps its zeros; ``correct: true`` is a boolean, ``correct: "true"`` is not.
+    """
+
+    __slots__ = ()
+
+
+def _whole_number(value: Any) -> Any:
+    if isinstance(value, Plain) and value.strip().lstrip("+-").isdigit():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError("must be a whole number (unquoted)")
 
 
 class _Frozen(BaseModel):
@@ -18,6 +37,16 @@ class Option(_Frozen):
     text: NonBlank
     correct: bool = False
     rationale: str | None = None
+
+    @field_validator("correct", mode="before")
+    @classmethod
+    def _boolean(cls, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, Plain) and (value in _TRUE or value in _FALSE):
+            return value in _TRUE
+        shown = f"{value!r}" if isinstance(value, str) else type(value).__name__
+        raise ValueError(f"must be true or false, unquoted (got {shown})")
 
 
 class QuestionSettings(_Frozen):
@@ -43,13 +72,21 @@ class Question(_Frozen):
     meta: dict[str, Any] | None = None
     qlint: QuestionSettings | None = None
 
+    @field_validator("select", mode="before")
+    @classmethod
+    def _select(cls, value: Any) -> int:
+        return _whole_number(value)
+
     @field_validator("difficulty", mode="before")
     @classmethod
     def _difficulty(cls, value: Any) -> Any:
-        # Scalars arrive as text; a difficulty written as a number is a number.
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-            return int(value)
-        return value
+        # a difficulty written as a plain number is a number; any other scalar is a label ("hard")
+        if value is None or isinstance(value, (int, str)) and not isinstance(value, bool):
+            try:
+                return _whole_number(value)
+            except ValueError:
+                return value
+        raise ValueError("must be a whole number or a label")
 
     @property
     def keys(self) -> tuple[int, ...]:

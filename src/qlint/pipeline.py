@@ -188,6 +188,21 @@ def _parallel(todo, active, limits, keep, jobs) -> Iterator[FileOutcome]:
         yield from pool.map(_work, jobs_list, chunksize=chunk)
 
 
+def bank_roots(config: Config, files: Sequence[Path]) -> list[Path]:
+    """The whole bank that named files belong to: the config's ``paths`` (relative to its folder), else the
+    config's folder, else the git work tree holding the files, else the folder the files share."""
+    if config.settings.paths:
+        return [config.root / p for p in config.settings.paths]
+    if config.source is not None:
+        return [config.root]
+    folders = [Path(os.path.realpath(f)).parent for f in files]
+    common = Path(os.path.commonpath(folders)) if folders else Path.cwd()
+    for folder in (common, *common.parents):
+        if (folder / ".git").exists():
+            return [folder]
+    return [common]
+
+
 def run_check(paths: list[str], *, config_path: str | None = None, select: list[str] | None = None,
               extend_select: Sequence[str] = (), ignore: Sequence[str] = (), stdin: bytes | None = None,
               stdin_filename: str | None = None, jobs: int | None = None, use_cache: bool = True,
@@ -220,9 +235,9 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
             # pre-commit passes only changed files: cross-file rules still compare against the whole
             # bank, loaded from the config root, and only the files named are reported on.
             report_only = {relative(f) for f in files}
-            universe = [config.root / p for p in settings.paths] or [config.root if config.source else Path.cwd()]
-            named = {f.resolve() for f in files}
-            files += [f for f in discover([u for u in universe if u.exists()], exclude) if f.resolve() not in named]
+            named = {os.path.realpath(f) for f in files}
+            files += [f for f in discover([u for u in bank_roots(config, files) if u.is_dir()], exclude)
+                      if os.path.realpath(f) not in named]
         outcomes = process_all(files, config, registry, active, jobs=jobs or default_jobs(), use_cache=use_cache,
                                keep=keep_questions, progress=progress)
 
@@ -231,14 +246,18 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     def ignored(path: str) -> frozenset[str]:
         if path not in memo:
             try:
-                rel = Path(os.path.relpath(Path(path).resolve(), config.root)).as_posix()
+                rel = Path(os.path.relpath(os.path.realpath(path), config.root)).as_posix()
             except ValueError:
                 rel = path
             memo[path] = ignored_for(config, registry, rel)
         return memo[path]
 
     findings = [f for o in outcomes for f in o.findings]
-    findings += check_bank([i for o in outcomes for i in o.items], active)
+    bank = check_bank([i for o in outcomes for i in o.items], active)
+    if report_only is not None:
+        # a verdict about the whole bank (key balance) belongs to no changed file: only per-question ones are shown
+        bank = [f for f in bank if f.question is not None]
+    findings += bank
     findings = finish(outcomes, findings, active, ignored=ignored if settings.per_file_ignores else None,
                       report_only=report_only, all_rules=[r.name for r in registry] + [r.code for r in registry])
     if registry.problems:

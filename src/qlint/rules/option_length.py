@@ -22,6 +22,11 @@ class Options(RuleOptions):
                                                             "as the longest distractor ...")
     key_min_words: int = Field(default=5, ge=1, description="... and has at least this many words")
     pair_ratio: float = Field(default=1.3, gt=1, description="two-option questions: longer / shorter")
+    distractor_ratio: float = Field(default=1.8, gt=1, description=(
+        "a long distractor is an outlier at this many times the median of the others (a long distractor cues "
+        "nothing towards the key, so it may be held to a higher bar than long-ratio)"))
+    twin_tolerance: float = Field(default=0.25, ge=0, lt=1, description=(
+        "an option is no outlier when another option is within this fraction of its length ('FIFO' / 'LIFO')"))
     math_min_chars: int = Field(default=6, ge=1, description="numbers and formulas are judged only when some option "
                                                              "has this many symbols")
 
@@ -54,9 +59,11 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
         return
     longest_all = max(length.values())
     for i in idx:
+        if any(j != i and abs(length[j] - length[i]) <= options.twin_tolerance * length[i] for j in idx):
+            continue  # another option shares its length: two of a kind are no outlier
         others = statistics.median(length[j] for j in idx if j != i)
         # a long key is never held to a lower bar than key-ratio: raising key-ratio quiets long keys
-        ratio = max(options.long_ratio, options.key_ratio) if opts[i].correct else options.long_ratio
+        ratio = max(options.long_ratio, options.key_ratio) if opts[i].correct else options.distractor_ratio
         if others and length[i] >= ratio * others and length[i] - others >= options.min_extra_chars:
             yield Violation(f"options[{i}].text", f"option {i + 1} is {length[i] / others:.1f}x as long as the "
                                                   "median of the others; an outlier draws the eye")

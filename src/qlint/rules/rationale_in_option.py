@@ -19,6 +19,7 @@ _BRACKET = re.compile(r"[(\[]\s*(?:this\s+is\s+(?:the\s+)?)?(?:" + "|".join(_DAT
 _DASH = re.compile(r"\s[-–—]+\s*(?:correct|incorrect|wrong|right answer|the correct answer)\s*[.!]?\s*$", re.I)
 _COMMENT = re.compile(r"^\s*(?:" + "|".join(_DATA["comment_sentences"]) + ")", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+_ASIDE = re.compile(r"\s[-–—]+\s*|\s*[–—]\s*|\s*[(\[]\s*")  # "Stare decisis - this is a common misconception"
 
 
 class Options(RuleOptions):
@@ -34,8 +35,11 @@ def _problem(text: str, options: Options) -> str | None:
         return "contains a labelled explanation; move it into the rationale"
     if _BRACKET.search(text) or _DASH.search(text):
         return "states its own verdict (e.g. \"(correct)\"); move it into the rationale"
-    if not text.startswith(("\"", "“", "'")) and any(_COMMENT.match(s) for s in _SENTENCES.split(text)[1:]):
-        return "comments on itself in a later sentence; move the commentary into the rationale"
+    if not text.startswith(("\"", "“", "'")):
+        if any(_COMMENT.match(s) for s in _SENTENCES.split(text)[1:]):
+            return "comments on itself in a later sentence; move the commentary into the rationale"
+        if any(_COMMENT.match(s) for s in _ASIDE.split(text)[1:]):
+            return "comments on itself in an aside; move the commentary into the rationale"
     return None
 
 

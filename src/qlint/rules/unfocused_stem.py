@@ -26,6 +26,10 @@ OPEN_Q = re.compile(r"^\s*(?:what|who|where)\b", re.I)
 FINITE = re.compile(r"\b(?:is|are|was|were|will|can|has|have|had|do|does|need|needs|want|wants|must|should|allows?)\b",
                     re.I)
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[$\\(])")
+# an answer-count tag after the question: "(Select two.)", "Choose 2.", "Select all that apply."
+COUNT_TAG = re.compile(r"(?:\s*\(?\s*(?:select|choose|pick|mark)\b[^()?\n]{0,40}\)?\s*[.!]?\s*)+$", re.I)
+# a question followed by the statements it asks about: "Which are noble gases? I. Neon II. Argon"
+LISTED_AFTER = re.compile(r"\?\s*(?:\n\s*)?(?:[IVX]{1,4}[.)]|\d{1,2}[.)]|[A-H][.)]|\(?[a-hA-H]\))\s+\S")
 
 
 class Options(RuleOptions):
@@ -35,8 +39,9 @@ class Options(RuleOptions):
     allow_unmarked_question: bool = Field(default=False, description="a wh-question without its '?' counts as focused")
     allow_passage_end: bool = Field(default=True, description="a stem ending in a complete declarative sentence "
                                                                "(a passage to continue) counts as focused")
-    open_question_words: int = Field(default=6, ge=0, description="flag one-sentence what/who/where questions up to "
-                                                                  "this many words (0: off)")
+    open_question_words: int = Field(default=0, ge=0, description=(
+        "flag one-sentence what/who/where questions up to this many words (0: off; off by default because short "
+        "direct questions such as 'What does DNS resolve?' are usually fine)"))
 
 
 def last_sentence(stem: str) -> str:
@@ -47,6 +52,9 @@ def last_sentence(stem: str) -> str:
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
     stem = MARKUP.sub(" ", question.stem).strip()
+    if LISTED_AFTER.search(stem):
+        return
+    stem = COUNT_TAG.sub("", stem).strip() or stem
     last = last_sentence(stem)
     if QUESTION_END.search(stem):
         if GENERIC_Q.match(last):
@@ -54,7 +62,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
                                     "put the problem in the stem")
         elif options.open_question_words and OPEN_Q.match(last) and stem == last \
                 and len(last.split()) <= options.open_question_words:
-            yield Violation("stem", "a short open question (\"What can ...?\") that only the options make answerable")
+            yield Violation("stem", "a very short open question that only the options make answerable")
         return
     if IMPERATIVE.match(last) or re.search(r"\?\s", last) or (options.allow_unmarked_question and WH.match(last)):
         return
