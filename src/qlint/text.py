@@ -19,8 +19,11 @@ def words(text: str) -> list[str]:
 
 def normalize(text: str) -> str:
     """Lowercase, accents folded, punctuation dropped, whitespace collapsed."""
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    if text.isascii():
+        text = text.lower()
+    else:
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
 
 

@@ -85,8 +85,9 @@ def content_stems(text: str, min_chars: int = 3) -> set[str]:
 def is_numeric(text: str) -> bool:
     """Mostly digits and symbols: a number, a formula, a date."""
     t = text.strip()
-    letters = sum(c.isalpha() for c in t)
-    return bool(re.search(r"\d", t)) and letters <= max(3, len(t) // 3)
+    if not _DIGIT.search(t):
+        return False
+    return sum(map(str.isalpha, t)) <= max(3, len(t) // 3)
 
 
 _IDENT_TOKEN = re.compile(r"^[\w.\[\]()'\"=,:*+\-/<>]+$")
@@ -218,6 +219,7 @@ def form(text: str) -> str | None:
 
 
 _LOWER_WORD = re.compile(r"[a-z0-9]+")
+_DIGIT = re.compile(r"\d")
 _NEAR = 80  # characters around a term searched for an exception idiom
 
 
