@@ -102,7 +102,8 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
-def _error_text(exc: ValidationError, allowed: Iterable[str], where: str) -> str:
+def validation_message(exc: ValidationError, allowed: Iterable[str], where: str) -> str:
+    """pydantic's errors as one line each, ``where: ...``; an unknown key gets a did-you-mean."""
     lines = []
     allowed = list(allowed)
     for err in exc.errors():
@@ -137,7 +138,7 @@ def load_config(path: Path | None, start: Path) -> Config:
         settings = Settings.model_validate(table)
     except ValidationError as exc:
         allowed = [f.alias or name for name, f in Settings.model_fields.items()]
-        raise ConfigError(_error_text(exc, allowed, str(source))) from None
+        raise ConfigError(validation_message(exc, allowed, str(source))) from None
     except ValueError as exc:
         raise ConfigError(f"{source}: {exc}") from None
     return Config(settings, Path(os.path.realpath(source.parent)), source)
@@ -204,7 +205,7 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
             options = rule.options.model_validate(table)
         except ValidationError as exc:
             allowed = ["severity"] + [f.alias or n for n, f in rule.options.model_fields.items()]
-            raise ConfigError(_error_text(exc, allowed, f"{where}: [rules.{rule.name}]")) from None
+            raise ConfigError(validation_message(exc, allowed, f"{where}: [rules.{rule.name}]")) from None
         if rule.name in names:
             active.append(ActiveRule(rule, options, severity))
     return active

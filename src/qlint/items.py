@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qlint.finding import Finding
-from qlint.loader import LoadedQuestion, Suppression
+from qlint.loader import LoadedQuestion, Suppression, locate
 
 _KEPT = re.compile(r"id|stem|options|select|objective|tags|difficulty|options\[\d+\]|qlint(\..*)?")
 
@@ -39,13 +39,7 @@ class BankItem:
 
     def locate(self, field_path: str | None) -> tuple[int, int]:
         """Line and column of a field; falls back to its parent, then to the question."""
-        key = field_path or ""
-        while key:
-            if key in self.positions:
-                return self.positions[key]
-            cut = max(key.rfind("."), key.rfind("["))
-            key = key[:cut] if cut > 0 else ""
-        return (self.line, self.column)
+        return locate(self.positions, field_path, (self.line, self.column))
 
 
 def to_item(loaded: LoadedQuestion) -> BankItem:

@@ -74,13 +74,19 @@ class LoadedQuestion:
 
     def locate(self, field_path: str | None) -> tuple[int, int]:
         """Line and column of a field such as ``options[2].rationale``; falls back to its parent."""
-        key = field_path or ""
-        while key:
-            if key in self.positions:
-                return self.positions[key]
-            cut = max(key.rfind("."), key.rfind("["))
-            key = key[:cut] if cut > 0 else ""
-        return (self.line, self.column)
+        return locate(self.positions, field_path, (self.line, self.column))
+
+
+def locate(positions: dict[str, tuple[int, int]], field_path: str | None,
+           default: tuple[int, int]) -> tuple[int, int]:
+    """The position of a field, else of its nearest recorded parent, else ``default``."""
+    key = field_path or ""
+    while key:
+        if key in positions:
+            return positions[key]
+        cut = max(key.rfind("."), key.rfind("["))
+        key = key[:cut] if cut > 0 else ""
+    return default
 
 
 @dataclass(frozen=True)

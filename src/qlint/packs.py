@@ -188,22 +188,6 @@ def to_rule(spec: PackRule) -> QuestionRule:
     )
 
 
-def _error(exc: ValidationError, path: Path) -> str:
-    import difflib
-
-    allowed = [f.alias or n for n, f in PackRule.model_fields.items()]
-    lines = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"])
-        if err["type"] == "extra_forbidden":
-            close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            lines.append(f"{path}: unknown key {loc!r}{hint}")
-        else:
-            lines.append(f"{path}: {loc}: {err['msg']}")
-    return "\n".join(lines)
-
-
 def read_pack(path: Path) -> list[QuestionRule]:
     """The rules in one pack file; PackError when it is not valid."""
     if not path.is_file():  # a FIFO or a device would block the read
@@ -224,7 +208,10 @@ def read_pack(path: Path) -> list[QuestionRule]:
         try:
             spec = PackRule.model_validate(entry)
         except ValidationError as exc:
-            raise PackError(_error(exc, path)) from None
+            from qlint.config import validation_message
+
+            allowed = [f.alias or n for n, f in PackRule.model_fields.items()]
+            raise PackError(validation_message(exc, allowed, str(path))) from None
         try:
             rules.append(to_rule(spec))
         except (ValueError, re.error, PackError) as exc:
