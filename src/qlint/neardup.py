@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from rapidfuzz import fuzz
 
 from qlint.text import STOPWORDS, normalize, stem_word
@@ -27,6 +28,7 @@ LEAD_INS = re.compile(
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 # code spans, indented code lines and short quoted terms: stems that differ only there ask different things
 _CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$|\"[^\"\n]{1,40}\"|“[^”\n]{1,40}”", re.MULTILINE)
+SHORT_STEM = 6  # stems with fewer words are also indexed by word pairs, not only trigrams
 MAX_COMPARE_CHARS = 4000  # a pathological 3 MB stem must not make a comparison cost seconds
 
 
@@ -67,26 +69,81 @@ def _shingles(tokens: list[str], size: int = 3) -> set[str]:
     return {" ".join(tokens[i:i + size]) for i in range(len(tokens) - size + 1)}
 
 
-def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60) -> set[tuple[int, int]]:
-    """Index pairs worth confirming: identical texts, or texts sharing a rare word trigram."""
+def _pairs_within_groups(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Every (a, b) pair inside each group of ``members``, as an (n, 2) array; groups given by start and size."""
+    out = []
+    for size in np.unique(sizes):
+        first = starts[sizes == size]
+        block = members[first[:, None] + np.arange(size)]  # one row per group
+        left, right = np.triu_indices(int(size), k=1)
+        out.append(np.stack((block[:, left].ravel(), block[:, right].ravel()), axis=1))
+    return np.concatenate(out) if out else np.empty((0, 2), dtype=np.int64)
+
+
+def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int = 2) -> set[tuple[int, int]]:
+    """Index pairs worth confirming: identical texts, or texts sharing rare word trigrams.
+
+    A trigram seen in 2 to ``max_df`` stems is rare; boilerplate seen in more pairs nothing. A pair must
+    share ``min_shared`` rare trigrams (or all the rare trigrams the smaller stem has), which near-
+    duplicates always do and chance neighbours seldom do. Trigrams are integer codes of token ids, so the
+    grouping runs in numpy rather than in a Python loop over every posting.
+    """
+    vocabulary: dict[str, int] = {}
     exact: dict[str, list[int]] = defaultdict(list)
-    postings: dict[str, list[int]] = defaultdict(list)
+    token_ids: list[int] = []
+    owners: list[int] = []
+    short: list[tuple[int, int, int]] = []
     for index, key in enumerate(keys):
         if not key.text:
             continue
         exact[key.text].append(index)
-        for shingle in _shingles(key.text.split()):
-            postings[shingle].append(index)
+        tokens = key.text.split()
+        if len(tokens) < 2:
+            continue  # a one-word stem pairs only with its identical twins
+        ids_here = [vocabulary.setdefault(t, len(vocabulary)) for t in tokens]
+        token_ids.extend(ids_here)
+        owners.extend([index] * len(tokens))
+        if len(tokens) < SHORT_STEM:
+            short.extend((a, b, index) for a, b in zip(ids_here, ids_here[1:]))
     pairs: set[tuple[int, int]] = set()
     for group in exact.values():
         # identical texts: chain them, the clusters come out the same and the cost stays linear
         pairs.update((group[0], other) for other in group[1:])
-    for ids in postings.values():
-        if 2 <= len(ids) <= max_df:
-            for i, a in enumerate(ids):
-                for b in ids[i + 1:]:
-                    if keys[a].text != keys[b].text:
-                        pairs.add((a, b))
+    if len(token_ids) < 2:
+        return pairs
+    ids = np.asarray(token_ids, dtype=np.int64)
+    own = np.asarray(owners, dtype=np.int64)
+    same = (own[:-2] == own[2:])  # a trigram must not straddle two stems
+    width = np.int64(len(vocabulary) + 1)
+    codes = ((ids[:-2] * width + ids[1:-1]) * width + ids[2:])[same]
+    stems = own[:-2][same]
+    if short:  # short stems also get word pairs ("what is a lean canvas" / "what is lean canvas"), coded below zero
+        pair = np.asarray(short, dtype=np.int64)
+        codes = np.concatenate((codes, -1 - (pair[:, 0] * width + pair[:, 1])))
+        stems = np.concatenate((stems, pair[:, 2]))
+    # one entry per (trigram, stem), sorted by trigram
+    order = np.lexsort((stems, codes))
+    codes, stems = codes[order], stems[order]
+    fresh = np.ones(len(codes), dtype=bool)
+    fresh[1:] = (codes[1:] != codes[:-1]) | (stems[1:] != stems[:-1])
+    codes, stems = codes[fresh], stems[fresh]
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+    sizes = np.diff(np.r_[starts, len(codes)])
+    rare = (sizes >= 2) & (sizes <= max_df)
+    found = _pairs_within_groups(stems, starts[rare], sizes[rare])
+    if not len(found):
+        return pairs
+    # how many rare trigrams each stem has, and how many each pair shares
+    in_rare = np.repeat(rare, sizes)
+    per_stem = np.bincount(stems[in_rare], minlength=len(keys))
+    n = np.int64(len(keys))
+    code = np.sort(np.minimum(found[:, 0], found[:, 1]) * n + np.maximum(found[:, 0], found[:, 1]))
+    first = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+    shared = np.diff(np.r_[first, len(code)])
+    code = code[first]
+    lo, hi = code // n, code % n
+    keep = shared >= np.maximum(np.minimum(min_shared, np.minimum(per_stem[lo], per_stem[hi])), 1)
+    pairs.update((a, b) for a, b in zip(lo[keep].tolist(), hi[keep].tolist()) if keys[a].text != keys[b].text)
     return pairs
 
 
