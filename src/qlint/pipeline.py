@@ -70,12 +70,12 @@ def default_jobs() -> int:
 
 
 # --- per-file work, in this process or in workers ---------------------------------------------
-_WORKER: tuple[list[ActiveRule], Limits, bool] | None = None
+_WORKER: tuple[list[ActiveRule], Limits, bool, Path | None] | None = None
 
 
-def _init_worker(active: list[ActiveRule], limits: Limits, keep: bool) -> None:
+def _init_worker(active: list[ActiveRule], limits: Limits, keep: bool, cache_folder: Path | None) -> None:
     global _WORKER  # one per worker process, set once by the pool initializer
-    _WORKER = (active, limits, keep)
+    _WORKER = (active, limits, keep, cache_folder)
     gc.disable()  # workers hold no cycles worth collecting; the collector's passes cost more than parsing
 
 
@@ -91,9 +91,19 @@ def process(path: Path, display: str, active: Sequence[ActiveRule], limits: Limi
     return check_file(result, active, keep)
 
 
-def _work(job: tuple[Path, str, bytes | None]) -> FileOutcome:
-    active, limits, keep = _WORKER  # type: ignore[misc]
-    return process(job[0], job[1], active, limits, keep, job[2])
+def check_one(path: Path, display: str, active: Sequence[ActiveRule], limits: Limits, keep: bool,
+              cache: Cache | None) -> FileOutcome:
+    """Read, check and (when there is a cache) store one file's outcome under the hash of what was read."""
+    data = _read(path, limits)  # None: too big or unreadable, and load_file says so
+    outcome = process(path, display, active, limits, keep, data)
+    if cache is not None and data is not None:
+        cache.put(Cache.digest(display, data), outcome)
+    return outcome
+
+
+def _work(job: tuple[Path, str]) -> FileOutcome:
+    active, limits, keep, folder = _WORKER  # type: ignore[misc]
+    return check_one(job[0], job[1], active, limits, keep, Cache(folder) if folder else None)
 
 
 class _Progress:
@@ -154,29 +164,29 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     cache = Cache.open(config, config_key(config, registry, active)) if use_cache and not keep else None
     displays = [relative(f) for f in files]
     outcomes: list[FileOutcome | None] = [None] * len(files)
-    todo: list[tuple[int, Path, str, bytes | None, str | None]] = []
+    todo: list[tuple[int, Path, str]] = []
     total_bytes = 0
     for index, (path, display) in enumerate(zip(files, displays)):
-        data = _read(path, limits) if cache is not None else None
-        digest = Cache.digest(display, data) if cache is not None and data is not None else None
-        hit = cache.get(digest) if digest is not None else None
-        if hit is not None:
-            outcomes[index] = hit
-            continue
-        todo.append((index, path, display, data, digest))
-        total_bytes += len(data) if data is not None else _size(path)
+        if cache is not None:
+            data = _read(path, limits)
+            hit = cache.get(Cache.digest(display, data)) if data is not None else None
+            if hit is not None:
+                outcomes[index] = hit
+                continue
+            total_bytes += len(data) if data is not None else 0
+        else:
+            total_bytes += _size(path)
+        todo.append((index, path, display))  # workers read the file again (from the page cache) themselves
 
     bar = _Progress(len(files), progress)
     bar.done = len(files) - len(todo)
     jobs = min(jobs, len(todo))
     if jobs > 1 and total_bytes >= PARALLEL_MIN_BYTES:
-        results = _parallel(todo, active, limits, keep, jobs)
+        results = _parallel([(p, d) for _, p, d in todo], active, limits, keep, cache, jobs)
     else:
-        results = (process(p, d, active, limits, keep, data) for _, p, d, data, _ in todo)
-    for (index, _, _, _, digest), outcome in zip(todo, results):
+        results = (check_one(p, d, active, limits, keep, cache) for _, p, d in todo)
+    for (index, _, _), outcome in zip(todo, results):
         outcomes[index] = outcome
-        if cache is not None and digest is not None:
-            cache.put(digest, outcome)
         bar.step()
     bar.close()
     return outcomes  # type: ignore[return-value]
@@ -189,16 +199,16 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _parallel(todo, active, limits, keep, jobs) -> Iterator[FileOutcome]:
+def _parallel(jobs_list: list[tuple[Path, str]], active, limits, keep, cache: Cache | None,
+              jobs: int) -> Iterator[FileOutcome]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    jobs_list = [(p, d, data) for _, p, d, data, _ in todo]
     chunk = max(1, min(16, len(jobs_list) // (jobs * 8) or 1))
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
-                             initargs=(active, limits, keep)) as pool:
+                             initargs=(active, limits, keep, cache.folder if cache else None)) as pool:
         yield from pool.map(_work, jobs_list, chunksize=chunk)
 
 

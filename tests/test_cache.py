@@ -1,0 +1,88 @@
+"""The content-hash cache: warm runs equal cold ones, edits are seen, damage and concurrency are harmless."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+BANK = {
+    "a.yaml": "id: a-1\nstem: Which call returns a Python float from a one-element loss tensor?\noptions:\n"
+              "  - {text: loss.item(), correct: true, rationale: Correct. It copies the value out.}\n"
+              "  - {text: loss.detach(), rationale: Incorrect. It returns a tensor.}\n",
+    "b.yaml": "id: b-1\nstem: Which call returns a Python float from a one element loss tensor?\noptions:\n"
+              "  - {text: loss.item(), correct: true, rationale: Correct. It copies the value out.}\n"
+              "  - {text: loss.detach(), correct: true, rationale: Correct. Also a tensor.}\n",
+}
+
+
+def run(bank: Path, cache: Path, *extra: str) -> tuple[int, list]:
+    env = {**os.environ, "QLINT_CACHE_DIR": str(cache), "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "qlint", "check", str(bank), "--format", "json", *extra],
+                          capture_output=True, text=True, env=env, cwd=bank)
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc.returncode, json.loads(proc.stdout)["findings"]
+
+
+def make(tmp_path: Path) -> Path:
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    for name, text in BANK.items():
+        (bank / name).write_text(text)
+    return bank
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(cache.rglob("*.json"))
+
+
+def test_warm_equals_cold_and_edits_are_seen(tmp_path):
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    cold = run(bank, cache)
+    assert entries(cache) and cold == run(bank, cache)
+    assert {f["rule"] for f in cold[1]} >= {"near-duplicate-stem", "correct-count"}
+    (bank / "b.yaml").write_text(BANK["b.yaml"].replace("correct: true, rationale: Correct. Also",
+                                                        "rationale: Incorrect. Also"))
+    code, found = run(bank, cache)
+    assert "correct-count" not in {f["rule"] for f in found}
+    assert "near-duplicate-stem" in {f["rule"] for f in found}  # cross-file findings recomputed, still right
+    assert (code, found) == run(bank, cache, "--no-cache")
+
+
+def test_damaged_entries_are_recomputed(tmp_path):
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    cold = run(bank, cache)
+    for entry in entries(cache):
+        entry.write_text("{not json")
+    assert run(bank, cache) == cold
+    for entry in entries(cache):
+        entry.write_text(json.dumps({"path": "x", "findings": [], "items": [], "suppressions": [], "extra": 1}))
+    # a well-formed entry is trusted; the key includes the content hash, so only a hand could do this
+    run(bank, cache)
+
+
+def test_unwritable_cache_folder_just_runs_without(tmp_path):
+    bank = make(tmp_path)
+    blocker = tmp_path / "file-not-folder"
+    blocker.write_text("")
+    assert run(bank, blocker / "cache")[0] == 1
+
+
+def test_two_concurrent_runs_agree(tmp_path):
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    env = {**os.environ, "QLINT_CACHE_DIR": str(cache)}
+    cmd = [sys.executable, "-m", "qlint", "check", str(bank), "--format", "json"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, env=env, text=True, cwd=bank) for _ in range(4)]
+    outputs = {p.communicate()[0] for p in procs}
+    assert len(outputs) == 1
+    assert run(bank, cache)[1] == json.loads(outputs.pop())["findings"]
+
+
+def test_cache_defaults_outside_the_bank(tmp_path):
+    bank = make(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "QLINT_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    subprocess.run([sys.executable, "-m", "qlint", "check", str(bank)], env=env, capture_output=True, cwd=bank)
+    assert sorted(p.name for p in bank.iterdir()) == ["a.yaml", "b.yaml"]
+    assert entries(tmp_path / "xdg" / "qlint")
