@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import sys
@@ -124,10 +123,9 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     if args.no_show_source:
         options["show_source"] = False
     if args.output_file:
-        buffer = io.StringIO()
-        available[fmt](report, buffer, {**options, "colour": False, "show_source": False})
-        try:
-            Path(args.output_file).write_text(buffer.getvalue(), encoding="utf-8")
+        try:  # streamed: a million findings need not sit in memory twice
+            with open(args.output_file, "w", encoding="utf-8") as handle:
+                available[fmt](report, handle, {**options, "colour": False, "show_source": False})
         except OSError as exc:
             raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
     else:

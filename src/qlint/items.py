@@ -14,7 +14,9 @@ from typing import Any
 from qlint.finding import Finding
 from qlint.loader import LoadedQuestion, Suppression, locate
 
-_KEPT = re.compile(r"id|stem|options|select|objective|tags|difficulty|options\[\d+\]|qlint(\..*)?")
+# the positions bank rules and suppressions report at; the rest stay with the file (a million questions
+# keep a million of these)
+_KEPT = re.compile(r"id|stem|options|select|qlint(\..*)?")
 
 
 @dataclass(slots=True, eq=False)

@@ -112,15 +112,17 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     if len(token_ids) < 2:
         return pairs
     ids = np.asarray(token_ids, dtype=np.int64)
-    own = np.asarray(owners, dtype=np.int64)
+    own = np.asarray(owners, dtype=np.int32)
+    del token_ids, owners  # a million stems hold tens of millions of tokens: free the lists at once
     same = (own[:-2] == own[2:])  # a trigram must not straddle two stems
     width = np.int64(len(vocabulary) + 1)
     codes = ((ids[:-2] * width + ids[1:-1]) * width + ids[2:])[same]
     stems = own[:-2][same]
+    del ids, own, same
     if short:  # short stems also get word pairs ("what is a lean canvas" / "what is lean canvas"), coded below zero
         pair = np.asarray(short, dtype=np.int64)
         codes = np.concatenate((codes, -1 - (pair[:, 0] * width + pair[:, 1])))
-        stems = np.concatenate((stems, pair[:, 2]))
+        stems = np.concatenate((stems, pair[:, 2].astype(np.int32)))
     # one entry per (trigram, stem), sorted by trigram
     order = np.lexsort((stems, codes))
     codes, stems = codes[order], stems[order]
@@ -130,7 +132,7 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
     sizes = np.diff(np.r_[starts, len(codes)])
     rare = (sizes >= 2) & (sizes <= max_df)
-    found = _pairs_within_groups(stems, starts[rare], sizes[rare])
+    found = _pairs_within_groups(stems, starts[rare], sizes[rare]).astype(np.int64)
     if not len(found):
         return pairs
     # how many rare trigrams each stem has, and how many each pair shares
