@@ -18,7 +18,6 @@ import gc
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys

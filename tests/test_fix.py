@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from qlint.fix import FixError, SetText, Fix, apply_to_text, write_atomic
+from qlint.fix import Fix, FixError, SetText, apply_to_text, write_atomic
 
 COMMENTED = """\
 # Header comment: must survive

@@ -15,10 +15,10 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -546,7 +546,7 @@ def bank(tmp_path):
     (root / "flawed.yaml").write_text(FLAWED)
     (tmp_path / "qlint.toml").write_text("")  # stop the config search here
     yield root
-    for dirpath, dirnames, filenames in os.walk(tmp_path):  # let pytest clean up chmod 000 files
+    for dirpath, _dirnames, filenames in os.walk(tmp_path):  # let pytest clean up chmod 000 files
         for name in filenames:
             path = Path(dirpath) / name
             if not path.is_symlink() and path.is_file():

@@ -47,8 +47,8 @@ def test_ordinary_patterns_pass(pattern):
 
 
 def test_shipped_packs_load_and_run_fast_on_hostile_text(tmp_path):
-    from qlint.packs import load_packs
     from qlint.model import Question
+    from qlint.packs import load_packs
 
     rules = load_packs()
     assert rules, "qlint ships at least one pack"

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import yaml
+from conftest import lint_text
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import lint_text
-from qlint.fix import FixError, apply_to_text, fixable
 from qlint.finding import Finding
+from qlint.fix import FixError, apply_to_text, fixable
 from qlint.loader import decode, load_text
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,8 +5,8 @@ The examples are also what `qlint rule NAME` and the docs show, so a rule cannot
 from __future__ import annotations
 
 import pytest
-
 from conftest import lint_text
+
 from qlint.registry import load_registry
 
 RULES = list(load_registry())

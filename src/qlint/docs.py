@@ -10,6 +10,7 @@ from pathlib import Path
 
 from qlint.rule import Rule
 
+_SCOPE = {"question": "each question", "bank": "the whole bank"}
 MEASURED = Path(__file__).parent / "data" / "accuracy.json"
 
 
@@ -51,7 +52,7 @@ def card(rule: Rule) -> str:
     """The rule card as Markdown-flavoured text."""
     state = "on by default" if rule.enabled else "off by default (enable with --extend-select)"
     parts = [f"# {rule.name} ({rule.code})", "",
-             f"Severity: {rule.severity}; {state}; checks {'each question' if rule.kind == 'question' else 'the whole bank' if rule.kind == 'bank' else 'files as they load'}.",
+             f"Severity: {rule.severity}; {state}; checks {_SCOPE.get(rule.kind, 'files as they load')}.",
              "", "## What it does", rule.summary, "", "## Why is this bad?", rule.why, ""]
     parts += ["## Example", "```yaml", rule.failing[0].rstrip(), "```", ""]
     if rule.passing:

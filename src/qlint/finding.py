@@ -1,8 +1,8 @@
 """The one currency every stage trades in: a located, frozen finding."""
 from __future__ import annotations
 
-import enum
 import dataclasses
+import enum
 from dataclasses import dataclass
 from typing import Any
 

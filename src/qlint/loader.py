@@ -160,8 +160,11 @@ def decode(data: bytes, path: str) -> tuple[str | None, list[Finding]]:
             try:
                 text = data[len(bom):].decode(codec)
             except UnicodeDecodeError:
-                return None, [_finding(path, 1, 1, PARSE_ERROR, f"file starts with a {codec.upper()} byte-order mark but is not valid {codec.upper()}")]
-            return text, [_finding(path, 1, 1, PARSE_ERROR, f"file is encoded as {codec.upper()}; bank files must be UTF-8 (it was read anyway)")]
+                name = codec.upper()
+                return None, [_finding(path, 1, 1, PARSE_ERROR,
+                                       f"file starts with a {name} byte-order mark but is not valid {name}")]
+            return text, [_finding(path, 1, 1, PARSE_ERROR,
+                                   f"file is encoded as {codec.upper()}; bank files must be UTF-8 (it was read anyway)")]
     if b"\x00" in data[:8192]:
         return None, [_finding(path, 1, 1, PARSE_ERROR, "binary file (contains NUL bytes), not a YAML bank file")]
     try:
@@ -345,7 +348,7 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
     if isinstance(root, yaml.MappingNode) and any(
             isinstance(k, yaml.ScalarNode) and k.value == "questions" for k, _ in root.value):
         entries = []
-        for key_node, value_node in root.value:
+        for key_node, _value_node in root.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
             if key not in _FILE_KEYS:
                 m = key_node.start_mark

@@ -29,8 +29,8 @@ from qlint.model import Question
 from qlint.rule import NoOptions, QuestionRule, Violation
 
 try:
-    import re._parser as _sre_parse  # Python 3.11+
     import re._constants as _sre_constants
+    import re._parser as _sre_parse  # Python 3.11+
 except ImportError:  # pragma: no cover
     import sre_constants as _sre_constants  # type: ignore[no-redef]
     import sre_parse as _sre_parse  # type: ignore[no-redef]

@@ -74,8 +74,9 @@ def apply_suppressions(findings: list[Finding], files: Sequence[FileOutcome],
                 if invalid is None:
                     continue
                 what = "a reason" if sup.rules else "rule names in brackets"
+                form = "ignore-question" if sup.scope == "question" else "ignore"
                 extra.append(Finding(result.path, sup.line, sup.column, INVALID[0], INVALID[1], invalid,
-                                     f"suppression needs {what}: # qlint: {'ignore-question' if sup.scope == 'question' else 'ignore'}[rule] reason"))
+                                     f"suppression needs {what}: # qlint: {form}[rule] reason"))
                 continue
             names = resolve(sup.rules, result.path, sup.line, sup.column, None)
             if not names:

@@ -298,60 +298,60 @@ def chart_difficulty(plt, s: BankSummary) -> str:
 # -- page --------------------------------------------------------------------------------------------------
 
 CSS = """
-:root { --ink:#1f2933; --muted:#5f6b7a; --line:#e3e7eb; --panel:#f7f9fb; --accent:%(accent)s;
-        --error:%(error)s; --warning:%(warning)s; --info:%(info)s; --good:%(good)s; }
-* { box-sizing: border-box; }
-body { margin:0; font-family:%(font)s; color:var(--ink); background:#fff; line-height:1.45; font-size:15px; }
-header { background:linear-gradient(135deg,#1f3b57,#2c5d8a); color:#fff; padding:28px 40px 22px; }
-header h1 { margin:0 0 4px; font-size:26px; font-weight:650; letter-spacing:-0.01em; }
-header .sub { opacity:.85; font-size:14px; }
-header .sub code { background:rgba(255,255,255,.15); color:#fff; }
-.totals { display:flex; flex-wrap:wrap; gap:12px; margin-top:18px; }
-.total { background:rgba(255,255,255,.12); border-radius:8px; padding:8px 14px; min-width:92px; }
-.total b { display:block; font-size:22px; font-variant-numeric:tabular-nums; }
-.total span { font-size:12px; text-transform:uppercase; letter-spacing:.06em; opacity:.85; }
-.total.error b { color:#ffb4a8; } .total.warning b { color:#ffd98a; } .total.info b { color:#a9d6ff; }
-nav { position:sticky; top:0; background:#fff; border-bottom:1px solid var(--line); padding:10px 40px; z-index:2;
-      font-size:14px; }
-nav a { color:var(--accent); text-decoration:none; margin-right:18px; white-space:nowrap; }
-main { max-width:1180px; margin:0 auto; padding:8px 40px 48px; }
-section { padding:22px 0 8px; border-bottom:1px solid var(--line); }
-h2 { font-size:20px; margin:0 0 6px; }
-h3 { font-size:15px; margin:18px 0 6px; color:var(--muted); font-weight:600; }
-p.lead { color:var(--muted); margin:0 0 14px; max-width:860px; }
-.grid { display:grid; grid-template-columns:repeat(auto-fit,minmax(460px,1fr)); gap:18px 28px; align-items:start; }
-figure { margin:0; }
-svg.chart { max-width:100%%; height:auto; display:block; }
-table { border-collapse:collapse; width:100%%; font-size:13.5px; margin:6px 0 12px; }
-th, td { text-align:left; padding:6px 10px; border-bottom:1px solid var(--line); vertical-align:top; }
-th { background:var(--panel); font-weight:600; color:#3c4650; }
-td.n, th.n { text-align:right; font-variant-numeric:tabular-nums; }
-tr:hover td { background:#fbfcfd; }
-td:first-child code { white-space:nowrap; }
-td a code { overflow-wrap:anywhere; }
-code { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace; font-size:12.5px;
-       background:var(--panel); padding:1px 5px; border-radius:4px; }
-a { color:var(--accent); }
-.verdict { border-radius:10px; padding:14px 18px; margin:8px 0 16px; border:1px solid; max-width:860px; }
-.verdict strong { font-size:17px; display:block; margin-bottom:2px; }
-.verdict.bad { background:#fdf0ee; border-color:#f1b8ae; } .verdict.bad strong { color:var(--error); }
-.verdict.good { background:#eef7f1; border-color:#b4dcc3; } .verdict.good strong { color:var(--good); }
-.verdict.neutral { background:var(--panel); border-color:var(--line); } .verdict.neutral strong { color:var(--muted); }
-.verdict ul { margin:6px 0 0; padding-left:20px; }
-.stats { display:flex; flex-wrap:wrap; gap:10px; margin:4px 0 14px; }
-.stat { background:var(--panel); border:1px solid var(--line); border-radius:8px; padding:6px 12px; }
-.stat b { font-size:17px; font-variant-numeric:tabular-nums; margin-right:4px; }
-.stat span { color:var(--muted); font-size:13px; }
-.sev { display:inline-block; border-radius:10px; padding:0 8px; font-size:12px; color:#fff; }
-.sev.error { background:var(--error); } .sev.warning { background:var(--warning); } .sev.info { background:var(--info); }
-.cluster { border:1px solid var(--line); border-radius:10px; padding:10px 14px; margin:10px 0 14px; }
-.cluster h3 { margin:2px 0 6px; color:var(--ink); }
-.muted { color:var(--muted); }
-.ok { color:var(--good); font-weight:600; }
-details { margin:6px 0 12px; } summary { cursor:pointer; color:var(--accent); }
-footer { max-width:1180px; margin:0 auto; padding:16px 40px 40px; color:var(--muted); font-size:13px; }
-@media print { nav { position:static; } }
-""" % {"accent": ACCENT, "good": GOOD, "font": FONT_STACK, **SEVERITY_COLOURS}
+:root {{ --ink:#1f2933; --muted:#5f6b7a; --line:#e3e7eb; --panel:#f7f9fb; --accent:{accent};
+        --error:{error}; --warning:{warning}; --info:{info}; --good:{good}; }}
+* {{ box-sizing: border-box; }}
+body {{ margin:0; font-family:{font}; color:var(--ink); background:#fff; line-height:1.45; font-size:15px; }}
+header {{ background:linear-gradient(135deg,#1f3b57,#2c5d8a); color:#fff; padding:28px 40px 22px; }}
+header h1 {{ margin:0 0 4px; font-size:26px; font-weight:650; letter-spacing:-0.01em; }}
+header .sub {{ opacity:.85; font-size:14px; }}
+header .sub code {{ background:rgba(255,255,255,.15); color:#fff; }}
+.totals {{ display:flex; flex-wrap:wrap; gap:12px; margin-top:18px; }}
+.total {{ background:rgba(255,255,255,.12); border-radius:8px; padding:8px 14px; min-width:92px; }}
+.total b {{ display:block; font-size:22px; font-variant-numeric:tabular-nums; }}
+.total span {{ font-size:12px; text-transform:uppercase; letter-spacing:.06em; opacity:.85; }}
+.total.error b {{ color:#ffb4a8; }} .total.warning b {{ color:#ffd98a; }} .total.info b {{ color:#a9d6ff; }}
+nav {{ position:sticky; top:0; background:#fff; border-bottom:1px solid var(--line); padding:10px 40px; z-index:2;
+      font-size:14px; }}
+nav a {{ color:var(--accent); text-decoration:none; margin-right:18px; white-space:nowrap; }}
+main {{ max-width:1180px; margin:0 auto; padding:8px 40px 48px; }}
+section {{ padding:22px 0 8px; border-bottom:1px solid var(--line); }}
+h2 {{ font-size:20px; margin:0 0 6px; }}
+h3 {{ font-size:15px; margin:18px 0 6px; color:var(--muted); font-weight:600; }}
+p.lead {{ color:var(--muted); margin:0 0 14px; max-width:860px; }}
+.grid {{ display:grid; grid-template-columns:repeat(auto-fit,minmax(460px,1fr)); gap:18px 28px; align-items:start; }}
+figure {{ margin:0; }}
+svg.chart {{ max-width:100%; height:auto; display:block; }}
+table {{ border-collapse:collapse; width:100%; font-size:13.5px; margin:6px 0 12px; }}
+th, td {{ text-align:left; padding:6px 10px; border-bottom:1px solid var(--line); vertical-align:top; }}
+th {{ background:var(--panel); font-weight:600; color:#3c4650; }}
+td.n, th.n {{ text-align:right; font-variant-numeric:tabular-nums; }}
+tr:hover td {{ background:#fbfcfd; }}
+td:first-child code {{ white-space:nowrap; }}
+td a code {{ overflow-wrap:anywhere; }}
+code {{ font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace; font-size:12.5px;
+       background:var(--panel); padding:1px 5px; border-radius:4px; }}
+a {{ color:var(--accent); }}
+.verdict {{ border-radius:10px; padding:14px 18px; margin:8px 0 16px; border:1px solid; max-width:860px; }}
+.verdict strong {{ font-size:17px; display:block; margin-bottom:2px; }}
+.verdict.bad {{ background:#fdf0ee; border-color:#f1b8ae; }} .verdict.bad strong {{ color:var(--error); }}
+.verdict.good {{ background:#eef7f1; border-color:#b4dcc3; }} .verdict.good strong {{ color:var(--good); }}
+.verdict.neutral {{ background:var(--panel); border-color:var(--line); }} .verdict.neutral strong {{ color:var(--muted); }}
+.verdict ul {{ margin:6px 0 0; padding-left:20px; }}
+.stats {{ display:flex; flex-wrap:wrap; gap:10px; margin:4px 0 14px; }}
+.stat {{ background:var(--panel); border:1px solid var(--line); border-radius:8px; padding:6px 12px; }}
+.stat b {{ font-size:17px; font-variant-numeric:tabular-nums; margin-right:4px; }}
+.stat span {{ color:var(--muted); font-size:13px; }}
+.sev {{ display:inline-block; border-radius:10px; padding:0 8px; font-size:12px; color:#fff; }}
+.sev.error {{ background:var(--error); }} .sev.warning {{ background:var(--warning); }} .sev.info {{ background:var(--info); }}
+.cluster {{ border:1px solid var(--line); border-radius:10px; padding:10px 14px; margin:10px 0 14px; }}
+.cluster h3 {{ margin:2px 0 6px; color:var(--ink); }}
+.muted {{ color:var(--muted); }}
+.ok {{ color:var(--good); font-weight:600; }}
+details {{ margin:6px 0 12px; }} summary {{ cursor:pointer; color:var(--accent); }}
+footer {{ max-width:1180px; margin:0 auto; padding:16px 40px 40px; color:var(--muted); font-size:13px; }}
+@media print {{ nav {{ position:static; }} }}
+""".format(accent=ACCENT, good=GOOD, font=FONT_STACK, **SEVERITY_COLOURS)
 
 
 def _e(value) -> str:
@@ -598,7 +598,8 @@ def render(summary: BankSummary, *, base: Path | None = None, findings: list[dic
 <body>
 <header>
 <h1>Bank report: {_e(s.name)}</h1>
-<div class="sub">{paths} \u00b7 {t['questions']} questions in {t['files']} files \u00b7 {s.rules_run} rules \u00b7 qlint {_e(__version__)}</div>
+<div class="sub">{paths} \u00b7 {t['questions']} questions in {t['files']} files \u00b7 {s.rules_run} rules \u00b7 \
+qlint {_e(__version__)}</div>
 <div class="totals">{totals}</div>
 </header>
 <nav>{nav}</nav>

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ DATA = Path(__file__).parent / "data"
 LABEL = r"^\s*(?:\(?[a-hA-H1-8]\)|[a-hA-H1-8]\.)?\s*"
 
 
-@lru_cache(maxsize=None)
+@cache
 def data(name: str) -> dict[str, Any]:
     """The data file ``rules/data/<name>.yaml`` of one rule."""
     return yaml.safe_load((DATA / f"{name}.yaml").read_text(encoding="utf-8"))

@@ -1,8 +1,8 @@
 """duplicate-option: two options of one question say the same thing."""
 import re
-from functools import lru_cache
 from collections.abc import Iterator
 from fractions import Fraction
+from functools import lru_cache
 
 from pydantic import Field
 
