@@ -9,9 +9,11 @@ stemmed words, so a reworded stem ("activation memory" / "memory of activations"
 from __future__ import annotations
 
 import re
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -80,8 +82,8 @@ def _pairs_within_groups(members: np.ndarray, starts: np.ndarray, sizes: np.ndar
     return np.concatenate(out) if out else np.empty((0, 2), dtype=np.int64)
 
 
-def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int = 2) -> set[tuple[int, int]]:
-    """Index pairs worth confirming: identical texts, or texts sharing rare word trigrams.
+def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int = 2) -> np.ndarray:
+    """Index pairs worth confirming, as a sorted (n, 2) array: identical texts, or texts sharing rare trigrams.
 
     A trigram seen in 2 to ``max_df`` stems is rare; boilerplate seen in more pairs nothing. A pair must
     share ``min_shared`` rare trigrams (or all the rare trigrams the smaller stem has), which near-
@@ -90,8 +92,8 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     """
     vocabulary: dict[str, int] = {}
     exact: dict[str, list[int]] = defaultdict(list)
-    token_ids: list[int] = []
-    owners: list[int] = []
+    token_ids = array("q")  # machine integers: a million stems make tens of millions of tokens
+    owners = array("i")
     short: list[tuple[int, int, int]] = []
     for index, key in enumerate(keys):
         if not key.text:
@@ -102,17 +104,18 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
             continue  # a one-word stem pairs only with its identical twins
         ids_here = [vocabulary.setdefault(t, len(vocabulary)) for t in tokens]
         token_ids.extend(ids_here)
-        owners.extend([index] * len(tokens))
+        owners.extend(repeat(index, len(tokens)))
         if len(tokens) < SHORT_STEM:
             short.extend((a, b, index) for a, b in zip(ids_here, ids_here[1:]))
-    pairs: set[tuple[int, int]] = set()
-    for group in exact.values():
-        # identical texts: chain them, the clusters come out the same and the cost stays linear
-        pairs.update((group[0], other) for other in group[1:])
+    # identical texts: chain them, the clusters come out the same and the cost stays linear
+    chained = np.array([(g[0], o) for g in exact.values() for o in g[1:]], dtype=np.int64).reshape(-1, 2)
+    text_id = np.full(len(keys), -1, dtype=np.int64)
+    for number, group in enumerate(exact.values()):
+        text_id[group] = number
     if len(token_ids) < 2:
-        return pairs
-    ids = np.asarray(token_ids, dtype=np.int64)
-    own = np.asarray(owners, dtype=np.int32)
+        return chained
+    ids = np.frombuffer(token_ids, dtype=np.int64)
+    own = np.frombuffer(owners, dtype=np.int32)
     del token_ids, owners  # a million stems hold tens of millions of tokens: free the lists at once
     same = (own[:-2] == own[2:])  # a trigram must not straddle two stems
     width = np.int64(len(vocabulary) + 1)
@@ -134,7 +137,7 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     rare = (sizes >= 2) & (sizes <= max_df)
     found = _pairs_within_groups(stems, starts[rare], sizes[rare]).astype(np.int64)
     if not len(found):
-        return pairs
+        return chained
     # how many rare trigrams each stem has, and how many each pair shares
     in_rare = np.repeat(rare, sizes)
     per_stem = np.bincount(stems[in_rare], minlength=len(keys))
@@ -145,8 +148,9 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     code = code[first]
     lo, hi = code // n, code % n
     keep = shared >= np.maximum(np.minimum(min_shared, np.minimum(per_stem[lo], per_stem[hi])), 1)
-    pairs.update((a, b) for a, b in zip(lo[keep].tolist(), hi[keep].tolist()) if keys[a].text != keys[b].text)
-    return pairs
+    keep &= text_id[lo] != text_id[hi]  # identical texts are already chained
+    pairs = np.concatenate((chained, np.stack((lo[keep], hi[keep]), axis=1)))
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 
 def similarity(a: StemKey, b: StemKey) -> float:
@@ -194,7 +198,7 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
         return 1.0 if not wa or not wb else len(wa & wb) / len(wa | wb)
 
     found = []
-    for a, b in sorted(candidates if candidates is not None else candidate_pairs(keys)):
+    for a, b in _iterate(candidates if candidates is not None else candidate_pairs(keys)):
         ka, kb = keys[a], keys[b]
         if ignore_variants and is_variant(ka, kb):
             continue
@@ -209,6 +213,15 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
                 continue
         found.append((min(a, b), max(a, b), score))
     return found
+
+
+def _iterate(candidates) -> Iterable[tuple[int, int]]:
+    """Pairs in index order; an array is walked in chunks, so millions of pairs never become Python tuples at once."""
+    if isinstance(candidates, np.ndarray):
+        for start in range(0, len(candidates), 65536):
+            yield from candidates[start:start + 65536].tolist()
+    else:
+        yield from sorted(candidates)
 
 
 def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:
