@@ -49,7 +49,6 @@ RULE = QuestionRule(
            "it needs guards a pack cannot express: exemptions that are patterns (every 3 hours), skipping long "
            "narrative options, and ignoring a word the stem itself uses (as a pack without them: precision 0.52, "
            "kappa 0.49 on the dev labels). Info severity: precision 0.65, below the 0.7 bar for warnings."),
-    accuracy={"precision": 0.65, "recall": 0.72, "kappa": 0.59, "n": 200, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: abs-ok
 stem: How often should a training job write a checkpoint?

@@ -67,7 +67,6 @@ RULE = QuestionRule(
            "statement numbers (\"(i), (ii), (iii) and (iv)\") is reported when it names every statement the "
            "options refer to (at least min-enumerated of them): reviewers treat it as all-of-the-above. "
            "\"Both A and B\" is also a complex-option (Q303) finding; the two flaws are reported separately."),
-    accuracy={"precision": 1.0, "recall": 1.0, "kappa": 1.0, "n": 91, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: aota-plain
 stem: Which gas makes up most of Earth's atmosphere?

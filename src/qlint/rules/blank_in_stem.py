@@ -80,7 +80,6 @@ RULE = QuestionRule(
            "same sentence. Also reported: a \"?\" standing for the unknown in arithmetic, and the wh-in-situ "
            "placeholder (\"Dogs remain what to ...\"), which is exempt after prepositions, conjunctions and verbs "
            "that take an embedded question (word lists in src/qlint/rules/data/blank-in-stem.yaml)."),
-    accuracy={"precision": 0.92, "recall": 0.92, "kappa": 0.91, "n": 171, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: bis-end
 stem: The organelle that carries out photosynthesis is the ________.

@@ -78,7 +78,6 @@ RULE = QuestionRule(
            "the roots of an equation is fine); two or more \"I only\" options; and judgement tuples where every "
            "option has the same 2-4 comma-separated slots of 2-3 recurring values (\"True, False\", \"Wrong, Not "
            "wrong\"). \"Both A and B\" is also an all-of-the-above (Q301) finding."),
-    accuracy={"precision": 1.0, "recall": 1.0, "kappa": 1.0, "n": 93, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: co-pairs
 stem: Which pair of elements forms an ionic compound?

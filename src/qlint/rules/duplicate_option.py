@@ -102,7 +102,6 @@ RULE = QuestionRule(
            "order-sensitive tuples (\"Wrong, Not wrong\" / \"Not wrong, Wrong\") are legitimate options. No human "
            "labels exist for this flaw; all 7 findings on the BenchMarker dev split were checked by hand and are "
            "true duplicates."),
-    accuracy={"precision": 1.0, "n": 7, "dataset": "BenchMarker dev split (863 items); findings checked by hand"},
     passing=("""\
 id: do-minimal-pair
 stem: To soften butter quickly, you can

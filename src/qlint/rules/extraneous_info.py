@@ -39,7 +39,6 @@ RULE = QuestionRule(
     options=Options,
     check=check,
     notes="Off by default: a weak proxy (precision about 0.3 on the BenchMarker dev labels). ",
-    accuracy={"precision": 0.30, "recall": 0.27, "kappa": 0.14, "n": 209, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: ei-ok
 stem: Which tensor does autograd save for the backward pass of a ReLU?

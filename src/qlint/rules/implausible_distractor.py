@@ -51,7 +51,6 @@ RULE = QuestionRule(
     check=check,
     notes=("Off by default: plausibility is about content, which a lexical check barely sees (precision below 0.5 on "
            "the BenchMarker dev labels). Exact duplicates are also duplicate-option's job. "),
-    accuracy={"precision": 0.53, "recall": 0.14, "kappa": 0.12, "n": 217, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: id-ok
 stem: Which precision format keeps the exponent range of fp32?

@@ -50,7 +50,6 @@ RULE = QuestionRule(
     options=Options,
     check=check,
     notes="Off by default: very low recall and precision about 0.5 on the BenchMarker dev labels. ",
-    accuracy={"precision": 0.50, "recall": 0.06, "kappa": 0.04, "n": 216, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: lc-ok
 stem: A run hit an out-of-memory error at step 1200. What should the engineer do next?

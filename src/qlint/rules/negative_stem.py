@@ -87,7 +87,6 @@ RULE = QuestionRule(
            "off, it raises dev precision from 0.81 to 0.84, but 'least suitable' is a negative stem by any "
            "guideline). Word lists: "
            "src/qlint/rules/data/negative-stem.yaml."),
-    accuracy={"precision": 0.84, "recall": 0.84, "kappa": 0.82, "n": 197, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: ns-relative
 stem: A patient who has not eaten for 12 hours arrives for a glucose test. Which value is normal?

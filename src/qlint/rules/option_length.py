@@ -99,7 +99,6 @@ RULE = QuestionRule(
            "'All/none of the above' and 'cannot be determined' are not counted. Numbers and formulas are measured "
            "in symbols and judged only when some option has at least math-min-chars of them; options that are all "
            "code, or all single words, are not judged."),
-    accuracy={"precision": 0.72, "recall": 0.76, "kappa": 0.63, "n": 220, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: ol-ok
 stem: Why does storing `loss` in a list every step make GPU memory grow?

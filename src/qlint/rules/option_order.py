@@ -71,8 +71,6 @@ RULE = QuestionRule(
            "fine, so these reviewers read 'ordered' as smallest-to-largest. Measured with the CLI, kappa is 0.87 "
            "(recall 0.82) with the default and 0.77 (recall 0.70) with allow-descending = true, at precision 1.00 "
            "both ways. Set allow-descending = true for a house style that accepts largest-to-smallest lists."),
-    accuracy={"precision": 1.0, "recall": 0.82, "kappa": 0.87, "n": 118,
-              "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: oo-ascending
 stem: A car travels 150 km in 2.5 hours. What is its average speed?

@@ -68,7 +68,6 @@ RULE = QuestionRule(
            "sentence is never judged and quoted utterances are skipped, so two-sentence answers pass. No human "
            "labels exist; on the BenchMarker dev split the only finding is a URL inside an option. Phrase lists: "
            "src/qlint/rules/data/rationale-in-option.yaml."),
-    accuracy={"precision": 1.0, "n": 1, "dataset": "BenchMarker dev split (863 items); findings checked by hand"},
     passing=("""\
 id: rio-two-sentences
 stem: Which statement about the 1929 crash is accurate?

@@ -53,7 +53,6 @@ RULE = QuestionRule(
     check=check,
     notes=("Words are compared after stop-word removal and light suffix stripping, so irregular forms "
            "(slept/sleep) are missed. Questions whose options are mostly numbers or formulas are skipped."),
-    accuracy={"precision": 0.86, "recall": 0.70, "kappa": 0.71, "n": 196, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: sov-ok
 stem: Which tensors does autograd keep alive after the forward pass?

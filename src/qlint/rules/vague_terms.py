@@ -43,7 +43,6 @@ RULE = QuestionRule(
            "followed by a number ('usually within 30 minutes', 'about 5 km') is exempt, long options are skipped "
            "and words echoed from the stem are ignored; a pack cannot express these (without them: precision 0.42, "
            "kappa 0.45). Info severity: precision 0.47; reviewers ignore many hedges in plain prose."),
-    accuracy={"precision": 0.47, "recall": 0.87, "kappa": 0.50, "n": 180, "dataset": "BenchMarker dev split (863 items)"},
     passing=("""\
 id: vague-ok
 stem: How long does a NCCL all-reduce of 1 GB take on this cluster?
