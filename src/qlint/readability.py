@@ -1,10 +1,11 @@
 """Reading grade of a text, offline and fast.
 
-textstat counts sentences; syllables come from a vowel-group rule with a per-word memo
-(more accurate than pyphen, textstat's fallback, and far cheaper). textstat's syllable
-functions are never called:
-from 0.7.10 they fetch NLTK's cmudict over the network on first use, and qlint
-must never touch the network (pre-commit.ci and air-gapped CI have none).
+Sentences are counted as textstat counts them (a test holds the two equal); syllables come
+from a vowel-group rule with a per-word memo (more accurate than pyphen, textstat's fallback,
+and far cheaper). textstat itself is not imported at run time: its per-call caches cost more
+than the counting, and from 0.7.10 its syllable functions fetch NLTK's cmudict over the
+network on first use, while qlint must never touch the network (pre-commit.ci and
+air-gapped CI have none).
 """
 from __future__ import annotations
 
@@ -44,6 +45,10 @@ def syllables(word: str) -> int:
 
 
 _NOT_PROSE = re.compile("|".join(f"(?:{p.pattern})" for p in (CODE_SPAN, _URL, _IDENT)))
+_TOKEN_NOT_PROSE = re.compile("|".join(f"(?:{p.pattern})" for p in (_URL, _IDENT)))
+_PLAIN_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
+_TEXTSTAT_SENTENCE = re.compile(r"\b[^.!?]+[.!?]*")
+_WORD_CHAR = re.compile(r"\w")
 
 
 def plain_text(text: str) -> str:
@@ -51,15 +56,54 @@ def plain_text(text: str) -> str:
     return _NOT_PROSE.sub(" term ", text)  # one pass: code spans first, then URLs, then identifiers
 
 
+# token -> (its plain form, plain words in it, their syllables). No URL or identifier match crosses whitespace,
+# so replacing token by token gives the same words as replacing in the whole text; tokens are Zipfian.
+_TOKENS: dict[str, tuple[str, int, int]] = {}
+
+
+def _token(token: str) -> tuple[str, int, int]:
+    plain = _TOKEN_NOT_PROSE.sub(" term ", token)
+    words = _PLAIN_WORD.findall(plain)
+    return plain, len(words), sum(syllables(w) for w in words)
+
+
+def _few_words(sentence: str) -> bool:
+    """Two words or fewer, as textstat counts words (tokens left with a word character once punctuation goes)."""
+    n = 0
+    for token in sentence.split():
+        if token.isalnum() or _WORD_CHAR.search(token):
+            n += 1
+            if n > 2:
+                return False
+    return True
+
+
+def sentence_count(text: str) -> int:
+    """textstat's ``sentence_count``, computed the same way without its per-call caches: runs of text up to
+    sentence punctuation, less those of two words or fewer; at least one for a non-empty text."""
+    if not text:
+        return 0
+    sentences = _TEXTSTAT_SENTENCE.findall(text)
+    return max(1, len(sentences) - sum(map(_few_words, sentences)))
+
+
 def grade(text: str) -> tuple[float, int]:
     """Flesch-Kincaid grade of ``text`` and the number of words it was computed on."""
-    import textstat
-
-    plain = plain_text(text)
-    words = re.findall(r"[A-Za-z]+(?:'[a-z]+)?", plain)
-    count = len(words)
+    if "`" in text:
+        text = CODE_SPAN.sub(" term ", text)
+    memo = _TOKENS
+    tokens = text.split()
+    entries = list(map(memo.get, tokens))
+    if None in entries:
+        if len(memo) > 500_000:
+            memo.clear()
+        for i, entry in enumerate(entries):
+            if entry is None:
+                entries[i] = memo[tokens[i]] = _token(tokens[i])
+    plain_tokens, counts, totals = zip(*entries) if entries else ((), (), ())
+    count = sum(counts)
     if count == 0:
         return 0.0, 0
-    sentences = max(1, textstat.sentence_count(plain), len(_SENTENCE_END.findall(plain)))
-    total = sum(syllables(w) for w in words)
-    return 0.39 * count / sentences + 11.8 * total / count - 15.59, count
+    plain = " ".join(plain_tokens)
+    sentences = max(1, sentence_count(plain), len(_SENTENCE_END.findall(plain)))
+    return 0.39 * count / sentences + 11.8 * sum(totals) / count - 15.59, count

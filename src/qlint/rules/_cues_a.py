@@ -104,10 +104,27 @@ _NUMBERISH = re.compile(
     rf"|\b(?:a|an|half)\s+(?:(?:a|an)\s+)?(?:{_SCALES}|{_TIMES})", re.I)
 
 
+_DIGITISH = re.compile(r"[\d½⅓⅔¼¾⅕⅛]")
+_LOWER_WORD = re.compile(r"[a-z]+")
+_NUMBER_WORDS = frozenset(w for w in _WORDS if w not in ("a", "an", "half"))
+_A_SCALE = re.compile(rf"\b(?:a|an|half)\s+(?:(?:a|an)\s+)?(?:{_SCALES}|{_TIMES})", re.I)
+
+
+def _numberish(text: str) -> bool:
+    """``_NUMBERISH.search(text)``, answered mostly by a digit test and a word-set lookup (the regex's
+    alternation of number words, tried at every position, cost more than all the rest of the rule)."""
+    if _DIGITISH.search(text):
+        return True
+    words = set(_LOWER_WORD.findall(text.lower()))
+    if not words.isdisjoint(_NUMBER_WORDS):
+        return bool(_NUMBERISH.search(text))
+    return not words.isdisjoint(("a", "an", "half")) and bool(_A_SCALE.search(text))
+
+
 @lru_cache(maxsize=8192)
 def quantity(text: str) -> tuple[float, str] | None:
     """(value, template) when an option states exactly one quantity; None for text, expressions, names."""
-    if not _NUMBERISH.search(text):
+    if not _numberish(text):
         return None
     t = _QLABEL.sub("", text).replace("$", " $ ").strip()
     t = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"\1/\2", t)

@@ -72,13 +72,30 @@ def stem_token(word: str) -> str:
     return w
 
 
+_CONTENT: dict[int, dict[str, str]] = {}   # min_chars -> word -> its stem, or "" when it is no content word
+
+
+def _content_stem(word: str, min_chars: int) -> str:
+    lw = word.lower().strip("'-")
+    return stem_token(lw) if len(lw) >= min_chars and lw not in STOPWORDS else ""
+
+
 def content_stems(text: str, min_chars: int = 3) -> set[str]:
     """Stemmed content words of a text (stop words, markup and short words dropped)."""
-    out = set()
-    for w in WORD.findall(MARKUP.sub(" ", text)):
-        lw = w.lower().strip("'-")
-        if len(lw) >= min_chars and lw not in STOPWORDS:
-            out.add(stem_token(lw))
+    if "[" in text:
+        text = MARKUP.sub(" ", text)
+    memo = _CONTENT.setdefault(min_chars, {})
+    words = WORD.findall(text)
+    try:
+        out = set(map(memo.__getitem__, words))   # words are Zipfian: nearly every one is a hit
+    except KeyError:
+        if len(memo) > 500_000:
+            memo.clear()
+        for w in words:
+            if w not in memo:
+                memo[w] = _content_stem(w, min_chars)
+        out = set(map(memo.__getitem__, words))
+    out.discard("")
     return out
 
 

@@ -14,6 +14,7 @@ _LABEL = re.compile(r"^\s*(?:\(?[A-Ha-h]\)\s*|[A-H]\.\s+)")
 # only prose punctuation is dropped; maths symbols (+ - ^ ( ) = /) and signs are kept
 _PUNCT = re.compile(r"[,;:!?\"“”‘’`*_]|(?<!\d)[.]|[.](?!\d)|'(?!s\b)")
 _NUM = re.compile(r"^\s*([-+]?\$?\d[\d,]*(?:\.\d+)?|[-+]?\d+\s*/\s*\d+)\s*(%|[a-z/]{0,6})\s*$", re.I)
+_DIGIT = re.compile(r"\d")
 _ARTICLES = frozenset(("a", "an", "the"))
 # words that add nothing when one option is the other plus these ("It is called Ottawa." vs "Ottawa")
 _FILLER = frozenset(("it", "is", "its", "it's", "called", "known", "as", "answer", "the", "a", "an", "simply",
@@ -26,9 +27,20 @@ class Options(RuleOptions):
     flag_typo_variants: bool = Field(default=True, description="options equal but for one transposed-letter typo")
 
 
+_PUNCT_CHARS = str.maketrans({c: " " for c in ",;:!?\"“”‘’`*_"})
+_PERIOD = re.compile(r"(?<!\d)[.]|[.](?!\d)")
+_QUOTE = re.compile(r"'(?!s\b)")
+
+
 @lru_cache(maxsize=8192)
 def _normal(text: str) -> str:
-    t = _PUNCT.sub(" ", _LABEL.sub("", text).lower().replace("’", "'"))
+    t = _LABEL.sub("", text).lower().replace("’", "'")
+    # _PUNCT.sub(" ", t) in parts: a translate for the plain characters, the context-dependent ones if present
+    t = t.translate(_PUNCT_CHARS)
+    if "." in t:
+        t = _PERIOD.sub(" ", t)
+    if "'" in t:
+        t = _QUOTE.sub(" ", t)
     return " ".join(w for w in t.split() if w not in _ARTICLES)
 
 
@@ -51,34 +63,41 @@ def _transposition(a: str, b: str) -> bool:
     return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
-def _same(a: Option, b: Option, options: Options) -> str | None:
-    na, nb = _normal(a.text), _normal(b.text)
+def _same(a: Option, b: Option, options: Options, na: str | None = None, nb: str | None = None) -> str | None:
+    na = _normal(a.text) if na is None else na
+    nb = _normal(b.text) if nb is None else nb
     if not na or not nb:
         return None
     if na == nb:
         return "identical once case, punctuation and articles are ignored"
-    if options.flag_numeric_equal and (x := _number(a.text)) and x == _number(b.text):
+    if options.flag_numeric_equal and _DIGIT.search(a.text) and _DIGIT.search(b.text) \
+            and (x := _number(a.text)) and x == _number(b.text):
         return "the same number written differently"
-    wa, wb = na.split(), nb.split()
     if options.flag_filler_containment:
-        shorter, longer = (wa, wb) if len(wa) < len(wb) else (wb, wa)
-        for start in (0, len(longer) - len(shorter)):
-            if longer[start:start + len(shorter)] == shorter:
-                extra = longer[:start] + longer[start + len(shorter):]
-                if extra and all(w in _FILLER for w in extra):
-                    return "one is the other plus filler words"
-    if options.flag_typo_variants and len(wa) == len(wb):
-        diffs = [(x, y) for x, y in zip(wa, wb) if x != y]
-        if len(diffs) == 1 and _transposition(*diffs[0]):
-            return "they differ only by a transposed-letter typo"
+        shorter, longer = (na, nb) if len(na) < len(nb) else (nb, na)
+        # word lists are joined by single spaces: one is a prefix or suffix of the other's words exactly so
+        if longer.startswith(shorter + " ") or longer.endswith(" " + shorter):
+            ws, wl = shorter.split(), longer.split()
+            for start in (0, len(wl) - len(ws)):
+                if wl[start:start + len(ws)] == ws:
+                    extra = wl[:start] + wl[start + len(ws):]
+                    if extra and all(w in _FILLER for w in extra):
+                        return "one is the other plus filler words"
+    if options.flag_typo_variants and len(na) == len(nb):   # a transposition keeps the length
+        wa, wb = na.split(), nb.split()
+        if len(wa) == len(wb):
+            diffs = [(x, y) for x, y in zip(wa, wb) if x != y]
+            if len(diffs) == 1 and _transposition(*diffs[0]):
+                return "they differ only by a transposed-letter typo"
     return None
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
     opts, reported = question.options, set()
+    normals = [_normal(o.text) for o in opts]
     for i in range(len(opts)):
         for j in range(i + 1, len(opts)):
-            if j not in reported and (why := _same(opts[i], opts[j], options)):
+            if j not in reported and (why := _same(opts[i], opts[j], options, normals[i], normals[j])):
                 reported.add(j)
                 yield Violation(f"options[{j}].text", f"option {j + 1} duplicates option {i + 1} ({why}); "
                                                       "replace one with a distinct distractor")

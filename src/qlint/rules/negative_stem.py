@@ -18,6 +18,9 @@ _SUBORDINATORS = frozenset(_DATA["subordinators"])
 _LEAST, _LEAST_CAPS = re.compile(r"\bleast\b", re.I), re.compile(r"\bLEAST\b")
 _QUOTED = re.compile(r"\"[^\"]{1,200}\"|“[^”]{1,200}”")   # quoted words are not the question's wording
 _WORD = re.compile(r"[A-Za-z']+")
+# every negation, false word and 'least' contains one of these: a clause without any is skipped unscanned
+_TRIGGERS = ("not", "n't", "never", "cannot", "except", "all", "other", "false", "incorrect", "untrue",
+             "inaccurate", "wrong", "least")
 
 
 class Options(RuleOptions):
@@ -38,6 +41,9 @@ def _in_subordinate(clause: str, pos: int) -> bool:
 def check(question: Question, options: Options) -> Iterator[Violation]:
     clause = question_clause(question.stem)
     if not clause:
+        return
+    lower = clause.lower()
+    if not any(t in lower for t in _TRIGGERS):
         return
     def blank(m: re.Match) -> str:
         return " " * len(m.group(0))   # keep offsets

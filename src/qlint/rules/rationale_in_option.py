@@ -27,18 +27,24 @@ class Options(RuleOptions):
 
 
 def _problem(text: str, options: Options) -> str | None:
-    text = CODE_SPAN.sub(" ", text).strip()   # code is quoted material
-    url = _URL.search(text)
-    if options.flag_urls and url and text.strip(" .,;:\"'<>()") != url.group(0).strip(".,;:\"'<>()"):
-        return "contains a link; move sources into the rationale"
-    if _TAIL.search(text):
+    # each pattern needs a character or word that most options lack: test for it first (it is much cheaper)
+    if "`" in text:
+        text = CODE_SPAN.sub(" ", text).strip()   # code is quoted material
+    lower = text.lower()
+    if options.flag_urls and ("http" in lower or "www." in lower):
+        url = _URL.search(text)
+        if url and text.strip(" .,;:\"'<>()") != url.group(0).strip(".,;:\"'<>()"):
+            return "contains a link; move sources into the rationale"
+    if ":" in text and _TAIL.search(text):
         return "contains a labelled explanation; move it into the rationale"
-    if _BRACKET.search(text) or _DASH.search(text):
+    bracket = "(" in text or "[" in text
+    dash = "-" in text or "–" in text or "—" in text
+    if (bracket and _BRACKET.search(text)) or (dash and _DASH.search(text)):
         return "states its own verdict (e.g. \"(correct)\"); move it into the rationale"
     if not text.startswith(("\"", "“", "'")):
-        if any(_COMMENT.match(s) for s in _SENTENCES.split(text)[1:]):
+        if ("." in text or "!" in text or "?" in text) and any(_COMMENT.match(s) for s in _SENTENCES.split(text)[1:]):
             return "comments on itself in a later sentence; move the commentary into the rationale"
-        if any(_COMMENT.match(s) for s in _ASIDE.split(text)[1:]):
+        if (bracket or dash) and any(_COMMENT.match(s) for s in _ASIDE.split(text)[1:]):
             return "comments on itself in an aside; move the commentary into the rationale"
     return None
 

@@ -28,6 +28,7 @@ FINITE = re.compile(r"\b(?:is|are|was|were|will|can|has|have|had|do|does|need|ne
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[$\\(])")
 # an answer-count tag after the question: "(Select two.)", "Choose 2.", "Select all that apply."
 COUNT_TAG = re.compile(r"(?:\s*\(?\s*(?:select|choose|pick|mark)\b[^()?\n]{0,40}\)?\s*[.!]?\s*)+$", re.I)
+_COUNT_WORDS = ("select", "choose", "pick", "mark")
 # a question followed by the statements it asks about: "Which are noble gases? I. Neon II. Argon"
 LISTED_AFTER = re.compile(r"\?\s*(?:\n\s*)?(?:[IVX]{1,4}[.)]|\d{1,2}[.)]|[A-H][.)]|\(?[a-hA-H]\))\s+\S")
 
@@ -45,16 +46,19 @@ class Options(RuleOptions):
 
 
 def last_sentence(stem: str) -> str:
-    text = MARKUP.sub(" ", stem).strip()
+    text = (MARKUP.sub(" ", stem) if "[" in stem else stem).strip()
     parts = [p for p in SENTENCE_SPLIT.split(text) if p.strip()]
     return parts[-1].strip() if parts else text
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    stem = MARKUP.sub(" ", question.stem).strip()
-    if LISTED_AFTER.search(stem):
+    stem = question.stem
+    stem = (MARKUP.sub(" ", stem) if "[" in stem else stem).strip()
+    if "?" in stem and LISTED_AFTER.search(stem):
         return
-    stem = COUNT_TAG.sub("", stem).strip() or stem
+    lower = stem.lower()
+    if any(w in lower for w in _COUNT_WORDS):
+        stem = COUNT_TAG.sub("", stem).strip() or stem
     last = last_sentence(stem)
     if QUESTION_END.search(stem):
         if GENERIC_Q.match(last):
