@@ -147,6 +147,18 @@ def _covered(span: tuple[int, int], shields: list[tuple[int, int]]) -> bool:
     return any(s <= span[0] and span[1] <= e for s, e in shields)
 
 
+def _literals(tokens: Iterable[str], ignorecase: bool) -> tuple[str, ...] | None:
+    """A word each token must contain (its longest), for a substring test before the regex; None if some has none."""
+    out = []
+    for token in tokens:
+        words = re.findall(r"[A-Za-z0-9]+", token)
+        if not words:
+            return None
+        word = max(words, key=len)
+        out.append(word.lower() if ignorecase else word)
+    return tuple(sorted(set(out)))
+
+
 def _compile(spec: PackRule):
     flags = re.IGNORECASE if spec.ignorecase else 0
     if spec.extends == "existence":
@@ -155,21 +167,29 @@ def _compile(spec: PackRule):
             body = rf"^\W*(?:{body})\W*$"
         found = re.compile(body, flags)
         shield = re.compile("|".join(_phrase(t) for t in spec.exceptions), flags) if spec.exceptions else None
-        return found, shield, {}
+        return found, shield, {}, _literals(spec.tokens, spec.ignorecase), spec.whole_option
     if spec.extends == "substitution":
         swaps = {k.lower() if spec.ignorecase else k: v for k, v in spec.swap.items()}
         found = re.compile("|".join(_phrase(k) for k in sorted(spec.swap, key=len, reverse=True)), flags)
-        return found, None, swaps
+        return found, None, swaps, _literals(spec.swap, spec.ignorecase), False
     for pattern in spec.patterns:
         check_pattern_safety(pattern)
-    return re.compile("|".join(f"(?:{p})" for p in spec.patterns), flags), None, {}
+    # patterns that all open with "^" (and no multi-line flag) can match only at the start: one match() will do
+    anchored = all(p.startswith("^") for p in spec.patterns) and not any(re.search(r"\(\?[a-zA-Z]*m", p)
+                                                                         for p in spec.patterns)
+    return re.compile("|".join(f"(?:{p})" for p in spec.patterns), flags), None, {}, None, anchored
 
 
 def _check(spec: PackRule, compiled, question: Question, options: NoOptions) -> Iterator[Violation]:
-    found, shield, swaps = compiled
+    found, shield, swaps, literals, anchored = compiled
     for field, text in _texts(question, spec.scope):
+        if literals is not None and text.isascii():
+            # no token can match where none of its words occurs (ASCII only: str.lower and re's case folding agree)
+            probe = text.lower() if spec.ignorecase else text
+            if not any(lit in probe for lit in literals):
+                continue
         shields = [m.span() for m in shield.finditer(text)] if shield else []
-        for match in found.finditer(text):
+        for match in ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text):
             if _covered(match.span(), shields):
                 continue
             matched = match.group(0).strip()

@@ -33,6 +33,20 @@ class Options(RuleOptions):
         "report a '?' standing for the unknown inside an expression ('12 + ? x 3 = 24')"))
 
 
+_QMARK_BEFORE = frozenset("=+-×*/÷x[(")
+
+
+def _maybe_qmark(stem: str) -> bool:
+    """Whether some "?" follows (past spaces) a character _QMARK needs before it: a cheap superset test."""
+    at = stem.find("?")
+    while at >= 0:
+        before = stem[:at].rstrip()
+        if before and before[-1] in _QMARK_BEFORE:
+            return True
+        at = stem.find("?", at + 1)
+    return False
+
+
 def _text_follows(stem: str, end: int) -> bool:
     rest = stem[end:]
     stop = _EOS.search(rest)
@@ -48,7 +62,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
             yield Violation("stem", f"the stem has a blank (\"{m.group(0).strip()}\") with text after it; "
                                     "ask a direct question or put the blank at the end")
             return
-    if options.flag_question_mark_placeholder:
+    if options.flag_question_mark_placeholder and _maybe_qmark(stem):
         for m in _QMARK.finditer(stem):
             if _WORD.search(stem[m.end():].split("\n")[0]):
                 yield Violation("stem", "the stem uses \"?\" as a blank inside an expression; "

@@ -32,6 +32,9 @@ def _refs_ok(text: str, stem: str) -> bool:
 
 
 def _tuple_crossing(question: Question, options: Options) -> bool:
+    first = question.options[0].text if question.options else ""
+    if "," not in first and ";" not in first and "/" not in first:
+        return False   # a tuple needs a separator in every option: the first has none
     parts = [[p.strip().lower() for p in _SPLIT.split(o.text.strip().rstrip("."))] for o in question.options]
     sizes = {len(p) for p in parts}
     if len(sizes) != 1 or len(parts) < options.min_tuple_options or not 2 <= (k := sizes.pop()) <= 4:

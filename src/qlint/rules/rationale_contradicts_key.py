@@ -28,6 +28,7 @@ _NEGATIVE = re.compile(_NOISE + "(?:" + "|".join((
 # wrong and a distractor's statement correct: the verdict is about the statement, not the option
 _NEGATIVE_STEM = re.compile(r"\b(?:NOT|EXCEPT|LEAST)\b|(?i:\b(?:except|false|incorrect|untrue|inaccurate|wrong|"
                             r"not\s+(?:true|correct|accurate|valid))\b)")
+_NEGATIVE_WORDS = ("not", "except", "least", "false", "incorrect", "untrue", "inaccurate", "wrong")  # one is in each
 _HEDGE = re.compile(r"^\s*(?:partially|partly|mostly|almost|nearly|technically|not\s+entirely|half)\b", re.I)
 
 
@@ -44,7 +45,8 @@ def polarity(rationale: str | None) -> int:
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    if not question.keys or _NEGATIVE_STEM.search(question.stem):
+    lower = question.stem.lower()
+    if not question.keys or (any(w in lower for w in _NEGATIVE_WORDS) and _NEGATIVE_STEM.search(question.stem)):
         return   # no key: correct-count reports that
     for i, option in enumerate(question.options):
         p = polarity(option.rationale)

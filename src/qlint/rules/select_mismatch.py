@@ -18,10 +18,15 @@ ANNOUNCEMENTS = (
                re.IGNORECASE),
 )
 
+_NEEDS = (("select", "choose", "pick", "mark", "identify", "check"), ("which",))
+
 
 def announced(stem: str) -> int | None:
     """The answer count a stem announces, if it announces one."""
-    for pattern in ANNOUNCEMENTS:
+    lower = stem.lower()
+    for pattern, words in zip(ANNOUNCEMENTS, _NEEDS):
+        if not any(w in lower for w in words):   # each pattern opens with one of these words
+            continue
         match = pattern.search(stem)
         if match:
             return NUMBERS[match.group("n").lower()]
