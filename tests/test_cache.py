@@ -79,10 +79,14 @@ def test_two_concurrent_runs_agree(tmp_path):
     assert run(bank, cache)[1] == json.loads(outputs.pop())["findings"]
 
 
-def test_cache_defaults_outside_the_bank(tmp_path):
+def test_cache_defaults_to_dot_qlint_cache_in_the_project_root(tmp_path):
+    """Like ruff's .ruff_cache: beside the config file, git-ignored by a .gitignore of its own."""
     bank = make(tmp_path)
+    (tmp_path / "qlint.toml").write_text("")
     env = {k: v for k, v in os.environ.items() if k != "QLINT_CACHE_DIR"}
-    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
     subprocess.run([sys.executable, "-m", "qlint", "check", str(bank)], env=env, capture_output=True, cwd=bank)
     assert sorted(p.name for p in bank.iterdir()) == ["a.yaml", "b.yaml"]
-    assert entries(tmp_path / "xdg" / "qlint")
+    folder = tmp_path / ".qlint_cache"
+    assert entries(folder)
+    assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")

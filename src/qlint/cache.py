@@ -1,4 +1,4 @@
-"""Content-hash cache of per-file outcomes (``cache-dir``, e.g. ``.qlint_cache/``; by default the user's cache folder).
+"""Content-hash cache of per-file outcomes, in ``.qlint_cache/`` beside the config (as ruff keeps ``.ruff_cache``).
 
 Keyed by file content and displayed path (CI checkouts reset mtimes, so mtimes are never
 trusted) under a key of the qlint version and source, the Python version, the settings and
@@ -8,6 +8,7 @@ file and are renamed into place, so two concurrent runs never see half an entry.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -25,7 +26,7 @@ from qlint.loader import Suppression
 from qlint.neardup import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 1
+FORMAT = 2
 
 
 @lru_cache(maxsize=1)
@@ -51,7 +52,8 @@ def config_key(config, registry, active) -> str:
         files = sorted(path.glob("*.y*ml")) if path.is_dir() else [path]
         packs += [hashlib.blake2b(f.read_bytes(), digest_size=16).hexdigest() for f in files if f.is_file()]
     payload = {
-        "format": FORMAT, "qlint": __version__, "source": _source_digest(), "python": sys.version_info[:2],
+        "format": FORMAT, "byteorder": sys.byteorder, "qlint": __version__, "source": _source_digest(),
+        "python": sys.version_info[:2],
         "settings": config.settings.model_dump(mode="json"), "plugins": plugins, "packs": packs,
         "rules": [(a.rule.name, a.rule.code, str(a.severity), a.options.model_dump(mode="json")) for a in active],
         "registry": sorted(r.name for r in registry),
@@ -61,15 +63,16 @@ def config_key(config, registry, active) -> str:
 
 def _encode_feature(value: Any) -> Any:
     if isinstance(value, StemKey):
-        return {"__stemkey__": [value.text, list(value.numbers), list(value.code)]}
+        return {"__stemkey__": [value.text, list(value.numbers), list(value.code), value.bag,
+                                base64.b64encode(value.tokens).decode("ascii")]}
     json.dumps(value)  # raises for anything JSON cannot carry: that outcome is simply not cached
     return value
 
 
 def _decode_feature(value: Any) -> Any:
     if isinstance(value, dict) and "__stemkey__" in value:
-        text, numbers, code = value["__stemkey__"]
-        return StemKey(text, tuple(numbers), tuple(code))
+        text, numbers, code, bag, tokens = value["__stemkey__"]
+        return StemKey(text, tuple(numbers), tuple(code), bag, base64.b64decode(tokens))
     return value
 
 
@@ -109,14 +112,13 @@ class Cache:
 
     @staticmethod
     def location(config) -> Path:
-        """Where entries live: QLINT_CACHE_DIR, else the config's ``cache-dir`` (e.g. ".qlint_cache"), else the
-        user's cache folder -- never, by default, inside the bank or the repository a check reads."""
+        """Where entries live: QLINT_CACHE_DIR, else the config's ``cache-dir``, else ``.qlint_cache`` in the
+        folder of the config file (the project root), or in the working folder when there is no config. The
+        folder carries its own ``.gitignore`` (``*``) and a CACHEDIR.TAG, so git and backups leave it alone."""
         if os.environ.get("QLINT_CACHE_DIR"):
             return Path(os.environ["QLINT_CACHE_DIR"])
-        if config.settings.cache_dir:
-            return config.root / config.settings.cache_dir
-        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        return Path(home) / "qlint"
+        base = config.root if config.source is not None else Path.cwd()
+        return base / (config.settings.cache_dir or FOLDER)
 
     @classmethod
     def open(cls, config, key: str) -> Cache | None:

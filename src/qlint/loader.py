@@ -210,37 +210,45 @@ class _Walker:
 
     def value(self, node: yaml.Node, where: str, positions: dict[str, tuple[int, int]],
               depth: int = 0, in_alias: bool = False) -> Any:
-        mark = node.start_mark
         if depth > self.limits.max_depth:
+            mark = node.start_mark
             raise _Abort(f"nesting deeper than {self.limits.max_depth} levels (limit max-depth)",
                          mark.line + 1, mark.column + 1)
-        if id(node) in self._seen:
+        seen = self._seen
+        if id(node) in seen:
             in_alias = True  # a node met twice is an alias: the rules would read it again
-        self._seen.add(id(node))
+        else:
+            seen.add(id(node))
+        kind = type(node)
         if in_alias:
             # a long text counts once per 1,000 characters, so aliases to one big scalar are bounded too
-            self._expanded += 1 + (len(node.value) // 1000 if isinstance(node, yaml.ScalarNode) else 0)
+            self._expanded += 1 + (len(node.value) // 1000 if kind is yaml.ScalarNode else 0)
             if self._expanded > self.limits.max_alias_expansion:
+                mark = node.start_mark
                 raise _Abort(f"aliases expand to more than {self.limits.max_alias_expansion} nodes "
                              "(limit max-alias-expansion)", mark.line + 1, mark.column + 1)
-        self._check_tag(node)
-        if isinstance(node, yaml.ScalarNode):
+        if node.tag not in _STANDARD_TAGS:
+            self._check_tag(node)
+        if kind is yaml.ScalarNode:
             if not node.style:  # libyaml gives plain scalars style "", PyYAML None
                 return None if node.value in _NULLS else Plain(node.value)
             return node.value
-        if isinstance(node, yaml.SequenceNode):
+        if kind is yaml.SequenceNode:
             items = []
             for index, item in enumerate(node.value):
                 key = f"{where}[{index}]"
-                positions.setdefault(key, (item.start_mark.line + 1, item.start_mark.column + 1))
+                if key not in positions:
+                    mark = item.start_mark
+                    positions[key] = (mark.line + 1, mark.column + 1)
                 items.append(self.value(item, key, positions, depth + 1, in_alias))
             return items
         result: dict[str, Any] = {}
         first_line: dict[str, int] = {}
         for key_node, value_node in node.value:
             kmark = key_node.start_mark
-            self._check_tag(key_node)
-            if not isinstance(key_node, yaml.ScalarNode):
+            if key_node.tag not in _STANDARD_TAGS:
+                self._check_tag(key_node)
+            if type(key_node) is not yaml.ScalarNode:
                 self.findings.append(_finding(self.path, kmark.line + 1, kmark.column + 1, SCHEMA,
                                               "a mapping key must be a plain scalar"))
                 continue

@@ -8,15 +8,16 @@ stemmed words, so a reworded stem ("activation memory" / "memory of activations"
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import islice
 
 import numpy as np
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from qlint.text import STOPWORDS, normalize, stem_word
 
@@ -42,33 +43,66 @@ def key_text(stem: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class StemKey:
-    """What near-duplicate search keeps per question: small, picklable, cacheable."""
+    """What near-duplicate search keeps per question: small, picklable, cacheable.
+
+    Everything the bank-wide search needs is computed here, per question (in worker processes, and cached
+    with the file): the comparison text, the sorted stemmed words (``bag``), and stable 62-bit hashes of
+    its words, from which the word trigrams (and word pairs of short stems) that candidates are blocked on
+    are coded.
+    """
 
     text: str
     numbers: tuple[str, ...]
     code: tuple[str, ...]
-
-    @property
-    def bag(self) -> str:
-        """Stemmed words in sorted order: reworded stems ("memory of activations") still meet."""
-        return " ".join(sorted(stem_word(w) for w in self.text.split()))
+    bag: str = ""
+    tokens: bytes = b""   # int64 word hashes, native byte order
 
     @property
     def words(self) -> frozenset[str]:
         """Stemmed content words: "a deque" and "a queue" share text, not meaning."""
-        return frozenset(stem_word(w) for w in self.text.split() if len(w) >= 3 and w not in STOPWORDS)
+        return frozenset(_stem(w) for w in self.text.split() if len(w) >= 3 and w not in STOPWORDS)
+
+
+_MASK = (1 << 63) - 1
+_K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
+_PAIR_TAG = 1 << 62
+_HASHES: dict[str, int] = {}
+_STEMS: dict[str, str] = {}
+
+
+def _token_hash(token: str) -> int:
+    """A stable 62-bit hash of a word (Python's own hash differs from one process to the next)."""
+    value = _HASHES.get(token)
+    if value is None:
+        if len(_HASHES) > 1_000_000:
+            _HASHES.clear()
+        value = _HASHES[token] = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=8).digest(), "little") \
+            & (_PAIR_TAG - 1)
+    return value
+
+
+def _stem(word: str) -> str:
+    value = _STEMS.get(word)
+    if value is None:
+        if len(_STEMS) > 1_000_000:
+            _STEMS.clear()
+        value = _STEMS[word] = stem_word(word)
+    return value
+
+
+def token_hashes(tokens: list[str]) -> bytes:
+    """The stable hashes of a stem's words, as int64 bytes: trigram codes are made from them for the whole
+    bank at once, in numpy (a Python loop of big-integer products per stem cost more than the rest of the key)."""
+    get = _HASHES.get
+    return array("q", [get(t) or _token_hash(t) for t in tokens]).tobytes()
 
 
 def stem_key(stem: str) -> StemKey:
     head = stem[:MAX_COMPARE_CHARS]
     text = key_text(head)
-    return StemKey(text, tuple(sorted(_DIGITS.findall(head))), tuple(_CODE.findall(head)))
-
-
-def _shingles(tokens: list[str], size: int = 3) -> set[str]:
-    if len(tokens) < size:
-        return {" ".join(tokens)} if tokens else set()
-    return {" ".join(tokens[i:i + size]) for i in range(len(tokens) - size + 1)}
+    tokens = text.split()
+    return StemKey(text, tuple(sorted(_DIGITS.findall(head))), tuple(_CODE.findall(head)),
+                   " ".join(sorted(map(_stem, tokens))), token_hashes(tokens))
 
 
 def _pairs_within_groups(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -90,42 +124,32 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     duplicates always do and chance neighbours seldom do. Trigrams are integer codes of token ids, so the
     grouping runs in numpy rather than in a Python loop over every posting.
     """
-    vocabulary: dict[str, int] = {}
     exact: dict[str, list[int]] = defaultdict(list)
-    token_ids = array("q")  # machine integers: a million stems make tens of millions of tokens
-    owners = array("i")
-    short: list[tuple[int, int, int]] = []
     for index, key in enumerate(keys):
-        if not key.text:
-            continue
-        exact[key.text].append(index)
-        tokens = key.text.split()
-        if len(tokens) < 2:
-            continue  # a one-word stem pairs only with its identical twins
-        ids_here = [vocabulary.setdefault(t, len(vocabulary)) for t in tokens]
-        token_ids.extend(ids_here)
-        owners.extend(repeat(index, len(tokens)))
-        if len(tokens) < SHORT_STEM:
-            short.extend((a, b, index) for a, b in zip(ids_here, ids_here[1:]))
+        if key.text:
+            exact[key.text].append(index)
     # identical texts: chain them, the clusters come out the same and the cost stays linear
     chained = np.array([(g[0], o) for g in exact.values() for o in g[1:]], dtype=np.int64).reshape(-1, 2)
     text_id = np.full(len(keys), -1, dtype=np.int64)
     for number, group in enumerate(exact.values()):
         text_id[group] = number
-    if len(token_ids) < 2:
+    counts = np.fromiter((len(k.tokens) // 8 if k.text else 0 for k in keys), dtype=np.int64, count=len(keys))
+    counts[counts < 2] = 0   # a one-word stem pairs only with its identical twins
+    if counts.sum() < 2:
         return chained
-    ids = np.frombuffer(token_ids, dtype=np.int64)
-    own = np.frombuffer(owners, dtype=np.int32)
-    del token_ids, owners  # a million stems hold tens of millions of tokens: free the lists at once
-    same = (own[:-2] == own[2:])  # a trigram must not straddle two stems
-    width = np.int64(len(vocabulary) + 1)
-    codes = ((ids[:-2] * width + ids[1:-1]) * width + ids[2:])[same]
-    stems = own[:-2][same]
-    del ids, own, same
-    if short:  # short stems also get word pairs ("what is a lean canvas" / "what is lean canvas"), coded below zero
-        pair = np.asarray(short, dtype=np.int64)
-        codes = np.concatenate((codes, -1 - (pair[:, 0] * width + pair[:, 1])))
-        stems = np.concatenate((stems, pair[:, 2].astype(np.int32)))
+    h = np.frombuffer(b"".join([k.tokens for k, c in zip(keys, counts.tolist()) if c]), dtype=np.uint64)
+    own = np.repeat(np.arange(len(keys), dtype=np.int32), counts)
+    mask = np.uint64(_PAIR_TAG - 1)
+    with np.errstate(over="ignore"):   # products wrap around modulo 2**64, as a hash should
+        same = own[:-2] == own[2:]    # a trigram must not straddle two stems
+        codes = ((h[:-2] * np.uint64(_K1) + h[1:-1] * np.uint64(_K2) + h[2:]) & mask)[same]
+        stems = own[:-2][same]
+        # short stems also get word pairs ("what is a lean canvas" / "what is lean canvas"), tagged apart
+        short = (own[:-1] == own[1:]) & (counts[own[:-1]] < SHORT_STEM)
+        pairs = ((h[:-1] * np.uint64(_K3) + h[1:]) & mask)[short] | np.uint64(_PAIR_TAG)
+    codes = np.concatenate((codes, pairs)).view(np.int64)
+    stems = np.concatenate((stems, own[:-1][short]))
+    del h, own, same, short, pairs
     # one entry per (trigram, stem), sorted by trigram
     order = np.lexsort((stems, codes))
     codes, stems = codes[order], stems[order]
@@ -174,21 +198,24 @@ def word_overlap(a: StemKey, b: StemKey) -> float:
 
 
 def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12, min_overlap: float = 0.75,
-               ignore_variants: bool = True, candidates: Iterable[tuple[int, int]] | None = None
+               ignore_variants: bool = True, candidates: Iterable[tuple[int, int]] | np.ndarray | None = None
                ) -> list[tuple[int, int, float]]:
     """Confirmed near-duplicate pairs (i < j) with their similarity, in index order.
 
     A pair is a near-duplicate when its similarity reaches ``threshold`` and its stems share at
-    least ``min_overlap`` of their content words. The cheap tests run first; bags and word sets
-    are computed once per stem, and only for stems that reach the costly tests.
+    least ``min_overlap`` of their content words. Candidates are confirmed in chunks: the cheap tests
+    (variants, identical texts, length) as array operations, the similarities by rapidfuzz's ``cpdist``
+    in C, and the word overlap only for the few pairs that reach the threshold.
     """
-    bags: dict[int, str] = {}
+    if candidates is None:
+        candidates = candidate_pairs(keys)
+    variant_ids: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+    text_ids: dict[str, int] = {}
+    variant = np.fromiter((variant_ids.setdefault((k.numbers, k.code), len(variant_ids)) for k in keys),
+                          dtype=np.int64, count=len(keys))
+    text_id = np.fromiter((text_ids.setdefault(k.text, len(text_ids)) for k in keys), dtype=np.int64, count=len(keys))
+    length = np.fromiter((len(k.text) for k in keys), dtype=np.int64, count=len(keys))
     words: dict[int, frozenset[str]] = {}
-
-    def bag(i: int) -> str:
-        if i not in bags:
-            bags[i] = keys[i].bag
-        return bags[i]
 
     def overlap(a: int, b: int) -> float:
         for i in (a, b):
@@ -197,31 +224,37 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
         wa, wb = words[a], words[b]
         return 1.0 if not wa or not wb else len(wa & wb) / len(wa | wb)
 
-    found = []
-    for a, b in _iterate(candidates if candidates is not None else candidate_pairs(keys)):
-        ka, kb = keys[a], keys[b]
-        if ignore_variants and is_variant(ka, kb):
+    found: list[tuple[int, int, float]] = []
+    for chunk in _chunks(candidates):
+        a, b = chunk[:, 0], chunk[:, 1]
+        keep = variant[a] == variant[b] if ignore_variants else np.ones(len(chunk), dtype=bool)
+        same = keep & (text_id[a] == text_id[b])
+        found += [(min(x, y), max(x, y), 100.0) for x, y in chunk[same].tolist()]
+        rest = chunk[keep & ~same & (np.minimum(length[a], length[b]) >= min_chars)]
+        if not len(rest):
             continue
-        if ka.text == kb.text:
-            score = 100.0
-        else:
-            if min(len(ka.text), len(kb.text)) < min_chars:
-                continue
-            score = max(fuzz.ratio(ka.text, kb.text, score_cutoff=threshold),
-                        fuzz.ratio(bag(a), bag(b), score_cutoff=threshold))
-            if not score or overlap(a, b) < min_overlap:
-                continue
-        found.append((min(a, b), max(a, b), score))
+        left, right = [keys[i] for i in rest[:, 0].tolist()], [keys[i] for i in rest[:, 1].tolist()]
+        score = process.cpdist([k.text for k in left], [k.text for k in right], scorer=fuzz.ratio,
+                               score_cutoff=threshold, dtype=np.float64)
+        score = np.maximum(score, process.cpdist([k.bag for k in left], [k.bag for k in right], scorer=fuzz.ratio,
+                                                 score_cutoff=threshold, dtype=np.float64))
+        for i in np.flatnonzero(score >= threshold).tolist():
+            x, y = int(rest[i, 0]), int(rest[i, 1])
+            if overlap(x, y) >= min_overlap:
+                found.append((min(x, y), max(x, y), float(score[i])))
+    found.sort()
     return found
 
 
-def _iterate(candidates) -> Iterable[tuple[int, int]]:
-    """Pairs in index order; an array is walked in chunks, so millions of pairs never become Python tuples at once."""
+def _chunks(candidates, size: int = 262144) -> Iterable[np.ndarray]:
+    """Candidate pairs as (n, 2) int64 arrays of at most ``size`` rows: millions never become Python tuples at once."""
     if isinstance(candidates, np.ndarray):
-        for start in range(0, len(candidates), 65536):
-            yield from candidates[start:start + 65536].tolist()
-    else:
-        yield from sorted(candidates)
+        for start in range(0, len(candidates), size):
+            yield candidates[start:start + size]
+        return
+    iterator = iter(candidates)
+    while batch := list(islice(iterator, size)):
+        yield np.array(batch, dtype=np.int64).reshape(-1, 2)
 
 
 def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:

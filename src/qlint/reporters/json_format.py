@@ -10,11 +10,13 @@ from qlint.reporters import Report
 def render(report: Report, stream: TextIO, options: dict) -> None:
     # One finding per line: readable, diffable, and written by json's C encoder (indent= is pure Python).
     stream.write('{\n  "version": 1,\n  "summary": ' + json.dumps(report.summary()) + ',\n  "findings": [')
-    for index, finding in enumerate(report.findings):
-        stream.write(("," if index else "") + "\n    " + json.dumps(finding.to_dict(), ensure_ascii=False))
+    if report.findings:
+        encode = json.JSONEncoder(ensure_ascii=False).encode   # one encoder, not one per finding
+        stream.write("\n    " + ",\n    ".join(map(encode, (f.to_dict() for f in report.findings))))
     stream.write("\n  ]\n}\n" if report.findings else "]\n}\n")
 
 
 def render_lines(report: Report, stream: TextIO, options: dict) -> None:
+    encode = json.JSONEncoder(ensure_ascii=False).encode
     for finding in report.findings:
-        stream.write(json.dumps(finding.to_dict(), ensure_ascii=False) + "\n")
+        stream.write(encode(finding.to_dict()) + "\n")

@@ -272,7 +272,7 @@ class TermList:
         return pattern
 
     def hits(self, text: str, include_weak: bool) -> list[str]:
-        present = self.first_words.intersection(_LOWER_WORD.findall(text.lower()))
+        present = self.first_words.intersection(lower_words(text))
         if not present:
             return []  # most texts hold no listed term: skip the costly matching and masking
         terms = self._matcher(frozenset(present))
@@ -298,6 +298,12 @@ class TermList:
                 continue  # "usually within 30 minutes", "about 5 km": the criterion is stated
             out.append(term)
         return out
+
+
+@lru_cache(maxsize=512)
+def lower_words(text: str) -> frozenset[str]:
+    """The lower-case letter runs of a text; shared by the term rules, which scan the same stem and options."""
+    return frozenset(_LOWER_WORD.findall(text.lower()))
 
 
 def term_findings(question, terms: TermList, include_weak: bool, max_words: int, skip_if_in_stem: bool):
