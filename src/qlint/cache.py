@@ -26,7 +26,7 @@ from qlint.loader import Suppression
 from qlint.neardup import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 2
+FORMAT = 3
 
 
 @lru_cache(maxsize=1)
@@ -61,47 +61,66 @@ def config_key(config, registry, active) -> str:
     return hashlib.blake2b(json.dumps(payload, sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
 
 
-def _encode_feature(value: Any) -> Any:
-    if isinstance(value, StemKey):
-        return {"__stemkey__": [value.text, list(value.numbers), list(value.code), value.bag,
-                                base64.b64encode(value.tokens).decode("ascii")]}
-    json.dumps(value)  # raises for anything JSON cannot carry: that outcome is simply not cached
-    return value
+_COLUMNS = tuple(k for k in BankItem.__slots__ if k not in ("path", "features"))
+_SEVERITY = {int(s): s for s in Severity}
 
 
-def _decode_feature(value: Any) -> Any:
-    if isinstance(value, dict) and "__stemkey__" in value:
-        text, numbers, code, bag, tokens = value["__stemkey__"]
-        return StemKey(text, tuple(numbers), tuple(code), bag, base64.b64decode(tokens))
-    return value
+def _encode_features(values: list[Any]) -> Any:
+    """One bank rule's feature for every question of a file, column by column (StemKeys field by field)."""
+    if values and all(isinstance(v, StemKey) for v in values):
+        return {"stemkeys": [[v.text for v in values], [v.numbers for v in values], [v.code for v in values],
+                             [v.bag for v in values], [base64.b64encode(v.tokens).decode("ascii") for v in values]]}
+    json.dumps(values)  # raises for anything JSON cannot carry: that outcome is simply not cached
+    return {"values": values}
+
+
+def _decode_features(column: dict) -> list[Any]:
+    if "stemkeys" in column:
+        texts, numbers, codes, bags, tokens = column["stemkeys"]
+        b64 = base64.b64decode
+        return [StemKey(t, tuple(n), tuple(c), b, b64(k)) for t, n, c, b, k in zip(texts, numbers, codes, bags, tokens)]
+    return column["values"]
 
 
 def encode(outcome: FileOutcome) -> str:
-    findings = [[f.path, f.line, f.column, f.code, f.rule, int(f.severity), f.message, f.question, f.field]
-                for f in outcome.findings]
-    items = []
-    for item in outcome.items:
-        row = {k: getattr(item, k) for k in BankItem.__slots__ if k != "features"}
-        row["positions"] = {k: list(v) for k, v in item.positions.items()}
-        row["features"] = {k: _encode_feature(v) for k, v in item.features.items()}
-        items.append(row)
-    return json.dumps({"path": outcome.path, "findings": findings, "items": items,
+    """An outcome as compact JSON: findings as rows, questions as columns (a warm run decodes every entry)."""
+    path = outcome.path
+    findings = [[f.path if f.path != path else None, f.line, f.column, f.code, f.rule, int(f.severity), f.message,
+                 f.question, f.field] for f in outcome.findings]
+    items = outcome.items
+    columns: dict[str, Any] = {k: [getattr(item, k) for item in items] for k in _COLUMNS}
+    columns["path"] = [item.path if item.path != path else None for item in items]
+    names = sorted({name for item in items for name in item.features})
+    missing = object()
+    features = {}
+    for name in names:
+        values = [item.features.get(name, missing) for item in items]
+        if any(v is missing for v in values):
+            raise ValueError("a feature is missing for some question")   # then the outcome is not cached
+        features[name] = _encode_features(values)
+    columns["features"] = features
+    return json.dumps({"path": path, "findings": findings, "items": columns,
                        "suppressions": [asdict(s) for s in outcome.suppressions]}, separators=(",", ":"))
 
 
 def decode(text: str) -> FileOutcome:
     doc = json.loads(text)
-    findings = [Finding(p, line, col, code, rule, Severity(sev), msg, q, fld)
+    path = doc["path"]
+    severity = _SEVERITY
+    findings = [Finding(p or path, line, col, code, rule, severity[sev], msg, q, fld)
                 for p, line, col, code, rule, sev, msg, q, fld in doc["findings"]]
+    columns = doc["items"]
+    features = {name: _decode_features(column) for name, column in columns["features"].items()}
+    names = list(features)
     items = []
-    for row in doc["items"]:
-        row["positions"] = {k: tuple(v) for k, v in row["positions"].items()}
-        row["keys"] = tuple(row["keys"])
-        row["tags"] = tuple(row["tags"])
-        row["features"] = {k: _decode_feature(v) for k, v in row["features"].items()}
-        items.append(BankItem(**row))
+    rows = zip(columns["id"], columns["path"], columns["line"], columns["column"], columns["end_line"], columns["stem"],
+               columns["select"], columns["keys"], columns["option_count"], columns["objective"], columns["tags"],
+               columns["difficulty"], columns["ignore"], columns["positions"], *features.values())
+    for qid, p, line, col, end, stem, select, keys, count, objective, tags, difficulty, ignore, positions, *feats in rows:
+        items.append(BankItem(qid, p or path, line, col, end, stem, select, tuple(keys), count, objective, tuple(tags),
+                              difficulty, ignore, {k: tuple(v) for k, v in positions.items()}, dict(zip(names, feats))))
     suppressions = [Suppression(**{**s, "rules": tuple(s["rules"])}) for s in doc["suppressions"]]
-    return FileOutcome(doc["path"], findings, items, suppressions)
+    return FileOutcome(path, findings, items, suppressions)
 
 
 class Cache:

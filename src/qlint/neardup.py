@@ -150,12 +150,13 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     codes = np.concatenate((codes, pairs)).view(np.int64)
     stems = np.concatenate((stems, own[:-1][short]))
     del h, own, same, short, pairs
-    # one entry per (trigram, stem), sorted by trigram
-    order = np.lexsort((stems, codes))
-    codes, stems = codes[order], stems[order]
-    fresh = np.ones(len(codes), dtype=bool)
-    fresh[1:] = (codes[1:] != codes[:-1]) | (stems[1:] != stems[:-1])
-    codes, stems = codes[fresh], stems[fresh]
+    # one entry per (trigram, stem), sorted by trigram then stem: code and stem packed in one int64 (the code
+    # cut to the bits the stem number leaves; a rare clash only adds a candidate, which is then confirmed)
+    stem_bits = max(1, int(len(keys) - 1).bit_length())
+    packed = np.sort((codes & np.int64((1 << (63 - stem_bits)) - 1)) << np.int64(stem_bits) | stems.astype(np.int64))
+    packed = packed[np.r_[True, packed[1:] != packed[:-1]]]
+    codes, stems = packed >> np.int64(stem_bits), (packed & np.int64((1 << stem_bits) - 1)).astype(np.int32)
+    del packed
     starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
     sizes = np.diff(np.r_[starts, len(codes)])
     rare = (sizes >= 2) & (sizes <= max_df)
@@ -234,10 +235,11 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
         if not len(rest):
             continue
         left, right = [keys[i] for i in rest[:, 0].tolist()], [keys[i] for i in rest[:, 1].tolist()]
+        workers = -1 if len(rest) > 20000 else 1   # rapidfuzz's own threads, on every core, for big chunks
         score = process.cpdist([k.text for k in left], [k.text for k in right], scorer=fuzz.ratio,
-                               score_cutoff=threshold, dtype=np.float64)
+                               score_cutoff=threshold, dtype=np.float64, workers=workers)
         score = np.maximum(score, process.cpdist([k.bag for k in left], [k.bag for k in right], scorer=fuzz.ratio,
-                                                 score_cutoff=threshold, dtype=np.float64))
+                                                 score_cutoff=threshold, dtype=np.float64, workers=workers))
         for i in np.flatnonzero(score >= threshold).tolist():
             x, y = int(rest[i, 0]), int(rest[i, 1])
             if overlap(x, y) >= min_overlap:
