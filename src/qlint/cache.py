@@ -26,7 +26,7 @@ from qlint.loader import Suppression
 from qlint.neardup import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 3
+FORMAT = 4
 
 
 @lru_cache(maxsize=1)
@@ -113,11 +113,10 @@ def decode(text: str) -> FileOutcome:
     features = {name: _decode_features(column) for name, column in columns["features"].items()}
     names = list(features)
     items = []
-    rows = zip(columns["id"], columns["path"], columns["line"], columns["column"], columns["end_line"], columns["stem"],
-               columns["select"], columns["keys"], columns["option_count"], columns["objective"], columns["tags"],
+    rows = zip(columns["id"], columns["path"], columns["line"], columns["column"], columns["end_line"], columns["select"], columns["keys"], columns["option_count"], columns["objective"], columns["tags"],
                columns["difficulty"], columns["ignore"], columns["positions"], *features.values())
-    for qid, p, line, col, end, stem, select, keys, count, objective, tags, difficulty, ignore, positions, *feats in rows:
-        items.append(BankItem(qid, p or path, line, col, end, stem, select, tuple(keys), count, objective, tuple(tags),
+    for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *feats in rows:
+        items.append(BankItem(qid, p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
                               difficulty, ignore, {k: tuple(v) for k, v in positions.items()}, dict(zip(names, feats))))
     suppressions = [Suppression(**{**s, "rules": tuple(s["rules"])}) for s in doc["suppressions"]]
     return FileOutcome(path, findings, items, suppressions)

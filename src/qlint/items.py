@@ -28,7 +28,6 @@ class BankItem:
     line: int
     column: int
     end_line: int
-    stem: str
     select: int
     keys: tuple[int, ...]
     option_count: int
@@ -48,7 +47,7 @@ def to_item(loaded: LoadedQuestion) -> BankItem:
     q = loaded.question
     return BankItem(
         id=q.id, path=loaded.path, line=loaded.line, column=loaded.column, end_line=loaded.end_line,
-        stem=q.stem, select=q.select, keys=q.keys, option_count=len(q.options), objective=q.objective,
+        select=q.select, keys=q.keys, option_count=len(q.options), objective=q.objective,
         tags=q.tags, difficulty=q.difficulty, ignore=dict(q.qlint.ignore) if q.qlint else {},
         positions={k: v for k, v in loaded.positions.items() if _KEPT.fullmatch(k)},
     )

@@ -20,12 +20,17 @@ class Options(RuleOptions):
                                   description="stems that differ only in numbers or code are parallel items, not duplicates")
 
 
+_EMPTY = StemKey("", (), ())
+
+
 def extract(question: Question, options: Options) -> StemKey:
     return stem_key(question.stem)
 
 
 def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
-    keys = [item.features.get(RULE.name) or stem_key(item.stem) for item in questions]
+    # the key is extracted per question with the file; a question whose extraction failed (reported as an
+    # internal error) takes part with an empty key
+    keys = [item.features.get(RULE.name) or _EMPTY for item in questions]
     partners: dict[int, list[tuple[float, int]]] = {}
     for a, b, score in find_pairs(keys, options.threshold, min_overlap=options.min_word_overlap,
                                     ignore_variants=options.ignore_variants):
