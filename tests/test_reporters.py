@@ -9,6 +9,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qlint.finding import Finding, Severity
 from qlint.registry import load_registry
@@ -357,3 +359,11 @@ def test_cli_output_file(run_cli, write, tmp_path):
     assert code == 1 and out == ""
     root = ET.parse(tmp_path / "report.xml").getroot()
     assert int(root.get("failures")) >= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.text(), st.one_of(st.none(), st.text()), st.text(), st.integers(1, 10**6), st.integers(1, 10**4),
+       st.sampled_from(list(Severity)))
+def test_finding_to_json_is_json_dumps_of_to_dict(path, message, question, rule, line, column, severity):
+    finding = Finding(path, line, column, "Q999", rule, severity, message, question)
+    assert finding.to_json() == json.dumps(finding.to_dict(), ensure_ascii=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
+from json.encoder import encode_basestring as _quote  # json.dumps(..., ensure_ascii=False) quotes strings with it
 from typing import Any
 
 
@@ -45,6 +46,14 @@ class Finding:
     def sort_key(self) -> tuple:
         return (self.path, self.line, self.column, self.code, self.message)
 
+    def to_json(self) -> str:
+        """``json.dumps(self.to_dict(), ensure_ascii=False)``, byte for byte, at a fraction of the cost (a report of a
+        million findings spent most of its time in the encoder's per-call set-up)."""
+        question = "null" if self.question is None else _quote(self.question)
+        return (f'{{"rule": {_quote(self.rule)}, "code": {_quote(self.code)}, "severity": "{_NAMES[self.severity]}", '
+                f'"path": {_quote(self.path)}, "line": {int(self.line)}, "column": {int(self.column)}, '
+                f'"question": {question}, "message": {_quote(self.message)}}}')
+
     def to_dict(self) -> dict:
         return {
             "rule": self.rule,
@@ -56,3 +65,6 @@ class Finding:
             "question": self.question,
             "message": self.message,
         }
+
+
+_NAMES = {s: str(s) for s in Severity}

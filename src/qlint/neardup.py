@@ -140,22 +140,41 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     h = np.frombuffer(b"".join([k.tokens for k, c in zip(keys, counts.tolist()) if c]), dtype=np.uint64)
     own = np.repeat(np.arange(len(keys), dtype=np.int32), counts)
     mask = np.uint64(_PAIR_TAG - 1)
+    # in place where possible: a million stems make forty million words, and every temporary is 320 MB
     with np.errstate(over="ignore"):   # products wrap around modulo 2**64, as a hash should
         same = own[:-2] == own[2:]    # a trigram must not straddle two stems
-        codes = ((h[:-2] * np.uint64(_K1) + h[1:-1] * np.uint64(_K2) + h[2:]) & mask)[same]
+        codes = h[:-2] * np.uint64(_K1)
+        step = h[1:-1] * np.uint64(_K2)
+        codes += step
+        del step
+        codes += h[2:]
+        codes &= mask
+        codes = codes[same]
         stems = own[:-2][same]
+        del same
         # short stems also get word pairs ("what is a lean canvas" / "what is lean canvas"), tagged apart
         short = (own[:-1] == own[1:]) & (counts[own[:-1]] < SHORT_STEM)
-        pairs = ((h[:-1] * np.uint64(_K3) + h[1:]) & mask)[short] | np.uint64(_PAIR_TAG)
+        pairs = h[:-1][short] * np.uint64(_K3)
+        pairs += h[1:][short]
+        pairs &= mask
+        pairs |= np.uint64(_PAIR_TAG)
+    del h
     codes = np.concatenate((codes, pairs)).view(np.int64)
     stems = np.concatenate((stems, own[:-1][short]))
-    del h, own, same, short, pairs
+    del own, short, pairs
     # one entry per (trigram, stem), sorted by trigram then stem: code and stem packed in one int64 (the code
     # cut to the bits the stem number leaves; a rare clash only adds a candidate, which is then confirmed)
     stem_bits = max(1, int(len(keys) - 1).bit_length())
-    packed = np.sort((codes & np.int64((1 << (63 - stem_bits)) - 1)) << np.int64(stem_bits) | stems.astype(np.int64))
-    packed = packed[np.r_[True, packed[1:] != packed[:-1]]]
-    codes, stems = packed >> np.int64(stem_bits), (packed & np.int64((1 << stem_bits) - 1)).astype(np.int32)
+    codes &= np.int64((1 << (63 - stem_bits)) - 1)
+    codes <<= np.int64(stem_bits)
+    codes |= stems
+    del stems
+    codes.sort()
+    packed = codes[np.r_[True, codes[1:] != codes[:-1]]]
+    del codes
+    stems = (packed & np.int64((1 << stem_bits) - 1)).astype(np.int32)
+    packed >>= np.int64(stem_bits)
+    codes = packed
     del packed
     starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
     sizes = np.diff(np.r_[starts, len(codes)])

@@ -10,14 +10,12 @@ from qlint.reporters import Report
 def render(report: Report, stream: TextIO, options: dict) -> None:
     # One finding per line: readable, diffable, and written by json's C encoder (indent= is pure Python).
     stream.write('{\n  "version": 1,\n  "summary": ' + json.dumps(report.summary()) + ',\n  "findings": [')
-    encode = json.JSONEncoder(ensure_ascii=False).encode   # one encoder, not one per finding
     for start in range(0, len(report.findings), 10000):   # in slices: a million findings never make one string
         chunk = report.findings[start:start + 10000]
-        stream.write(("," if start else "") + "\n    " + ",\n    ".join(map(encode, (f.to_dict() for f in chunk))))
+        stream.write(("," if start else "") + "\n    " + ",\n    ".join([f.to_json() for f in chunk]))
     stream.write("\n  ]\n}\n" if report.findings else "]\n}\n")
 
 
 def render_lines(report: Report, stream: TextIO, options: dict) -> None:
-    encode = json.JSONEncoder(ensure_ascii=False).encode
     for finding in report.findings:
-        stream.write(encode(finding.to_dict()) + "\n")
+        stream.write(finding.to_json() + "\n")
