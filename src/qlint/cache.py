@@ -113,8 +113,9 @@ def decode(text: str) -> FileOutcome:
     features = {name: _decode_features(column) for name, column in columns["features"].items()}
     names = list(features)
     items = []
-    rows = zip(columns["id"], columns["path"], columns["line"], columns["column"], columns["end_line"], columns["select"], columns["keys"], columns["option_count"], columns["objective"], columns["tags"],
-               columns["difficulty"], columns["ignore"], columns["positions"], *features.values())
+    order = ("id", "path", "line", "column", "end_line", "select", "keys", "option_count", "objective", "tags",
+             "difficulty", "ignore", "positions")
+    rows = zip(*(columns[k] for k in order), *features.values())
     for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *feats in rows:
         items.append(BankItem(qid, p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
                               difficulty, ignore, {k: tuple(v) for k, v in positions.items()}, dict(zip(names, feats))))
