@@ -7,7 +7,6 @@ run recomputes cross-file findings without re-reading a single question).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +15,7 @@ from qlint.loader import LoadedQuestion, Suppression, locate
 
 # the positions bank rules and suppressions report at; the rest stay with the file (a million questions
 # keep a million of these)
-_KEPT = re.compile(r"id|stem|options|select|qlint(\..*)?")
+_KEPT_NAMES = frozenset(("id", "stem", "options", "select", "qlint"))   # and every "qlint.*"
 
 
 @dataclass(slots=True, eq=False)
@@ -49,7 +48,7 @@ def to_item(loaded: LoadedQuestion) -> BankItem:
         id=q.id, path=loaded.path, line=loaded.line, column=loaded.column, end_line=loaded.end_line,
         select=q.select, keys=q.keys, option_count=len(q.options), objective=q.objective,
         tags=q.tags, difficulty=q.difficulty, ignore=dict(q.qlint.ignore) if q.qlint else {},
-        positions={k: v for k, v in loaded.positions.items() if _KEPT.fullmatch(k)},
+        positions={k: v for k, v in loaded.positions.items() if k in _KEPT_NAMES or k.startswith("qlint.")},
     )
 
 

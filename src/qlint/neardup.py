@@ -38,7 +38,7 @@ MAX_COMPARE_CHARS = 4000  # a pathological 3 MB stem must not make a comparison 
 def key_text(stem: str) -> str:
     """The part of a stem that says what it asks: normalised, lead-ins removed."""
     text = normalize(stem[:MAX_COMPARE_CHARS])
-    return re.sub(r"\s+", " ", LEAD_INS.sub(" ", text)).strip()
+    return " ".join(LEAD_INS.sub(" ", text).split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,16 +93,29 @@ def _stem(word: str) -> str:
 def token_hashes(tokens: list[str]) -> bytes:
     """The stable hashes of a stem's words, as int64 bytes: trigram codes are made from them for the whole
     bank at once, in numpy (a Python loop of big-integer products per stem cost more than the rest of the key)."""
-    get = _HASHES.get
-    return array("q", [get(t) or _token_hash(t) for t in tokens]).tobytes()
+    try:
+        return array("q", map(_HASHES.__getitem__, tokens)).tobytes()   # words are Zipfian: nearly all are hits
+    except KeyError:
+        return array("q", [_token_hash(t) for t in tokens]).tobytes()
+
+
+def _stems(tokens: list[str]) -> list[str]:
+    try:
+        return list(map(_STEMS.__getitem__, tokens))
+    except KeyError:
+        return [_stem(t) for t in tokens]
+
+
+_CODE_CHARS = ("`", "\"", "“", "    ", "\t")
 
 
 def stem_key(stem: str) -> StemKey:
     head = stem[:MAX_COMPARE_CHARS]
     text = key_text(head)
     tokens = text.split()
-    return StemKey(text, tuple(sorted(_DIGITS.findall(head))), tuple(_CODE.findall(head)),
-                   " ".join(sorted(map(_stem, tokens))), token_hashes(tokens))
+    code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
+    return StemKey(text, tuple(sorted(_DIGITS.findall(head))), code, " ".join(sorted(_stems(tokens))),
+                   token_hashes(tokens))
 
 
 def _pairs_within_groups(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:

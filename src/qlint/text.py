@@ -17,10 +17,19 @@ def words(text: str) -> list[str]:
     return WORD.findall(text)
 
 
+# ASCII punctuation (``[^\w\s]`` on ASCII: everything printable but letters, digits and "_") becomes a space
+_ASCII_PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"})
+
+
 def normalize(text: str) -> str:
     """Lowercase, accents folded, punctuation dropped, whitespace collapsed."""
     if text.isascii():
-        text = text.lower()
+        # the same as the general path below, by translation: \s on ASCII is exactly what str.split() splits on,
+        # and the ASCII control characters other than whitespace are \W and not \s: they become spaces too
+        text = text.lower().translate(_ASCII_PUNCT)
+        if not text.isprintable():
+            text = _PUNCT.sub(" ", text)
+        return " ".join(text.split())
     else:
         text = unicodedata.normalize("NFKD", text)
         text = "".join(c for c in text if not unicodedata.combining(c)).lower()
