@@ -24,3 +24,27 @@ def test_blocked_search_matches_exhaustive_comparison():
     assert members(everything) and members(blocked) == members(everything)
     mammal, reptile = len(stems) - 2, len(stems) - 1
     assert not any({a, b} == {mammal, reptile} for a, b, _ in blocked)
+
+
+def test_identical_texts_chain_and_empty_stems_never_pair():
+    stems = ["Which port does HTTPS use by default?", "", "Which port does HTTPS use by default?", "?",
+             "Which port does HTTPS use by default?", "Which protocol replaced SSL for securing web traffic?"]
+    keys = [stem_key(s) for s in stems]
+    pairs = find_pairs(keys, 90)
+    assert [(a, b) for a, b, _ in pairs] == [(0, 2), (0, 4)]
+    assert all(score == 100.0 for _, _, score in pairs)
+    assert {(a, b) for a, b, _ in exhaustive_pairs(keys, 90)} >= {(0, 2), (0, 4)}
+
+
+def test_pairs_are_the_same_whichever_order_the_stems_come_in():
+    writer = Writer(seed=11)
+    rng = random.Random(11)
+    stems = [writer.stem() for _ in range(200)]
+    stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(20)]
+    stems += [rng.choice(stems) for _ in range(5)]
+    order = list(range(len(stems)))
+    rng.shuffle(order)
+    forward = {frozenset((stems[a], stems[b])) for a, b, _ in find_pairs([stem_key(s) for s in stems], 90)}
+    shuffled = [stems[i] for i in order]
+    backward = {frozenset((shuffled[a], shuffled[b])) for a, b, _ in find_pairs([stem_key(s) for s in shuffled], 90)}
+    assert forward and forward == backward

@@ -129,23 +129,32 @@ def _pairs_within_groups(members: np.ndarray, starts: np.ndarray, sizes: np.ndar
     return np.concatenate(out) if out else np.empty((0, 2), dtype=np.int64)
 
 
-def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int = 2) -> np.ndarray:
+def text_ids(keys: Sequence[StemKey]) -> np.ndarray:
+    """One number per distinct text, in order of first appearance; -1 for an empty text."""
+    ids: dict[str, int] = {"": -1}
+    return np.fromiter((ids.setdefault(k.text, len(ids) - 1) for k in keys), dtype=np.int64, count=len(keys))
+
+
+def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int = 2,
+                    text_id: np.ndarray | None = None) -> np.ndarray:
     """Index pairs worth confirming, as a sorted (n, 2) array: identical texts, or texts sharing rare trigrams.
 
     A trigram seen in 2 to ``max_df`` stems is rare; boilerplate seen in more pairs nothing. A pair must
     share ``min_shared`` rare trigrams (or all the rare trigrams the smaller stem has), which near-
-    duplicates always do and chance neighbours seldom do. Trigrams are integer codes of token ids, so the
+    duplicates always do and chance neighbours seldom do. Trigrams are integer codes of word hashes, so the
     grouping runs in numpy rather than in a Python loop over every posting.
     """
-    exact: dict[str, list[int]] = defaultdict(list)
-    for index, key in enumerate(keys):
-        if key.text:
-            exact[key.text].append(index)
-    # identical texts: chain them, the clusters come out the same and the cost stays linear
-    chained = np.array([(g[0], o) for g in exact.values() for o in g[1:]], dtype=np.int64).reshape(-1, 2)
-    text_id = np.full(len(keys), -1, dtype=np.int64)
-    for number, group in enumerate(exact.values()):
-        text_id[group] = number
+    if text_id is None:
+        text_id = text_ids(keys)
+    # identical texts: chain each to the first of its group, so the clusters come out the same at linear cost
+    idx = np.flatnonzero(text_id >= 0)
+    tid = text_id[idx]
+    order = np.argsort(tid, kind="stable")
+    idx, tid = idx[order], tid[order]
+    opens = np.r_[True, tid[1:] != tid[:-1]] if len(tid) else np.zeros(0, dtype=bool)
+    head = idx[np.maximum.accumulate(np.where(opens, np.arange(len(idx)), 0))] if len(idx) else idx
+    chained = np.stack((head[~opens], idx[~opens]), axis=1).astype(np.int64).reshape(-1, 2)
+    del idx, tid, order, opens, head
     counts = np.fromiter((len(k.tokens) // 8 if k.text else 0 for k in keys), dtype=np.int64, count=len(keys))
     counts[counts < 2] = 0   # a one-word stem pairs only with its identical twins
     if counts.sum() < 2:
@@ -240,13 +249,12 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
     (variants, identical texts, length) as array operations, the similarities by rapidfuzz's ``cpdist``
     in C, and the word overlap only for the few pairs that reach the threshold.
     """
-    if candidates is None:
-        candidates = candidate_pairs(keys)
     variant_ids: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
-    text_ids: dict[str, int] = {}
+    text_id = text_ids(keys)
+    if candidates is None:
+        candidates = candidate_pairs(keys, text_id=text_id)
     variant = np.fromiter((variant_ids.setdefault((k.numbers, k.code), len(variant_ids)) for k in keys),
                           dtype=np.int64, count=len(keys))
-    text_id = np.fromiter((text_ids.setdefault(k.text, len(text_ids)) for k in keys), dtype=np.int64, count=len(keys))
     length = np.fromiter((len(k.text) for k in keys), dtype=np.int64, count=len(keys))
     words: dict[int, frozenset[str]] = {}
 

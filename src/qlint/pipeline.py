@@ -166,14 +166,15 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     outcomes: list[FileOutcome | None] = [None] * len(files)
     todo: list[tuple[int, Path, str]] = []
     total_bytes = 0
+    digests = _digests(files, displays, limits, jobs) if cache is not None else None
     for index, (path, display) in enumerate(zip(files, displays)):
-        if cache is not None:
-            data = _read(path, limits)
-            hit = cache.get(Cache.digest(display, data)) if data is not None else None
+        if digests is not None:
+            digest, size = digests[index]
+            hit = cache.get(digest) if digest is not None else None
             if hit is not None:
                 outcomes[index] = hit
                 continue
-            total_bytes += len(data) if data is not None else 0
+            total_bytes += size
         else:
             total_bytes += _size(path)
         todo.append((index, path, display))  # workers read the file again (from the page cache) themselves
@@ -190,6 +191,23 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
         bar.step()
     bar.close()
     return outcomes  # type: ignore[return-value]
+
+
+def _digest_one(job: tuple[Path, str, Limits]) -> tuple[str | None, int]:
+    path, display, limits = job
+    data = _read(path, limits)
+    return (Cache.digest(display, data), len(data)) if data is not None else (None, 0)
+
+
+def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, jobs: int) -> list[tuple[str | None, int]]:
+    """Content digest and size of every file. Threads suffice: reading and hashing release the GIL."""
+    jobs_list = [(path, display, limits) for path, display in zip(files, displays)]
+    if jobs <= 1 or len(jobs_list) < 64:
+        return [_digest_one(job) for job in jobs_list]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(jobs) as pool:
+        return list(pool.map(_digest_one, jobs_list, chunksize=16))
 
 
 def _size(path: Path) -> int:
