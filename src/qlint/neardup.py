@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 from array import array
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import islice
