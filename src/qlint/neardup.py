@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 
@@ -117,15 +117,24 @@ def stem_key(stem: str) -> StemKey:
                    token_hashes(tokens))
 
 
-def _pairs_within_groups(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Every (a, b) pair inside each group of ``members``, as an (n, 2) array; groups given by start and size."""
-    out = []
-    for size in np.unique(sizes):
+PAIR_BUDGET = 8_000_000  # co-occurrence pairs held at once: bounds memory on a million stems
+
+
+def _pair_codes(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: int, parts: int, part: int
+                ) -> Iterator[np.ndarray]:
+    """Every pair inside each group of ``members`` (groups given by start and size), as ``low * n + high``
+    codes, in batches of at most PAIR_BUDGET pairs; with ``parts`` > 1 only the codes in residue class ``part``."""
+    n64 = np.int64(n)
+    for size in np.unique(sizes).tolist():
         first = starts[sizes == size]
-        block = members[first[:, None] + np.arange(size)]  # one row per group
-        left, right = np.triu_indices(int(size), k=1)
-        out.append(np.stack((block[:, left].ravel(), block[:, right].ravel()), axis=1))
-    return np.concatenate(out) if out else np.empty((0, 2), dtype=np.int64)
+        left, right = np.triu_indices(size, k=1)
+        rows = max(1, PAIR_BUDGET // len(left))
+        for at in range(0, len(first), rows):
+            block = members[first[at:at + rows, None] + np.arange(size)].astype(np.int64)  # one row per group
+            a, b = block[:, left].ravel(), block[:, right].ravel()
+            code = np.minimum(a, b) * n64 + np.maximum(a, b)
+            del a, b, block
+            yield code[code % parts == part] if parts > 1 else code
 
 
 def text_ids(keys: Sequence[StemKey]) -> np.ndarray:
@@ -199,22 +208,33 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     del packed
     starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
     sizes = np.diff(np.r_[starts, len(codes)])
+    del codes
     rare = (sizes >= 2) & (sizes <= max_df)
-    found = _pairs_within_groups(stems, starts[rare], sizes[rare]).astype(np.int64)
-    if not len(found):
-        return chained
     # how many rare trigrams each stem has, and how many each pair shares
-    in_rare = np.repeat(rare, sizes)
-    per_stem = np.bincount(stems[in_rare], minlength=len(keys))
+    per_stem = np.bincount(stems[np.repeat(rare, sizes)], minlength=len(keys))
+    starts, sizes = starts[rare], sizes[rare]
+    if not len(sizes):
+        return chained
     n = np.int64(len(keys))
-    code = np.sort(np.minimum(found[:, 0], found[:, 1]) * n + np.maximum(found[:, 0], found[:, 1]))
-    first = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
-    shared = np.diff(np.r_[first, len(code)])
-    code = code[first]
-    lo, hi = code // n, code % n
-    keep = shared >= np.maximum(np.minimum(min_shared, np.minimum(per_stem[lo], per_stem[hi])), 1)
-    keep &= text_id[lo] != text_id[hi]  # identical texts are already chained
-    pairs = np.concatenate((chained, np.stack((lo[keep], hi[keep]), axis=1)))
+    # the pairs of a big bank do not fit at once: count them in residue classes of their code, one class a pass
+    total = int((sizes * (sizes - 1) // 2).sum())
+    parts = max(1, -(-total // (2 * PAIR_BUDGET)))
+    los, his = [], []
+    for part in range(parts):
+        code = np.concatenate(list(_pair_codes(stems, starts, sizes, len(keys), parts, part)))
+        code.sort()
+        first = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+        shared = np.diff(np.r_[first, len(code)])
+        code = code[first]
+        lo, hi = code // n, code % n
+        del code, first
+        keep = shared >= np.maximum(np.minimum(min_shared, np.minimum(per_stem[lo], per_stem[hi])), 1)
+        keep &= text_id[lo] != text_id[hi]  # identical texts are already chained
+        los.append(lo[keep])
+        his.append(hi[keep])
+        del lo, hi, keep, shared
+    lo, hi = np.concatenate(los), np.concatenate(his)
+    pairs = np.concatenate((chained, np.stack((lo, hi), axis=1)))
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 
