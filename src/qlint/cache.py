@@ -26,7 +26,7 @@ from qlint.loader import Suppression
 from qlint.neardup import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 4
+FORMAT = 5
 
 
 @lru_cache(maxsize=1)

@@ -45,7 +45,7 @@ class StemKey:
     """What near-duplicate search keeps per question: small, picklable, cacheable.
 
     Everything the bank-wide search needs is computed here, per question (in worker processes, and cached
-    with the file): the comparison text, the sorted stemmed words (``bag``), and stable 62-bit hashes of
+    with the file): the comparison text, the sorted stemmed words (``bag``), and stable 32-bit hashes of
     its words, from which the word trigrams (and word pairs of short stems) that candidates are blocked on
     are coded.
     """
@@ -54,7 +54,7 @@ class StemKey:
     numbers: tuple[str, ...]
     code: tuple[str, ...]
     bag: str = ""
-    tokens: bytes = b""   # int64 word hashes, native byte order
+    tokens: bytes = b""   # uint32 word hashes, native byte order
 
     @property
     def words(self) -> frozenset[str]:
@@ -62,7 +62,6 @@ class StemKey:
         return frozenset(_stem(w) for w in self.text.split() if len(w) >= 3 and w not in STOPWORDS)
 
 
-_MASK = (1 << 63) - 1
 _K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 _PAIR_TAG = 1 << 62
 _HASHES: dict[str, int] = {}
@@ -70,13 +69,13 @@ _STEMS: dict[str, str] = {}
 
 
 def _token_hash(token: str) -> int:
-    """A stable 62-bit hash of a word (Python's own hash differs from one process to the next)."""
+    """A stable 32-bit hash of a word (Python's own hash differs from one process to the next). Two words that
+    share a hash only make an extra candidate pair, which rapidfuzz then turns down."""
     value = _HASHES.get(token)
     if value is None:
         if len(_HASHES) > 1_000_000:
             _HASHES.clear()
-        value = _HASHES[token] = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=8).digest(), "little") \
-            & (_PAIR_TAG - 1)
+        value = _HASHES[token] = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=4).digest(), "little")
     return value
 
 
@@ -90,12 +89,12 @@ def _stem(word: str) -> str:
 
 
 def token_hashes(tokens: list[str]) -> bytes:
-    """The stable hashes of a stem's words, as int64 bytes: trigram codes are made from them for the whole
+    """The stable hashes of a stem's words, as uint32 bytes: trigram codes are made from them for the whole
     bank at once, in numpy (a Python loop of big-integer products per stem cost more than the rest of the key)."""
     try:
-        return array("q", map(_HASHES.__getitem__, tokens)).tobytes()   # words are Zipfian: nearly all are hits
+        return array("I", map(_HASHES.__getitem__, tokens)).tobytes()   # words are Zipfian: nearly all are hits
     except KeyError:
-        return array("q", [_token_hash(t) for t in tokens]).tobytes()
+        return array("I", [_token_hash(t) for t in tokens]).tobytes()
 
 
 def _stems(tokens: list[str]) -> list[str]:
@@ -137,6 +136,48 @@ def _pair_codes(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: i
             yield code[code % parts == part] if parts > 1 else code
 
 
+SHINGLE_CHUNK = 100_000  # stems turned into trigram codes at a time: bounds the temporaries on a million stems
+
+
+def _shingle_entries(keys: Sequence[StemKey], counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(code, stem) for every word trigram of every stem, and every word pair of short stems (tagged apart).
+
+    The output arrays are allocated once and filled a chunk of stems at a time, so the hashing temporaries
+    stay small however big the bank is.
+    """
+    trigrams = np.maximum(counts - 2, 0)
+    pairs = np.where((counts >= 2) & (counts < SHORT_STEM), counts - 1, 0)
+    codes = np.empty(int(trigrams.sum() + pairs.sum()), dtype=np.int64)
+    stems = np.empty(len(codes), dtype=np.int32)
+    mask = np.uint64(_PAIR_TAG - 1)
+    at = 0
+    for start in range(0, len(keys), SHINGLE_CHUNK):
+        stop = min(start + SHINGLE_CHUNK, len(keys))
+        here = counts[start:stop]
+        if not here.any():
+            continue
+        h = np.frombuffer(b"".join([k.tokens for k, c in zip(keys[start:stop], here.tolist()) if c]),
+                          dtype=np.uint32).astype(np.uint64)
+        own = np.repeat(np.arange(start, stop, dtype=np.int32), here)
+        with np.errstate(over="ignore"):   # products wrap around modulo 2**64, as a hash should
+            same = own[:-2] == own[2:]     # a trigram must not straddle two stems
+            tri = h[:-2] * np.uint64(_K1) + h[1:-1] * np.uint64(_K2) + h[2:]
+            tri &= mask
+            tri = tri[same]
+            codes[at:at + len(tri)] = tri.view(np.int64)
+            stems[at:at + len(tri)] = own[:-2][same]
+            at += len(tri)
+            short = (own[:-1] == own[1:]) & (counts[own[:-1]] < SHORT_STEM)
+            two = h[:-1][short] * np.uint64(_K3) + h[1:][short]
+            two &= mask
+            two |= np.uint64(_PAIR_TAG)
+            codes[at:at + len(two)] = two.view(np.int64)
+            stems[at:at + len(two)] = own[:-1][short]
+            at += len(two)
+    assert at == len(codes)
+    return codes, stems
+
+
 def text_ids(keys: Sequence[StemKey]) -> np.ndarray:
     """One number per distinct text, in order of first appearance; -1 for an empty text."""
     ids: dict[str, int] = {"": -1}
@@ -163,35 +204,11 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     head = idx[np.maximum.accumulate(np.where(opens, np.arange(len(idx)), 0))] if len(idx) else idx
     chained = np.stack((head[~opens], idx[~opens]), axis=1).astype(np.int64).reshape(-1, 2)
     del idx, tid, order, opens, head
-    counts = np.fromiter((len(k.tokens) // 8 if k.text else 0 for k in keys), dtype=np.int64, count=len(keys))
+    counts = np.fromiter((len(k.tokens) // 4 if k.text else 0 for k in keys), dtype=np.int64, count=len(keys))
     counts[counts < 2] = 0   # a one-word stem pairs only with its identical twins
     if counts.sum() < 2:
         return chained
-    h = np.frombuffer(b"".join([k.tokens for k, c in zip(keys, counts.tolist()) if c]), dtype=np.uint64)
-    own = np.repeat(np.arange(len(keys), dtype=np.int32), counts)
-    mask = np.uint64(_PAIR_TAG - 1)
-    # in place where possible: a million stems make forty million words, and every temporary is 320 MB
-    with np.errstate(over="ignore"):   # products wrap around modulo 2**64, as a hash should
-        same = own[:-2] == own[2:]    # a trigram must not straddle two stems
-        codes = h[:-2] * np.uint64(_K1)
-        step = h[1:-1] * np.uint64(_K2)
-        codes += step
-        del step
-        codes += h[2:]
-        codes &= mask
-        codes = codes[same]
-        stems = own[:-2][same]
-        del same
-        # short stems also get word pairs ("what is a lean canvas" / "what is lean canvas"), tagged apart
-        short = (own[:-1] == own[1:]) & (counts[own[:-1]] < SHORT_STEM)
-        pairs = h[:-1][short] * np.uint64(_K3)
-        pairs += h[1:][short]
-        pairs &= mask
-        pairs |= np.uint64(_PAIR_TAG)
-    del h
-    codes = np.concatenate((codes, pairs)).view(np.int64)
-    stems = np.concatenate((stems, own[:-1][short]))
-    del own, short, pairs
+    codes, stems = _shingle_entries(keys, counts)
     # one entry per (trigram, stem), sorted by trigram then stem: code and stem packed in one int64 (the code
     # cut to the bits the stem number leaves; a rare clash only adds a candidate, which is then confirmed)
     stem_bits = max(1, int(len(keys) - 1).bit_length())
@@ -206,8 +223,8 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     packed >>= np.int64(stem_bits)
     codes = packed
     del packed
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
-    sizes = np.diff(np.r_[starts, len(codes)])
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]).astype(np.int32)
+    sizes = np.diff(np.r_[starts, np.int32(len(codes))]).astype(np.int32)
     del codes
     rare = (sizes >= 2) & (sizes <= max_df)
     # how many rare trigrams each stem has, and how many each pair shares
