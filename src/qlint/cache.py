@@ -21,12 +21,12 @@ from typing import Any
 
 from qlint import __version__
 from qlint.finding import Finding, Severity
-from qlint.items import BankItem, FileOutcome
+from qlint.items import NO_IGNORE, BankItem, FileOutcome
 from qlint.loader import Suppression
 from qlint.neardup import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 5
+FORMAT = 6
 
 
 @lru_cache(maxsize=1)
@@ -118,7 +118,7 @@ def decode(text: str) -> FileOutcome:
     rows = zip(*(columns[k] for k in order), *features.values())
     for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *feats in rows:
         items.append(BankItem(qid, p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
-                              difficulty, ignore, {k: tuple(v) for k, v in positions.items()}, dict(zip(names, feats))))
+                              difficulty, ignore or NO_IGNORE, positions, dict(zip(names, feats))))
     suppressions = [Suppression(**{**s, "rules": tuple(s["rules"])}) for s in doc["suppressions"]]
     return FileOutcome(path, findings, items, suppressions)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qlint.finding import Finding
-from qlint.loader import LoadedQuestion, Suppression, locate
+from qlint.loader import LoadedQuestion, Suppression
 
 # the positions bank rules and suppressions report at; the rest stay with the file (a million questions
 # keep a million of these)
@@ -34,12 +34,31 @@ class BankItem:
     tags: tuple[str, ...]
     difficulty: int | str | None
     ignore: dict[str, str]
-    positions: dict[str, tuple[int, int]]
+    positions: dict[str, int]   # field -> line << 20 | column: one small int, not a tuple of two (a million kept)
     features: dict[str, Any] = field(default_factory=dict)
 
     def locate(self, field_path: str | None) -> tuple[int, int]:
         """Line and column of a field; falls back to its parent, then to the question."""
-        return locate(self.positions, field_path, (self.line, self.column))
+        key = field_path or ""
+        positions = self.positions
+        while key:
+            if key in positions:
+                return unpack(positions[key])
+            cut = max(key.rfind("."), key.rfind("["))
+            key = key[:cut] if cut > 0 else ""
+        return self.line, self.column
+
+
+_COLUMN_BITS = 25   # columns up to 33 million: beyond any file max-file-size lets through
+NO_IGNORE: dict[str, str] = {}   # shared by the questions that suppress nothing; never mutated
+
+
+def pack(line: int, column: int) -> int:
+    return line << _COLUMN_BITS | min(column, (1 << _COLUMN_BITS) - 1)
+
+
+def unpack(value: int) -> tuple[int, int]:
+    return value >> _COLUMN_BITS, value & ((1 << _COLUMN_BITS) - 1)
 
 
 def to_item(loaded: LoadedQuestion) -> BankItem:
@@ -47,8 +66,8 @@ def to_item(loaded: LoadedQuestion) -> BankItem:
     return BankItem(
         id=q.id, path=loaded.path, line=loaded.line, column=loaded.column, end_line=loaded.end_line,
         select=q.select, keys=q.keys, option_count=len(q.options), objective=q.objective,
-        tags=q.tags, difficulty=q.difficulty, ignore=dict(q.qlint.ignore) if q.qlint else {},
-        positions={k: v for k, v in loaded.positions.items() if k in _KEPT_NAMES or k.startswith("qlint.")},
+        tags=q.tags, difficulty=q.difficulty, ignore=dict(q.qlint.ignore) if q.qlint and q.qlint.ignore else NO_IGNORE,
+        positions={k: pack(*v) for k, v in loaded.positions.items() if k in _KEPT_NAMES or k.startswith("qlint.")},
     )
 
 
