@@ -4,12 +4,13 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
-from qlint.finding import Finding
+from qlint.finding import Finding, Severity
 from qlint.rule import Rule
 
 
@@ -24,9 +25,8 @@ class Report:
     root: str = "."
 
     def summary(self) -> dict:
-        by_severity = {"error": 0, "warning": 0, "info": 0}
-        for f in self.findings:
-            by_severity[str(f.severity)] += 1
+        counts = Counter(f.severity for f in self.findings)
+        by_severity = {str(s): counts.get(s, 0) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)}
         return {"files": self.files, "questions": self.questions, "findings": len(self.findings), **by_severity}
 
 
