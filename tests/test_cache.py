@@ -17,8 +17,8 @@ BANK = {
 }
 
 
-def run(bank: Path, cache: Path, *extra: str) -> tuple[int, list]:
-    env = {**os.environ, "QLINT_CACHE_DIR": str(cache), "NO_COLOR": "1"}
+def run(bank: Path, cache: Path, *extra: str, env: dict | None = None) -> tuple[int, list]:
+    env = {**os.environ, "QLINT_CACHE_DIR": str(cache), "NO_COLOR": "1", **(env or {})}
     proc = subprocess.run([sys.executable, "-m", "qlint", "check", str(bank), "--format", "json", *extra],
                           capture_output=True, text=True, env=env, cwd=bank)
     assert "Traceback" not in proc.stderr, proc.stderr
@@ -90,3 +90,23 @@ def test_cache_defaults_to_dot_qlint_cache_in_the_project_root(tmp_path):
     assert entries(folder)
     assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
     assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+
+
+def test_entries_planted_in_a_repository_never_open_the_gate(tmp_path):
+    """A pull request could commit a cache entry that says a flawed file is clean. The cache folder's name is
+    keyed with a per-user secret kept outside the repository, so on any other machine (CI) it is never read."""
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    author = {"XDG_CACHE_HOME": str(tmp_path / "author-home")}
+    code, findings = run(bank, cache, env=author)
+    assert code == 1 and "correct-count" in {f["rule"] for f in findings}   # b.yaml has two keys
+    for entry in entries(cache):   # the planted lie: every file checked clean
+        doc = json.loads(entry.read_text())
+        doc["findings"] = []
+        entry.write_text(json.dumps(doc))
+    planted = run(bank, cache, env=author)[1]   # the author's own machine trusts its own cache ...
+    assert "correct-count" not in {f["rule"] for f in planted}
+    ci = {"XDG_CACHE_HOME": str(tmp_path / "ci-home")}   # ... no other machine does
+    assert run(bank, cache, env=ci) == (code, findings)
+    shared = {"QLINT_CACHE_SECRET": "from-the-ci-secret-store"}   # a restored cache is reused with a shared secret
+    assert run(bank, cache, env=shared) == (code, findings)
+    assert run(bank, cache, env=shared) == (code, findings)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import os
 import sys
@@ -129,6 +130,43 @@ def decode(text: str) -> FileOutcome:
     return FileOutcome(path, findings, items, suppressions)
 
 
+def _secret() -> bytes | None:
+    """This user's cache key: QLINT_CACHE_SECRET (e.g. a CI secret, to reuse a restored cache), else 32 random
+    bytes kept in the user's cache folder (created once, atomically); None when there is nowhere to keep it."""
+    if os.environ.get("QLINT_CACHE_SECRET"):
+        return os.environ["QLINT_CACHE_SECRET"].encode()
+    home = Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")) / "qlint"
+    path = home / "secret"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        data = b""
+    except OSError:
+        return None
+    if len(data) == 32:
+        return data
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=home, prefix=".secret-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(os.urandom(32))
+            if data:
+                os.replace(tmp, path)   # a damaged secret: start afresh
+            else:
+                try:
+                    os.link(tmp, path)  # atomic, and refused when a concurrent run got there first
+                except FileExistsError:
+                    pass
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if len(data) == 32 else None
+
+
 class Cache:
     """One folder of entries for one configuration key."""
 
@@ -148,13 +186,19 @@ class Cache:
     @classmethod
     def open(cls, config, key: str) -> Cache | None:
         base = cls.location(config)
+        secret = _secret()
+        if secret is None:
+            return None
+        # The folder's name is keyed with a secret kept outside the repository: entries committed to a bank repo
+        # (say, a planted "no findings" for a flawed file) are never found, so the cache cannot open the gate.
+        name = hmac.new(secret, f"v{FORMAT}-{key}".encode(), hashlib.sha256).hexdigest()[:32]
         try:
             base.mkdir(parents=True, exist_ok=True)
             ignore = base / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("# Created by qlint: never commit this folder.\n*\n")
                 (base / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
-            folder = base / f"v{FORMAT}-{key}"
+            folder = base / f"v{FORMAT}-{name}"
             folder.mkdir(exist_ok=True)
         except OSError:
             return None  # a read-only checkout simply runs without a cache
