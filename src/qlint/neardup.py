@@ -292,6 +292,7 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
     variant = np.fromiter((variant_ids.setdefault((k.numbers, k.code), len(variant_ids)) for k in keys),
                           dtype=np.int64, count=len(keys))
     length = np.fromiter((len(k.text) for k in keys), dtype=np.int64, count=len(keys))
+    bag_length = np.fromiter((len(k.bag) for k in keys), dtype=np.int64, count=len(keys))
     words: dict[int, frozenset[str]] = {}
 
     def overlap(a: int, b: int) -> float:
@@ -307,7 +308,12 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
         keep = variant[a] == variant[b] if ignore_variants else np.ones(len(chunk), dtype=bool)
         same = keep & (text_id[a] == text_id[b])
         found += [(min(x, y), max(x, y), 100.0) for x, y in chunk[same].tolist()]
-        rest = chunk[keep & ~same & (np.minimum(length[a], length[b]) >= min_chars)]
+        # ratio = 100 * (1 - indel distance / total length) can never exceed 200 * shorter / total: pairs of very
+        # different lengths (in text and in sorted words) cannot reach the threshold and are not compared
+        la, lb, ba, bb = length[a], length[b], bag_length[a], bag_length[b]
+        reach = (200.0 * np.minimum(la, lb) >= (threshold - 1e-9) * np.maximum(la + lb, 1)) | \
+                (200.0 * np.minimum(ba, bb) >= (threshold - 1e-9) * np.maximum(ba + bb, 1))
+        rest = chunk[keep & ~same & (np.minimum(la, lb) >= min_chars) & reach]
         if not len(rest):
             continue
         left, right = [keys[i] for i in rest[:, 0].tolist()], [keys[i] for i in rest[:, 1].tolist()]
