@@ -56,3 +56,14 @@ FLAWED = [
 @pytest.mark.parametrize("rule,text", FLAWED, ids=[r for r, _ in FLAWED])
 def test_flaws_fire(rule, text, registry):
     assert rule in {f.rule for f in lint_text(text, registry)}
+
+
+def test_negative_stem_prefilter_covers_every_listed_pattern():
+    """negative-stem skips clauses holding none of its trigger words: each listed pattern must need one."""
+    import re
+
+    from qlint.rules import negative_stem
+
+    for pattern in (*negative_stem._DATA["negations"], *negative_stem._DATA["false_words"], r"\bleast\b"):
+        literal = re.sub(r"\\[a-zA-Z]|\(\?[=!<][^)]*\)|[+*?]", " ", pattern).lower()
+        assert any(t in literal for t in negative_stem._TRIGGERS), pattern

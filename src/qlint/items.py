@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qlint.finding import Finding
-from qlint.loader import LoadedQuestion, Suppression
+from qlint.loader import LoadedQuestion, Suppression, nearest
 
 # the positions bank rules and suppressions report at; the rest stay with the file (a million questions
 # keep a million of these)
@@ -39,14 +39,8 @@ class BankItem:
 
     def locate(self, field_path: str | None) -> tuple[int, int]:
         """Line and column of a field; falls back to its parent, then to the question."""
-        key = field_path or ""
-        positions = self.positions
-        while key:
-            if key in positions:
-                return unpack(positions[key])
-            cut = max(key.rfind("."), key.rfind("["))
-            key = key[:cut] if cut > 0 else ""
-        return self.line, self.column
+        key = nearest(self.positions, field_path)
+        return unpack(self.positions[key]) if key is not None else (self.line, self.column)
 
 
 _COLUMN_BITS = 25   # columns up to 33 million: beyond any file max-file-size lets through

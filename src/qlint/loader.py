@@ -11,7 +11,7 @@ import difflib
 import os
 import re
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,16 +77,22 @@ class LoadedQuestion:
         return locate(self.positions, field_path, (self.line, self.column))
 
 
-def locate(positions: dict[str, tuple[int, int]], field_path: str | None,
-           default: tuple[int, int]) -> tuple[int, int]:
-    """The position of a field, else of its nearest recorded parent, else ``default``."""
+def nearest(positions: Mapping[str, Any], field_path: str | None) -> str | None:
+    """The field itself if ``positions`` records it, else its nearest recorded parent, else None."""
     key = field_path or ""
     while key:
         if key in positions:
-            return positions[key]
+            return key
         cut = max(key.rfind("."), key.rfind("["))
         key = key[:cut] if cut > 0 else ""
-    return default
+    return None
+
+
+def locate(positions: dict[str, tuple[int, int]], field_path: str | None,
+           default: tuple[int, int]) -> tuple[int, int]:
+    """The position of a field, else of its nearest recorded parent, else ``default``."""
+    key = nearest(positions, field_path)
+    return positions[key] if key is not None else default
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from qlint.text import STOPWORDS, normalize, stem_word
+from qlint.text import STOPWORDS, WordMemo, normalize, stem_word
 
 LEAD_INS = re.compile(
     r"\b(?:which|what)\s+(?:one\s+)?of\s+(?:the\s+)?(?:following|these|those)(?:\s+(?:statements?|options?|choices?|"
@@ -59,49 +59,27 @@ class StemKey(NamedTuple):
     @property
     def words(self) -> frozenset[str]:
         """Stemmed content words: "a deque" and "a queue" share text, not meaning."""
-        return frozenset(_stem(w) for w in self.text.split() if len(w) >= 3 and w not in STOPWORDS)
+        return frozenset(_STEMS[w] for w in self.text.split() if len(w) >= 3 and w not in STOPWORDS)
 
 
 _K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 _PAIR_TAG = 1 << 62
-_HASHES: dict[str, int] = {}
-_STEMS: dict[str, str] = {}
 
 
-def _token_hash(token: str) -> int:
+def _word_hash(token: str) -> int:
     """A stable 32-bit hash of a word (Python's own hash differs from one process to the next). Two words that
     share a hash only make an extra candidate pair, which rapidfuzz then turns down."""
-    value = _HASHES.get(token)
-    if value is None:
-        if len(_HASHES) > 1_000_000:
-            _HASHES.clear()
-        value = _HASHES[token] = int.from_bytes(hashlib.blake2b(token.encode(), digest_size=4).digest(), "little")
-    return value
+    return int.from_bytes(hashlib.blake2b(token.encode(), digest_size=4).digest(), "little")
 
 
-def _stem(word: str) -> str:
-    value = _STEMS.get(word)
-    if value is None:
-        if len(_STEMS) > 1_000_000:
-            _STEMS.clear()
-        value = _STEMS[word] = stem_word(word)
-    return value
+_HASHES = WordMemo(_word_hash, limit=1_000_000)
+_STEMS = WordMemo(stem_word, limit=1_000_000)
 
 
 def token_hashes(tokens: list[str]) -> bytes:
     """The stable hashes of a stem's words, as uint32 bytes: trigram codes are made from them for the whole
     bank at once, in numpy (a Python loop of big-integer products per stem cost more than the rest of the key)."""
-    try:
-        return array("I", map(_HASHES.__getitem__, tokens)).tobytes()   # words are Zipfian: nearly all are hits
-    except KeyError:
-        return array("I", [_token_hash(t) for t in tokens]).tobytes()
-
-
-def _stems(tokens: list[str]) -> list[str]:
-    try:
-        return list(map(_STEMS.__getitem__, tokens))
-    except KeyError:
-        return [_stem(t) for t in tokens]
+    return array("I", map(_HASHES.__getitem__, tokens)).tobytes()
 
 
 _CODE_CHARS = ("`", "\"", "“", "    ", "\t")
@@ -112,7 +90,7 @@ def stem_key(stem: str) -> StemKey:
     text = key_text(head)
     tokens = text.split()
     code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
-    return StemKey(text, tuple(sorted(_DIGITS.findall(head))), code, " ".join(sorted(_stems(tokens))),
+    return StemKey(text, tuple(sorted(_DIGITS.findall(head))), code, " ".join(sorted(map(_STEMS.__getitem__, tokens))),
                    token_hashes(tokens))
 
 
@@ -253,26 +231,6 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     lo, hi = np.concatenate(los), np.concatenate(his)
     pairs = np.concatenate((chained, np.stack((lo, hi), axis=1)))
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
-
-
-def similarity(a: StemKey, b: StemKey) -> float:
-    """0-100: the better of character similarity in order and of the sorted stemmed words."""
-    if a.text == b.text:
-        return 100.0
-    return max(fuzz.ratio(a.text, b.text), fuzz.ratio(a.bag, b.bag))
-
-
-def is_variant(a: StemKey, b: StemKey) -> bool:
-    """Stems that differ in their numbers or code are parallel items, not duplicates."""
-    return a.numbers != b.numbers or a.code != b.code
-
-
-def word_overlap(a: StemKey, b: StemKey) -> float:
-    """Jaccard overlap of the stemmed content words (1.0 when either has none)."""
-    wa, wb = a.words, b.words
-    if not wa or not wb:
-        return 1.0
-    return len(wa & wb) / len(wa | wb)
 
 
 def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12, min_overlap: float = 0.75,

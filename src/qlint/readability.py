@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from qlint.text import CODE_SPAN
+from qlint.text import CODE_SPAN, WordMemo
 
 _URL = re.compile(r"https?://\S+|www\.\S+")
 # identifiers and code-like tokens: dotted or slashed names, calls, snake_case, camelCase, digits, ACRONYMS
@@ -58,13 +58,15 @@ def plain_text(text: str) -> str:
 
 # token -> (its plain form, plain words in it, their syllables). No URL or identifier match crosses whitespace,
 # so replacing token by token gives the same words as replacing in the whole text; tokens are Zipfian.
-_TOKENS: dict[str, tuple[str, int, int]] = {}
 
 
 def _token(token: str) -> tuple[str, int, int]:
     plain = _TOKEN_NOT_PROSE.sub(" term ", token)
     words = _PLAIN_WORD.findall(plain)
     return plain, len(words), sum(syllables(w) for w in words)
+
+
+_TOKENS = WordMemo(_token)
 
 
 def _few_words(sentence: str) -> bool:
@@ -91,15 +93,7 @@ def grade(text: str) -> tuple[float, int]:
     """Flesch-Kincaid grade of ``text`` and the number of words it was computed on."""
     if "`" in text:
         text = CODE_SPAN.sub(" term ", text)
-    memo = _TOKENS
-    tokens = text.split()
-    entries = list(map(memo.get, tokens))
-    if None in entries:
-        if len(memo) > 500_000:
-            memo.clear()
-        for i, entry in enumerate(entries):
-            if entry is None:
-                entries[i] = memo[tokens[i]] = _token(tokens[i])
+    entries = list(map(_TOKENS.__getitem__, text.split()))
     plain_tokens, counts, totals = zip(*entries) if entries else ((), (), ())
     count = sum(counts)
     if count == 0:

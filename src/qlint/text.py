@@ -12,6 +12,22 @@ CODE_SPAN = re.compile(r"`[^`]*`")
 IDENTIFIER = re.compile(r"\b\w*(?:[_./]\w+|\(\)|\w[a-z][A-Z])\w*(?:\(\))?")
 
 
+class WordMemo(dict):
+    """A bounded memo of a per-word function: ``memo[word]`` computes ``fn(word)`` once, later reads are a dict
+    hit (so ``map(memo.__getitem__, words)`` runs in C). Words are Zipfian: a memo cleared when it outgrows
+    ``limit`` keeps nearly every hit while a run's memory stays bounded."""
+
+    def __init__(self, fn, limit: int = 500_000) -> None:
+        super().__init__()
+        self.fn, self.limit = fn, limit
+
+    def __missing__(self, key):
+        if len(self) >= self.limit:
+            self.clear()
+        value = self[key] = self.fn(key)
+        return value
+
+
 def words(text: str) -> list[str]:
     """Word tokens in their original case."""
     return WORD.findall(text)

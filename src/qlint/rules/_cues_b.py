@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from qlint.text import CODE_SPAN
+from qlint.text import CODE_SPAN, WordMemo
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -72,29 +72,22 @@ def stem_token(word: str) -> str:
     return w
 
 
-_CONTENT: dict[int, dict[str, str]] = {}   # min_chars -> word -> its stem, or "" when it is no content word
-
-
 def _content_stem(word: str, min_chars: int) -> str:
     lw = word.lower().strip("'-")
     return stem_token(lw) if len(lw) >= min_chars and lw not in STOPWORDS else ""
+
+
+_CONTENT: dict[int, WordMemo] = {}   # min_chars -> word -> its stem, or "" when it is no content word
 
 
 def content_stems(text: str, min_chars: int = 3) -> set[str]:
     """Stemmed content words of a text (stop words, markup and short words dropped)."""
     if "[" in text:
         text = MARKUP.sub(" ", text)
-    memo = _CONTENT.setdefault(min_chars, {})
-    words = WORD.findall(text)
-    try:
-        out = set(map(memo.__getitem__, words))   # words are Zipfian: nearly every one is a hit
-    except KeyError:
-        if len(memo) > 500_000:
-            memo.clear()
-        for w in words:
-            if w not in memo:
-                memo[w] = _content_stem(w, min_chars)
-        out = set(map(memo.__getitem__, words))
+    memo = _CONTENT.get(min_chars)
+    if memo is None:
+        memo = _CONTENT[min_chars] = WordMemo(lambda w: _content_stem(w, min_chars))
+    out = set(map(memo.__getitem__, WORD.findall(text)))
     out.discard("")
     return out
 
