@@ -111,13 +111,12 @@ def exhaustive_recall(files: list[Path], sample: int) -> tuple[float, int, int]:
     return (len(ref & got) / len(ref) if ref else 1.0), len(reference), len(blocked)
 
 
-def touch_one_file(files: list[Path]) -> Path:
-    """Change one stem in one file, as an author's commit would."""
+def touch_one_file(files: list[Path]) -> tuple[Path, str]:
+    """Change one stem in one file, as an author's commit would; returns the file and its text before."""
     target = files[len(files) // 2]
-    text = target.read_text(encoding="utf-8")
-    text = re.sub(r'(stem: "?)', r"\1Edited. ", text, count=1)
-    target.write_text(text, encoding="utf-8")
-    return target
+    before = target.read_text(encoding="utf-8")
+    target.write_text(re.sub(r'(stem: "?)', r"\1Edited. ", before, count=1), encoding="utf-8")
+    return target, before
 
 
 def main() -> None:
@@ -161,9 +160,12 @@ def main() -> None:
     cold, cold_rss, doc = run_qlint(bank)
     questions = doc["summary"]["questions"]
     warm, warm_rss, warm_doc = run_qlint(bank)
-    touched = touch_one_file(files)
-    changed, changed_rss, changed_doc = run_qlint(bank)
-    fresh, _, fresh_doc = run_qlint(bank, "--no-cache")
+    touched, before = touch_one_file(files)
+    try:
+        changed, changed_rss, changed_doc = run_qlint(bank)
+        fresh, _, fresh_doc = run_qlint(bank, "--no-cache")
+    finally:
+        touched.write_text(before, encoding="utf-8")   # the next run on this bank starts from the same files
     exact = [f for f in changed_doc["findings"] if f["rule"] in ("near-duplicate-stem", "duplicate-id")] == \
             [f for f in fresh_doc["findings"] if f["rule"] in ("near-duplicate-stem", "duplicate-id")]
 

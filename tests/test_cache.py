@@ -50,6 +50,30 @@ def test_warm_equals_cold_and_edits_are_seen(tmp_path):
     assert (code, found) == run(bank, cache, "--no-cache")
 
 
+def test_bank_findings_are_reused_for_the_same_files_only(tmp_path):
+    """Nothing changed: the stored bank findings are reused. Any file edited, added, removed or renamed: recomputed."""
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    cold = run(bank, cache)
+    snapshots = sorted(cache.rglob("bank/*.json"))
+    assert len(snapshots) == 1 and "near-duplicate-stem" in {f["rule"] for f in cold[1]}
+    snapshots[0].write_text("[]")   # proves the next run reads it rather than searching again
+    assert "near-duplicate-stem" not in {f["rule"] for f in run(bank, cache)[1]}
+    changes = [
+        lambda: (bank / "c.yaml").write_text(BANK["a.yaml"].replace("a-1", "c-1")),            # added
+        lambda: (bank / "c.yaml").rename(bank / "d.yaml"),                                       # renamed
+        lambda: (bank / "a.yaml").write_text(BANK["a.yaml"].replace("float", "number")),        # edited
+        lambda: (bank / "d.yaml").unlink(),                                                      # removed
+    ]
+    for change in changes:   # every step reaches a set of files not seen before, whose findings must be fresh
+        for snapshot in cache.rglob("bank/*.json"):
+            snapshot.write_text("[]")
+        change()
+        assert run(bank, cache) == run(bank, cache, "--no-cache")
+    for snapshot in cache.rglob("bank/*.json"):
+        snapshot.write_text("{damaged")
+    assert run(bank, cache) == run(bank, cache, "--no-cache")
+
+
 def test_damaged_entries_are_recomputed(tmp_path):
     bank, cache = make(tmp_path), tmp_path / "cache"
     cold = run(bank, cache)
@@ -100,9 +124,11 @@ def test_entries_planted_in_a_repository_never_open_the_gate(tmp_path):
     code, findings = run(bank, cache, env=author)
     assert code == 1 and "correct-count" in {f["rule"] for f in findings}   # b.yaml has two keys
     for entry in entries(cache):   # the planted lie: every file checked clean
-        doc = json.loads(entry.read_text())
-        doc["findings"] = []
-        entry.write_text(json.dumps(doc))
+        head, newline, features = entry.read_text().partition("\n")
+        doc = json.loads(head)
+        if isinstance(doc, dict):
+            doc["findings"] = []
+        entry.write_text(json.dumps(doc) + newline + features)
     planted = run(bank, cache, env=author)[1]   # the author's own machine trusts its own cache ...
     assert "correct-count" not in {f["rule"] for f in planted}
     ci = {"XDG_CACHE_HOME": str(tmp_path / "ci-home")}   # ... no other machine does

@@ -27,7 +27,7 @@ from qlint.loader import Suppression
 from qlint.neardup import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 7
+FORMAT = 8
 
 
 @lru_cache(maxsize=1)
@@ -89,11 +89,24 @@ def _decode_features(column: dict) -> list[Any]:
     return column["values"]
 
 
+def _rows(findings: list[Finding], path: str | None) -> list[list[Any]]:
+    return [[f.path if f.path != path else None, f.line, f.column, f.code, f.rule, int(f.severity), f.message,
+             f.question, f.field] for f in findings]
+
+
+def _findings(rows: list[list[Any]], path: str | None) -> list[Finding]:
+    severity = _SEVERITY
+    return [Finding(p or path, line, col, code, rule, severity[sev], msg, q, fld)
+            for p, line, col, code, rule, sev, msg, q, fld in rows]
+
+
 def encode(outcome: FileOutcome) -> str:
-    """An outcome as compact JSON: findings as rows, questions as columns (a warm run decodes every entry)."""
+    """An outcome as compact JSON: findings as rows, questions as columns (a warm run decodes every entry).
+
+    Two lines: the outcome, then the bank rules' per-question features. A run whose bank findings are
+    already known (nothing changed) parses only the first line.
+    """
     path = outcome.path
-    findings = [[f.path if f.path != path else None, f.line, f.column, f.code, f.rule, int(f.severity), f.message,
-                 f.question, f.field] for f in outcome.findings]
     items = outcome.items
     columns: dict[str, Any] = {k: [getattr(item, k) for item in items] for k in _COLUMNS}
     columns["path"] = [item.path if item.path != path else None for item in items]
@@ -105,27 +118,26 @@ def encode(outcome: FileOutcome) -> str:
         if any(v is missing for v in values):
             raise ValueError("a feature is missing for some question")   # then the outcome is not cached
         features[name] = _encode_features(values)
-    columns["features"] = features
-    return json.dumps({"path": path, "findings": findings, "items": columns,
+    head = json.dumps({"path": path, "findings": _rows(outcome.findings, path), "items": columns,
                        "suppressions": [asdict(s) for s in outcome.suppressions]}, separators=(",", ":"))
+    return head + "\n" + json.dumps(features, separators=(",", ":"))   # JSON text never holds a raw newline
 
 
-def decode(text: str) -> FileOutcome:
-    doc = json.loads(text)
+def decode(text: str, features: bool = True) -> FileOutcome:
+    head, _, tail = text.partition("\n")
+    doc = json.loads(head)
     path = doc["path"]
-    severity = _SEVERITY
-    findings = [Finding(p or path, line, col, code, rule, severity[sev], msg, q, fld)
-                for p, line, col, code, rule, sev, msg, q, fld in doc["findings"]]
+    findings = _findings(doc["findings"], path)
     columns = doc["items"]
-    features = {name: _decode_features(column) for name, column in columns["features"].items()}
-    names = list(features)
+    feats = {name: _decode_features(column) for name, column in json.loads(tail).items()} if features else {}
+    names = list(feats)
     items = []
     order = ("id", "path", "line", "column", "end_line", "select", "keys", "option_count", "objective", "tags",
              "difficulty", "ignore", "positions")
-    rows = zip(*(columns[k] for k in order), *features.values())
-    for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *feats in rows:
+    rows = zip(*(columns[k] for k in order), *feats.values())
+    for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *values in rows:
         items.append(BankItem(qid, p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
-                              difficulty, ignore or NO_IGNORE, positions, dict(zip(names, feats))))
+                              difficulty, ignore or NO_IGNORE, positions, dict(zip(names, values))))
     suppressions = [Suppression(**{**s, "rules": tuple(s["rules"])}) for s in doc["suppressions"]]
     return FileOutcome(path, findings, items, suppressions)
 
@@ -214,9 +226,11 @@ class Cache:
     def _path(self, digest: str) -> Path:
         return self.folder / digest[:2] / f"{digest}.json"
 
-    def get(self, digest: str) -> FileOutcome | None:
+    def get(self, digest: str, features: bool = True) -> FileOutcome | None:
+        """A file's outcome; with ``features=False`` its questions come without bank features (when the bank
+        findings come from ``get_bank``, nothing needs them, and they are most of an entry)."""
         try:
-            return decode(self._path(digest).read_text(encoding="utf-8"))
+            return decode(self._path(digest).read_text(encoding="utf-8"), features)
         except (OSError, ValueError, KeyError, TypeError):
             return None  # missing, or damaged by a crash or a hand: recompute
 
@@ -225,7 +239,38 @@ class Cache:
             text = encode(outcome)
         except (TypeError, ValueError):
             return
-        target = self._path(digest)
+        self._write(self._path(digest), text)
+
+    # --- whole-bank findings ------------------------------------------------------------------------
+    # Bank rules see every question of every file, so their findings are a function of every file's content (and
+    # of the key): stored under a hash of all the files' digests in order, they are reused only when no file
+    # changed, was added, removed or renamed. Any change recomputes them from the per-question features.
+    BANK_KEPT = 8   # results of the last few file sets (a pre-commit run and a full run, a few branches)
+
+    @staticmethod
+    def bank_name(digests: list[str]) -> str:
+        return hashlib.sha256("\n".join(digests).encode()).hexdigest()[:40]
+
+    def get_bank(self, name: str) -> list[Finding] | None:
+        try:
+            return _findings(json.loads((self.folder / "bank" / f"{name}.json").read_text(encoding="utf-8")), None)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put_bank(self, name: str, findings: list[Finding]) -> None:
+        folder = self.folder / "bank"
+        self._write(folder / f"{name}.json", json.dumps(_rows(findings, None), separators=(",", ":")))
+        try:   # keep the newest few: each distinct set of files leaves one
+            entries = [p for p in folder.glob("*.json") if not p.name.startswith(".")]   # not a writer's temporary
+            entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+            for old in entries[self.BANK_KEPT:]:
+                old.unlink()
+        except OSError:
+            pass   # a concurrent run pruned first
+
+    @staticmethod
+    def _write(target: Path, text: str) -> None:
+        """Write through a temporary file renamed into place: a concurrent reader sees all of it or nothing."""
         try:
             target.parent.mkdir(exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")

@@ -417,6 +417,16 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
     return result
 
 
+def read_limited(handle, size: int, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of an open file whose stat said ``size``: a buffer of the file's own size is
+    allocated, not one of the limit (20 MB a file made reading a bank cost twice its hashing), and a file that
+    grew since the stat is still read up to one byte past the limit."""
+    data = handle.read(min(size, limit) + 1)
+    if len(data) > size:
+        data += handle.read(limit + 1 - len(data))
+    return data
+
+
 def load_file(path: Path, display: str | None = None, limits: Limits | None = None) -> FileResult:
     """Read, decode and load one file; an unreadable file is a finding too."""
     limits = limits or Limits()
@@ -431,7 +441,7 @@ def load_file(path: Path, display: str | None = None, limits: Limits | None = No
                 info = os.fstat(handle.fileno())
                 kind, size = _special_kind(info.st_mode), info.st_size
                 if kind is None and size <= limits.max_file_size:
-                    data = handle.read(limits.max_file_size + 1)
+                    data = read_limited(handle, size, limits.max_file_size)
                     size = max(size, len(data))
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__

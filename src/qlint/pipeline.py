@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from qlint.config import ActiveRule, Config, ConfigError, ignored_for, load_conf
 from qlint.engine import check_bank, check_file, finish
 from qlint.finding import Finding, Severity
 from qlint.items import FileOutcome
-from qlint.loader import FileResult, Limits, decode, discover, load_file, load_text
+from qlint.loader import FileResult, Limits, decode, discover, load_file, load_text, read_limited
 from qlint.packs import PackError
 from qlint.registry import Registry, RegistryError, load_registry
 from qlint.rule import BankRule
@@ -137,17 +138,30 @@ class _Progress:
 def _read(path: Path, limits: Limits) -> bytes | None:
     """A file's bytes for hashing, or None when it must go through load_file's own checks (too big, unreadable)."""
     try:
-        if not path.is_file() or path.stat().st_size > limits.max_file_size:
-            return None
-        with open(path, "rb") as handle:
-            return handle.read(limits.max_file_size + 1)
+        # O_NONBLOCK: a FIFO must not hang the run (load_file then reports it as not a regular file)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with open(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limits.max_file_size:
+                return None
+            data = read_limited(handle, info.st_size, limits.max_file_size)
     except OSError:
         return None
+    return data if len(data) <= limits.max_file_size else None
+
+
+@dataclass
+class Outcomes:
+    """Every file's outcome, in file order, and the whole-bank findings when the cache already holds them."""
+
+    files: list[FileOutcome]
+    bank: list[Finding] | None = None
+    store_bank: Callable[[list[Finding]], None] | None = None   # keeps freshly computed bank findings
 
 
 def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
-                jobs: int, use_cache: bool, keep: bool, progress: bool) -> list[FileOutcome]:
-    """Per-file outcomes for every file, from the cache where the content is unchanged, in file order."""
+                jobs: int, use_cache: bool, keep: bool, progress: bool) -> Outcomes:
+    """Per-file outcomes for every file, from the cache where the content is unchanged."""
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the outcomes stay alive to the end: collecting them over and over only costs time
     try:
@@ -159,7 +173,7 @@ def process_all(files: Sequence[Path], config: Config, registry: Registry, activ
 
 
 def _process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
-                 jobs: int, use_cache: bool, keep: bool, progress: bool) -> list[FileOutcome]:
+                 jobs: int, use_cache: bool, keep: bool, progress: bool) -> Outcomes:
     limits = config.settings.limits
     cache = Cache.open(config, config_key(config, registry, active)) if use_cache and not keep else None
     displays = [relative(f) for f in files]
@@ -167,10 +181,16 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     todo: list[tuple[int, Path, str]] = []
     total_bytes = 0
     digests = _digests(files, displays, limits, jobs) if cache is not None else None
+    result = Outcomes([])
+    if cache is not None and digests and all(d is not None for d, _ in digests):
+        # the bank findings of exactly these files, if a run before this one stored them
+        name = Cache.bank_name([d for d, _ in digests])  # type: ignore[misc]
+        result.bank = cache.get_bank(name)
+        result.store_bank = lambda found: cache.put_bank(name, found)
     for index, (path, display) in enumerate(zip(files, displays)):
         if digests is not None:
             digest, size = digests[index]
-            hit = cache.get(digest) if digest is not None else None
+            hit = cache.get(digest, features=result.bank is None) if digest is not None else None
             if hit is not None:
                 outcomes[index] = hit
                 continue
@@ -190,7 +210,8 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
         outcomes[index] = outcome
         bar.step()
     bar.close()
-    return outcomes  # type: ignore[return-value]
+    result.files = outcomes  # type: ignore[assignment]
+    return result
 
 
 def _digest_one(job: tuple[Path, str, Limits]) -> tuple[str | None, int]:
@@ -268,6 +289,8 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
 
     exclude = tuple(settings.exclude)
     report_only: set[str] | None = None
+    processed: Outcomes | None = None
+    bank: list[Finding] | None = None
     if use_stdin:
         name = stdin_filename or "<stdin>"
         outcomes = [process(Path(name), name, active, limits, keep_questions, stdin or b"")]
@@ -280,8 +303,9 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
             named = {os.path.realpath(f) for f in files}
             files += [f for f in discover([u for u in bank_roots(config, files) if u.is_dir()], exclude)
                       if os.path.realpath(f) not in named]
-        outcomes = process_all(files, config, registry, active, jobs=jobs or default_jobs(), use_cache=use_cache,
-                               keep=keep_questions, progress=progress)
+        processed = process_all(files, config, registry, active, jobs=jobs or default_jobs(), use_cache=use_cache,
+                                keep=keep_questions, progress=progress)
+        outcomes, bank = processed.files, processed.bank
 
     memo: dict[str, frozenset[str]] = {}
 
@@ -295,7 +319,10 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
         return memo[path]
 
     findings = [f for o in outcomes for f in o.findings]
-    bank = check_bank([i for o in outcomes for i in o.items], active)
+    if bank is None:
+        bank = check_bank([i for o in outcomes for i in o.items], active)
+        if processed is not None and processed.store_bank is not None:
+            processed.store_bank(bank)
     if report_only is not None:
         # a verdict about the whole bank (key balance) belongs to no changed file: only per-question ones are shown
         bank = [f for f in bank if f.question is not None]
