@@ -194,7 +194,7 @@ def form(text: str) -> str | None:
     if not tokens:
         return "num" if re.search(r"\d", t) else None
     lw = [w.lower() for w in tokens]
-    if sum(c.isdigit() for c in t) >= len(tokens):
+    if sum(map(str.isdigit, t)) >= len(tokens):
         return "num"
     has_finite = any(w in FINITE for w in lw[1:]) or (len(lw) >= 3 and lw[0] in SUBJECT)
     if len(lw) >= 3 and (has_finite or t.endswith((".", "!", "?"))):
@@ -226,6 +226,48 @@ def form(text: str) -> str | None:
     if first.endswith("ly") and len(first) > 4 and first not in _LY_NON_ADVERBS and len(lw) <= 2:
         return "adv"
     return "noun"
+
+
+# --- grammatical number of a short noun phrase, by spelling ---------------------------------------
+_IRREGULAR_PLURALS = frozenset("people children men women feet teeth mice geese criteria phenomena bacteria fungi "
+                               "nuclei cacti larvae algae alumni oxen dice lice".split())
+_SINGULAR_IN_S = frozenset("news series species means lens atlas canvas bias alias pancreas christmas measles mumps "
+                           "diabetes rabies herpes tennis chess billiards rhinoceros cosmos chaos ethos thermos "
+                           "yes".split())
+# words that end the head of a noun phrase: "pieces of steel", "learning about bacteria", "cells that divide"
+_AFTER_HEAD = frozenset(("of", "that", "which", "who", "whose", "than", "to", "about", "against", "among", "between",
+                         "within", "without", "across", "along", "around", "behind", "below", "beneath", "beside",
+                         "beyond", "near", "per", "toward", "towards", "upon", "via", "like", "as", *PREPOSITIONS))
+
+
+def is_plural(word: str) -> bool:
+    """Whether a lower-case noun is plural, by spelling: 'trees', 'bacteria'; not 'glass', 'virus', 'physics'."""
+    if word in _IRREGULAR_PLURALS:
+        return True
+    if len(word) <= 3 or not word.endswith("s") or word in _SINGULAR_IN_S:
+        return False
+    return not word.endswith(("ss", "us", "is", "ics", "'s"))
+
+
+def noun_head(text: str, max_words: int = 4) -> str | None:
+    """The lower-case head noun of a short noun phrase ('radio waves', 'pieces of steel' -> 'pieces'), or None
+    for a long phrase, a list ('salt and water'), a gerund phrase, a pronoun, or a proper noun ('New Orleans')."""
+    tokens = WORD.findall(text)
+    if not tokens or len(tokens) > max_words or tokens[0].lower().endswith("ing"):
+        return None
+    head = None
+    for w in tokens:
+        lw = w.lower()
+        if lw in ("and", "or"):
+            return None
+        if lw in _AFTER_HEAD:
+            break
+        head = w
+    # a capital on the first of several words is sentence case; anywhere else it marks a name
+    if head is None or (head[0].isupper() and (head is not tokens[0] or len(tokens) == 1)) or \
+            head.lower() in STOPWORDS:
+        return None
+    return head.lower()
 
 
 _LOWER_WORD = re.compile(r"[a-z0-9]+")
