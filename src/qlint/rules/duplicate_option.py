@@ -7,7 +7,7 @@ from functools import lru_cache
 from pydantic import Field
 
 from qlint.finding import Severity
-from qlint.model import Option, Question
+from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 
 _LABEL = re.compile(r"^\s*(?:\(?[A-Ha-h]\)\s*|[A-H]\.\s+)")
@@ -28,6 +28,7 @@ class Options(RuleOptions):
 
 
 _PUNCT_CHARS = str.maketrans({c: " " for c in ",;:!?\"“”‘’`*_"})
+_ANY_PUNCT = re.compile("[,;:!?\"“”‘’`*_]")
 _PERIOD = re.compile(r"(?<!\d)[.]|[.](?!\d)")
 _QUOTE = re.compile(r"'(?!s\b)")
 
@@ -35,13 +36,15 @@ _QUOTE = re.compile(r"'(?!s\b)")
 @lru_cache(maxsize=8192)
 def _normal(text: str) -> str:
     t = _LABEL.sub("", text).lower().replace("’", "'")
-    # _PUNCT.sub(" ", t) in parts: a translate for the plain characters, the context-dependent ones if present
-    t = t.translate(_PUNCT_CHARS)
+    # _PUNCT.sub(" ", t) in parts, each only when it can change something: a translate for the plain characters,
+    # the context-dependent ones (a period is kept only beside a digit) by regex
+    if _ANY_PUNCT.search(t):
+        t = t.translate(_PUNCT_CHARS)
     if "." in t:
-        t = _PERIOD.sub(" ", t)
+        t = _PERIOD.sub(" ", t) if _DIGIT.search(t) else t.replace(".", " ")
     if "'" in t:
         t = _QUOTE.sub(" ", t)
-    return " ".join(w for w in t.split() if w not in _ARTICLES)
+    return " ".join([w for w in t.split() if w not in _ARTICLES])
 
 
 @lru_cache(maxsize=8192)
@@ -63,15 +66,12 @@ def _transposition(a: str, b: str) -> bool:
     return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
-def _same(a: Option, b: Option, options: Options, na: str | None = None, nb: str | None = None) -> str | None:
-    na = _normal(a.text) if na is None else na
-    nb = _normal(b.text) if nb is None else nb
-    if not na or not nb:
-        return None
+def _why(na: str, nb: str, number: tuple[Fraction, str] | None, options: Options,
+         other_number: tuple[Fraction, str] | None) -> str | None:
+    """Why two options (normalised, non-empty) are the same; the numbers are theirs when they have digits."""
     if na == nb:
         return "identical once case, punctuation and articles are ignored"
-    if options.flag_numeric_equal and _DIGIT.search(a.text) and _DIGIT.search(b.text) \
-            and (x := _number(a.text)) and x == _number(b.text):
+    if number is not None and number == other_number:
         return "the same number written differently"
     if options.flag_filler_containment:
         shorter, longer = (na, nb) if len(na) < len(nb) else (nb, na)
@@ -95,9 +95,14 @@ def _same(a: Option, b: Option, options: Options, na: str | None = None, nb: str
 def check(question: Question, options: Options) -> Iterator[Violation]:
     opts, reported = question.options, set()
     normals = [_normal(o.text) for o in opts]
+    # each option's number once (only options with a digit can be one), not once per pair
+    numbers = [_number(o.text) if options.flag_numeric_equal and _DIGIT.search(o.text) else None for o in opts]
     for i in range(len(opts)):
+        if not normals[i]:
+            continue
         for j in range(i + 1, len(opts)):
-            if j not in reported and (why := _same(opts[i], opts[j], options, normals[i], normals[j])):
+            if j not in reported and normals[j] and \
+                    (why := _why(normals[i], normals[j], numbers[i], options, numbers[j])):
                 reported.add(j)
                 yield Violation(f"options[{j}].text", f"option {j + 1} duplicates option {i + 1} ({why}); "
                                                       "replace one with a distinct distractor")
