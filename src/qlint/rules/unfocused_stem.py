@@ -87,10 +87,11 @@ def last_sentence(stem: str) -> str:
 
 
 def _asks(sentence: str) -> bool:
-    """The sentence before its '?' is a question: a wh-word somewhere, or a clause opening with an auxiliary."""
+    """The sentence before its '?' asks something: a wh-word, a clause opening with an auxiliary ("..., is it
+    even?"), an instruction, a blank, or a formula to work out ("15% of 80 = ?")."""
     clause = sentence.rsplit(",", 1)[-1]
     return bool(WH_ANYWHERE.search(sentence) or AUX_FIRST.match(clause) or AUX_FIRST.match(sentence)
-                or IMPERATIVE.match(sentence) or "=" in sentence or is_numeric(sentence))
+                or IMPERATIVE.match(sentence) or "=" in sentence or "__" in sentence or is_numeric(sentence))
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
