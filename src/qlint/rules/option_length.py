@@ -31,6 +31,10 @@ class Options(RuleOptions):
                                                              "has this many symbols")
 
 
+# words for key-min-words: runs of letters, so "(a + b)(a - b)" has none
+WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
 def _length(text: str, mathy: bool) -> int:
     if mathy:  # numbers and formulas: count digits and symbols, not spacing or currency/TeX noise
         return len(re.sub(r"[\s$\\{}]", "", text))
@@ -58,9 +62,15 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
                                                   "as the other; length alone picks one")
         return
     longest_all = max(length.values())
+    words = {i: texts[i].count(" ") + 1 for i in idx}
+    # names of one or two words: one two-word term among single words ("Standard deviation" among "Mean",
+    # "Median", "Range") or one word among two-word terms ("Water" among acids) is how the names are, not a cue
+    short_names = max(words.values()) <= 2 and not any(is_numeric(t) for t in texts.values())
     for i in idx:
         if any(j != i and abs(length[j] - length[i]) <= options.twin_tolerance * length[i] for j in idx):
             continue  # another option shares its length: two of a kind are no outlier
+        if short_names and len({words[j] for j in idx if j != i}) == 1:
+            continue
         others = statistics.median(length[j] for j in idx if j != i)
         # a long key is never held to a lower bar than key-ratio: raising key-ratio quiets long keys
         ratio = max(options.long_ratio, options.key_ratio) if opts[i].correct else options.distractor_ratio
@@ -71,7 +81,9 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
         # a stub is judged against the others, leaving out a key that is the longest option (its own cue)
         ref = [length[j] for j in idx if j != i and not (opts[j].correct and length[j] == longest_all)]
         ref_median = statistics.median(ref) if ref else others
-        if length[i] <= options.short_ratio * ref_median and ref_median - length[i] >= options.min_short_gap:
+        # a short key is no stub: among long distractors it cues against itself, and the key is often the plain fact
+        if not opts[i].correct and length[i] <= options.short_ratio * ref_median \
+                and ref_median - length[i] >= options.min_short_gap:
             yield Violation(f"options[{i}].text", f"option {i + 1} is much shorter than the others "
                                                   f"({length[i]} vs a median of {others:.0f} characters)")
             return
@@ -79,7 +91,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     if len(keys) == 1:
         k = keys[0]
         longest = max(length[j] for j in idx if j != k)
-        if longest and len(texts[k].split()) >= options.key_min_words and length[k] >= options.key_ratio * longest:
+        if longest and len(WORDS.findall(texts[k])) >= options.key_min_words and length[k] >= options.key_ratio * longest:
             yield Violation(f"options[{k}].text", f"the key is {length[k] / longest:.1f}x as long as the longest "
                                                   "distractor; length alone cues it")
 
@@ -98,7 +110,10 @@ RULE = QuestionRule(
     notes=("Each option is compared with the median of the others, so 'half long, half short' passes. "
            "'All/none of the above' and 'cannot be determined' are not counted. Numbers and formulas are measured "
            "in symbols and judged only when some option has at least math-min-chars of them; options that are all "
-           "code, or all single words, are not judged."),
+           "code, or all single words, are not judged. Names of one or two words are not judged against a list "
+           "whose other options all have one word count (a lone 'Standard deviation' among 'Mean', 'Median', "
+           "'Range'); a key is never flagged for being short (a short key among long distractors cues against "
+           "itself), and key-min-words counts words, not the symbols of a formula."),
     passing=("""\
 id: ol-ok
 stem: Why does storing `loss` in a list every step make GPU memory grow?
@@ -127,6 +142,30 @@ options:
   - {text: bfloat16, correct: true, rationale: Correct. It keeps fp32's 8 exponent bits.}
   - {text: fp16, rationale: Incorrect. It has 5 exponent bits.}
   - {text: int8, rationale: Incorrect. It is an integer format.}
+""", """\
+id: ol-short-key
+stem: What does `torch.no_grad()` switch off inside its block?
+options:
+  - {text: Gradient tracking, correct: true, rationale: Correct. No graph is recorded.}
+  - {text: Dropout and the running statistics of batch normalization in every module, rationale: Incorrect. That is `model.eval()`.}
+  - {text: Automatic mixed-precision casting of the matrix multiplications in the block, rationale: Incorrect. That is autocast.}
+  - {text: The caching allocator that keeps freed GPU memory blocks for later reuse, rationale: Incorrect. The allocator is unaffected.}
+""", """\
+id: ol-formula
+stem: Which expression equals $a^2 - b^2$ for all real $a$ and $b$?
+options:
+  - {text: (a + b)(a - b), correct: true, rationale: Correct. The middle terms cancel.}
+  - {text: (a - b)^2, rationale: Incorrect. That has a middle term.}
+  - {text: (b - a)^2, rationale: Incorrect. That has a middle term.}
+  - {text: a^2 + b^2, rationale: Incorrect. The sign is wrong.}
+""", """\
+id: ol-names
+stem: Which statistic of a batch of losses stays the same when every loss is shifted by a constant?
+options:
+  - {text: Standard deviation, correct: true, rationale: Correct. A shift moves every value and the mean alike.}
+  - {text: Mean, rationale: Incorrect. It moves with the shift.}
+  - {text: Median, rationale: Incorrect. It moves with the shift.}
+  - {text: Maximum, rationale: Incorrect. It moves with the shift.}
 """),
     failing=("""\
 id: ol-bad
