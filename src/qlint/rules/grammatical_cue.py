@@ -291,7 +291,7 @@ RULE = QuestionRule(
            "by spelling ('trees', 'bacteria'; not 'glass', 'virus', 'physics'), judged only on short noun phrases "
            "whose head is not a name; subject-verb agreement only on auxiliaries (is/are, has/have, ...). So it "
            "misses what only meaning shows: an adjective among nouns, a thing where a place is asked. Off by "
-           "default although precise on the dev labels: on 64,247 questions from six public banks it fired on "
+           "default although precise on the dev labels: on 64,247 questions from four public banks it fired on "
            "2,083 (3.2%), and of 14 findings drawn at random, 13 were no cue (titles, names and cloud service "
            "names read as sentences or phrases; UI steps mixed with 'Click X.'). The parallel-form checks need "
            "a parser before they can run on every bank."),
