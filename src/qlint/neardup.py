@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from qlint.text import STOPWORDS, WordMemo, normalize, stem_word
+from qlint.text import STOPWORDS, WordMemo, has_digit, normalize, stem_word
 
 LEAD_INS = re.compile(
     r"\b(?:which|what)\s+(?:one\s+)?of\s+(?:the\s+)?(?:following|these|those)(?:\s+(?:statements?|options?|choices?|"
@@ -90,8 +90,8 @@ def stem_key(stem: str) -> StemKey:
     text = key_text(head)
     tokens = text.split()
     code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
-    return StemKey(text, tuple(sorted(_DIGITS.findall(head))), code, " ".join(sorted(map(_STEMS.__getitem__, tokens))),
-                   token_hashes(tokens))
+    numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
+    return StemKey(text, numbers, code, " ".join(sorted(map(_STEMS.__getitem__, tokens))), token_hashes(tokens))
 
 
 PAIR_BUDGET = 8_000_000  # co-occurrence pairs held at once: bounds memory on a million stems

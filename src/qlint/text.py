@@ -28,6 +28,34 @@ class WordMemo(dict):
         return value
 
 
+class AsciiRuns:
+    """``runs(text)``: the maximal runs of the given ASCII characters in an ASCII text, as ``re.findall`` of
+    ``[chars]+`` gives them, by one C translate and split (several times faster than the regex, which steps
+    through every character in Python's engine); None for a non-ASCII text, where the caller's regex decides."""
+
+    def __init__(self, chars: str) -> None:
+        keep = frozenset(chars.encode("ascii"))
+        self.table = bytes(b if b in keep else 32 for b in range(256))
+
+    def __call__(self, text: str) -> list[str] | None:
+        if not text.isascii():
+            return None
+        return text.encode("ascii").translate(self.table).decode("ascii").split()
+
+
+_NOT_DIGITS = bytes(b for b in range(256) if not 48 <= b <= 57)
+
+
+def has_digit(text: str) -> bool:
+    """Whether ``re.search(r"\\d", text)`` finds one: for ASCII text by deleting every other byte in C."""
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, _NOT_DIGITS))
+    return _DIGIT.search(text) is not None
+
+
+_DIGIT = re.compile(r"\d")
+
+
 def words(text: str) -> list[str]:
     """Word tokens in their original case."""
     return WORD.findall(text)

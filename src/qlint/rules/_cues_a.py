@@ -7,11 +7,14 @@
 from __future__ import annotations
 
 import re
+import string
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from qlint.text import AsciiRuns, has_digit
 
 DATA = Path(__file__).parent / "data"
 # an option label the source left in the text: "(D)", "D)", "d.", "4."
@@ -106,6 +109,7 @@ _NUMBERISH = re.compile(
 
 _DIGITISH = re.compile(r"[\d½⅓⅔¼¾⅕⅛]")
 _LOWER_WORD = re.compile(r"[a-z]+")
+_LOWER_RUNS = AsciiRuns(string.ascii_lowercase)
 _NUMBER_WORDS = frozenset(w for w in _WORDS if w not in ("a", "an", "half"))
 _A_SCALE = re.compile(rf"\b(?:a|an|half)\s+(?:(?:a|an)\s+)?(?:{_SCALES}|{_TIMES})", re.I)
 
@@ -113,9 +117,15 @@ _A_SCALE = re.compile(rf"\b(?:a|an|half)\s+(?:(?:a|an)\s+)?(?:{_SCALES}|{_TIMES}
 def _numberish(text: str) -> bool:
     """``_NUMBERISH.search(text)``, answered mostly by a digit test and a word-set lookup (the regex's
     alternation of number words, tried at every position, cost more than all the rest of the rule)."""
-    if _DIGITISH.search(text):
+    lower = text.lower()
+    runs = _LOWER_RUNS(lower)
+    if runs is None:   # not ASCII: fraction characters and other digits are possible
+        if _DIGITISH.search(text):
+            return True
+        runs = _LOWER_WORD.findall(lower)
+    elif has_digit(text):
         return True
-    words = set(_LOWER_WORD.findall(text.lower()))
+    words = set(runs)
     if not words.isdisjoint(_NUMBER_WORDS):
         return bool(_NUMBERISH.search(text))
     return not words.isdisjoint(("a", "an", "half")) and bool(_A_SCALE.search(text))

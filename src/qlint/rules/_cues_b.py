@@ -6,13 +6,14 @@ Pure functions over strings; word lists for the term rules live in ``data/*.yaml
 from __future__ import annotations
 
 import re
+import string
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from qlint.text import CODE_SPAN, WordMemo
+from qlint.text import CODE_SPAN, AsciiRuns, WordMemo
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -77,6 +78,7 @@ def _content_stem(word: str, min_chars: int) -> str:
     return stem_token(lw) if len(lw) >= min_chars and lw not in STOPWORDS else ""
 
 
+_LETTER_RUNS = AsciiRuns(string.ascii_letters + "'-")
 _CONTENT: dict[int, WordMemo] = {}   # min_chars -> word -> its stem, or "" when it is no content word
 
 
@@ -87,7 +89,8 @@ def content_stems(text: str, min_chars: int = 3) -> set[str]:
     memo = _CONTENT.get(min_chars)
     if memo is None:
         memo = _CONTENT[min_chars] = WordMemo(lambda w: _content_stem(w, min_chars))
-    out = set(map(memo.__getitem__, WORD.findall(text)))
+    tokens = _LETTER_RUNS(text)   # runs that start with ' or - differ from WORD's tokens only in what memo strips
+    out = set(map(memo.__getitem__, WORD.findall(text) if tokens is None else tokens))
     out.discard("")
     return out
 
@@ -271,6 +274,7 @@ def noun_head(text: str, max_words: int = 4) -> str | None:
 
 
 _LOWER_WORD = re.compile(r"[a-z0-9]+")
+_LOWER_RUNS = AsciiRuns(string.ascii_lowercase + string.digits)
 _DIGIT = re.compile(r"\d")
 _NEAR = 80  # characters around a term searched for an exception idiom
 
@@ -338,7 +342,9 @@ class TermList:
 @lru_cache(maxsize=512)
 def lower_words(text: str) -> frozenset[str]:
     """The lower-case letter runs of a text; shared by the term rules, which scan the same stem and options."""
-    return frozenset(_LOWER_WORD.findall(text.lower()))
+    lower = text.lower()
+    runs = _LOWER_RUNS(lower)
+    return frozenset(_LOWER_WORD.findall(lower) if runs is None else runs)
 
 
 def term_findings(question, terms: TermList, include_weak: bool, max_words: int, skip_if_in_stem: bool):

@@ -18,7 +18,16 @@ from qlint.finding import Severity
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 from qlint.rules._cues_b import (
-    DETERMINERS, MARKUP, WORD, form, is_meta, is_numeric, is_plural, noun_head, starts_with_vowel_sound)
+    DETERMINERS,
+    MARKUP,
+    WORD,
+    form,
+    is_meta,
+    is_numeric,
+    is_plural,
+    noun_head,
+    starts_with_vowel_sound,
+)
 
 _BLANK = r"\s*(?:\.{3}|…|_+)?\s*"
 # the lead-in ends in the article, or asks for "a what?"; lower case only: "... of vitamin A" is no article
