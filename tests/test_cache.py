@@ -136,3 +136,26 @@ def test_entries_planted_in_a_repository_never_open_the_gate(tmp_path):
     shared = {"QLINT_CACHE_SECRET": "from-the-ci-secret-store"}   # a restored cache is reused with a shared secret
     assert run(bank, cache, env=shared) == (code, findings)
     assert run(bank, cache, env=shared) == (code, findings)
+
+
+def test_old_keys_are_pruned_and_clean_removes_only_what_qlint_made(tmp_path):
+    """Every upgrade or setting change starts a new key; only the last few keys' folders are kept. `qlint clean`
+    deletes the cache, and neither ever touches a name qlint did not make (cache-dir may point anywhere)."""
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    cache.mkdir()
+    (cache / "vendor").mkdir()
+    (cache / "notes.txt").write_text("mine")
+    for age in range(6):
+        old = cache / f"v7-{age:032x}"
+        (old / "ab").mkdir(parents=True)
+        (old / ".last-used").touch()
+        os.utime(old / ".last-used", (1_000_000 + age, 1_000_000 + age))
+    run(bank, cache)
+    kept = sorted(p.name for p in cache.iterdir() if p.name.startswith("v7-"))
+    assert kept == [f"v7-{age:032x}" for age in (3, 4, 5)]   # the three most recently used, and the new key
+    assert len([p for p in cache.iterdir() if p.name.startswith("v")]) == 5   # + vendor
+    env = {**os.environ, "QLINT_CACHE_DIR": str(cache)}
+    proc = subprocess.run([sys.executable, "-m", "qlint", "clean"], capture_output=True, text=True, env=env, cwd=bank)
+    assert proc.returncode == 0 and "removed 4 cache folders" in proc.stdout
+    assert sorted(p.name for p in cache.iterdir()) == ["notes.txt", "vendor"]
+    assert (cache / "notes.txt").read_text() == "mine"

@@ -13,6 +13,8 @@ import hashlib
 import hmac
 import json
 import os
+import re
+import shutil
 import sys
 import tempfile
 from dataclasses import asdict
@@ -28,6 +30,9 @@ from qlint.neardup import StemKey
 
 FOLDER = ".qlint_cache"
 FORMAT = 8
+USED = ".last-used"   # touched by every run that opens an entry folder
+# the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
+_ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
 
 
 @lru_cache(maxsize=1)
@@ -212,9 +217,55 @@ class Cache:
                 (base / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
             folder = base / f"v{FORMAT}-{name}"
             folder.mkdir(exist_ok=True)
+            (folder / USED).touch()
         except OSError:
             return None  # a read-only checkout simply runs without a cache
+        cls.prune(base, keep=folder)
         return cls(folder)
+
+    FOLDERS_KEPT = 4   # keys in use at once: a pre-commit run, a CI-like run, a run with other rules selected, ...
+
+    @classmethod
+    def prune(cls, base: Path, keep: Path) -> None:
+        """Remove the entry folders of all but the most recently used few keys: each qlint upgrade, edited rule
+        or changed setting starts a new key, and an old key's entries (as big as the bank's files) are never
+        read again."""
+        try:
+            folders = [p for p in base.iterdir() if p != keep and _ENTRY_FOLDER.fullmatch(p.name) and p.is_dir()]
+        except OSError:
+            return
+
+        def used(folder: Path) -> float:
+            try:
+                return (folder / USED).stat().st_mtime
+            except OSError:
+                return 0.0
+
+        folders.sort(key=used, reverse=True)
+        for old in folders[cls.FOLDERS_KEPT - 1:]:
+            shutil.rmtree(old, ignore_errors=True)   # a concurrent run still using it only loses its speed-up
+
+    @staticmethod
+    def clean(base: Path) -> int:
+        """Delete every entry folder under ``base`` (and ``base`` itself when nothing else is left in it); the number
+        of folders deleted. Only names qlint made are touched, so a cache-dir set to a shared folder is safe."""
+        try:
+            folders = [p for p in base.iterdir() if _ENTRY_FOLDER.fullmatch(p.name) and p.is_dir()]
+        except OSError:
+            return 0
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        try:   # the two marker files, when qlint wrote them
+            if (base / ".gitignore").read_text(encoding="utf-8").startswith("# Created by qlint"):
+                (base / ".gitignore").unlink()
+                (base / "CACHEDIR.TAG").unlink(missing_ok=True)
+        except (OSError, UnicodeDecodeError):
+            pass
+        try:
+            base.rmdir()   # only when empty
+        except OSError:
+            pass
+        return len(folders)
 
     @staticmethod
     def digest(display: str, data: bytes) -> str:

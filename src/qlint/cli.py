@@ -58,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     rule.add_argument("--format", choices=("text", "json"), default="text")
     rule.add_argument("--config", help="config file (for its rule packs)")
 
+    clean = sub.add_parser("clean", help="delete the cache folder (.qlint_cache/)")
+    clean.add_argument("--config", help="config file (the cache lives beside it)")
+
     from qlint.report.cli import add_parsers as add_report_parsers
 
     add_report_parsers(sub)  # report, stats
@@ -172,6 +175,16 @@ def cmd_rules(args: argparse.Namespace, out) -> int:
     return EXIT_OK
 
 
+def cmd_clean(args: argparse.Namespace, out) -> int:
+    from qlint.cache import Cache
+
+    config, _ = _setup(args, Path.cwd())
+    base = Cache.location(config)
+    removed = Cache.clean(base)
+    out.write(f"removed {removed} cache folder{'s' if removed != 1 else ''} from {base}\n")
+    return EXIT_OK
+
+
 def cmd_rule(args: argparse.Namespace, out) -> int:
     from qlint.docs import card, card_dict
 
@@ -214,6 +227,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return cmd_rules(args, out)
         if args.command == "rule":
             return cmd_rule(args, out)
+        if args.command == "clean":
+            return cmd_clean(args, out)
         if args.command in ("report", "stats"):
             from qlint.report import cli as report_cli
 
