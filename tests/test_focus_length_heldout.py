@@ -41,6 +41,16 @@ FOCUSED = [
     "Which two of these gases are noble gases? (Select two.)",
     "Which of the following is the most likely cause of the patient's hypokalaemia?",
     "All of the following are symptoms of scurvy EXCEPT",
+    "Who wrote Hamlet?",
+    "What are enzymes?",
+    "What is capital?",
+    "Who has the authority to veto a bill passed by Congress?",
+    "Who has jurisdiction over federal crimes?",
+    "What has caused the rise in global sea level since 1900?",
+    "What might have happened?",
+    "What has a higher boiling point, water or ethanol?",
+    "What has to be checked before a blood transfusion?",
+    "A nurse is about to give digoxin. What must the nurse check before giving it?",
 ]
 
 UNFOCUSED = [
@@ -54,6 +64,11 @@ UNFOCUSED = [
     "Choose the correct statement about enzymes.",
     "The boiling point of water at sea level is?",
     "All of the following are true EXCEPT",
+    "What can be magnetic?",
+    "Who has feathers and wings?",
+    "What are flammable?",
+    "What could be harmful?",
+    "Maya planted tomatoes in the spring. What does Maya need to do before this?",
 ]
 
 

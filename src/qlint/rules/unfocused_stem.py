@@ -63,6 +63,25 @@ _COUNT_WORDS = ("select", "choose", "pick", "mark")
 # a question followed by the statements it asks about: "Which are noble gases? I. Neon II. Argon"
 LISTED_AFTER = re.compile(r"\?\s*(?:\n\s*)?(?:[IVX]{1,4}[.)]|\d{1,2}[.)]|[A-H][.)]|\(?[a-hA-H]\))\s+\S")
 
+# a one-line question whose subject is the wh-word and whose predicate is an open property: "What can be
+# deceptive?", "What have many organelles?", "Who has blood and parents?", "What are social?". Countless things
+# fit, so only the options bound the answer. "What is X?" (a definition) and "has" + a participle (the perfect:
+# "What has caused ...?") are left out; determiners, pronouns and comparatives make the property definite.
+OPEN_PROPERTY = re.compile(r"^(?:what|who)\s+(?:(?:(?:can|could|may|might|will|would|must)\s+(be|have)|has|have)"
+                           r"\s+([a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2})|are\s+([a-z-]+(?:ive|al|ous|ful|less|able|"
+                           r"ible|ic|ary|ent|ant|ish|ile)))\s*\?$", re.I)
+DEFINITE = frozenset((
+    "the", "a", "an", "this", "that", "these", "those", "it", "its", "his", "her", "their", "your", "my", "our",
+    "there", "you", "i", "we", "they", "he", "she", "him", "them", "me", "us", "one", "to", "or", "than", "used",
+    "meant", "called", "known", "been", "more", "most", "less", "least", "greater", "higher", "lower", "better",
+    "best", "worse", "worst"))
+PARTICIPLE = re.compile(r"(?:ed|en|wn|ne|un)$|^(?:made|led|won|got|had|said|built|brought|caught|taught|sent|spent|"
+                        r"kept|left|lost|met|paid|put|set|told|thought|found|held|become|come|hit|cut|let|struck|"
+                        r"stood|sold|fed|felt|fought)$", re.I)
+# "What does Kai need to do before this?": a precondition of an unnamed event, with no goal; anything done
+# earlier would do, so the options decide
+BEFORE_THIS = re.compile(r"\bdo\s+before\s+this\s*\?$", re.I)
+
 POINTS_AT_OPTIONS = ("the stem only points at the options (\"Which statement is true?\"); ask about one specific "
                      "point in the stem")
 
@@ -94,6 +113,19 @@ def _asks(sentence: str) -> bool:
                 or IMPERATIVE.match(sentence) or "=" in sentence or "__" in sentence or is_numeric(sentence))
 
 
+def _open_property(stem: str) -> bool:
+    """A one-line 'What can be deceptive?': the wh-word is the subject and the predicate an open property."""
+    match = OPEN_PROPERTY.match(stem)
+    if not match:
+        return False
+    after_modal, predicate, adjective = match.groups()
+    words = (predicate or adjective).split()
+    if any(w[:1].isupper() or w.lower() in DEFINITE for w in words):
+        return False
+    # after has/have a participle is the perfect ("What has caused ...?"), not a property
+    return bool(adjective) or (after_modal or "").lower() == "be" or not PARTICIPLE.search(words[0])
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
     stem = question.stem
     stem = (MARKUP.sub(" ", stem) if "[" in stem else stem).strip()
@@ -110,6 +142,14 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
         elif not _asks(last):
             yield Violation("stem", "a statement with a question mark ('The rate of interest is?') asks nothing; "
                                     "ask for what is wanted")
+        elif len(stem) < 60 and first == "w" and _open_property(stem):
+            yield Violation("stem", "the stem asks what has an open property ('What can be deceptive?'): countless "
+                                    "things fit, so only the options bound the answer; name the class or the "
+                                    "situation")
+        elif "before this" in lower and BEFORE_THIS.search(last):
+            yield Violation("stem", "the stem asks what must be done 'before this' without naming the goal: "
+                                    "anything done earlier fits, so only the options bound the answer; ask for "
+                                    "the step that a named outcome needs")
         elif options.open_question_words and OPEN_Q.match(last) and stem == last \
                 and len(last.split()) <= options.open_question_words:
             yield Violation("stem", "a very short open question that only the options make answerable")
@@ -163,12 +203,17 @@ RULE = QuestionRule(
            "a bare topic or fragment ('Activation checkpointing', 'How to brine a turkey'), a statement with a "
            "question mark ('The rate of interest is?'), a question that only points at the options ('Which of the "
            "following is true about X?', 'Select the correct statement.', 'All of the following are true EXCEPT'), "
-           "or statements that only verdict options ('True, False') turn into a task. A completion stem without "
+           "or statements that only verdict options ('True, False') turn into a task. Two well-formed questions "
+           "with an unbounded answer also fail: a one-line question whose wh-word is the subject of an open "
+           "property ('What can be deceptive?', 'Who has blood and parents?', 'What are social?'; not 'What is "
+           "X?', not the perfect 'What has caused X?', not a definite or compared property 'Who has the veto?'), "
+           "and a question for what must be done 'before this' with no goal named. A completion stem without "
            "a colon or blank fails unless its ending names the task ('... is known as', '... EXCEPT'); a stem "
-           "ending in a complete sentence (a passage to continue) passes. Grammatical questions that are vague in "
-           "meaning ('What can be deceptive?') are not caught: that is semantics, and most misses on the dev "
-           "labels are of that kind. Info severity: precision is above the 0.7 bar on the dev labels, but on few "
-           "findings (recall 0.39), and the 'true about X' pattern agreed with only one of three labels there."),
+           "ending in a complete sentence (a passage to continue) passes. Other questions that are vague in "
+           "meaning ('Where could you have fun?') and math word problems are not caught: that is semantics, and "
+           "most misses on the dev labels are of that kind. Info severity: precision is above the 0.7 bar on "
+           "the dev labels, but recall is about one half, and the 'true about X' pattern agreed with only one "
+           "of three labels there."),
     passing=("""\
 id: us-ok
 stem: Which tensors does activation checkpointing avoid storing during the forward pass?
@@ -197,6 +242,20 @@ options:
   - {text: activation checkpointing, correct: true, rationale: Correct. That is its name.}
   - {text: gradient accumulation, rationale: Incorrect. That sums gradients over micro-batches.}
   - {text: mixed precision, rationale: Incorrect. That changes number formats.}
+""", """\
+id: us-has-to
+stem: What has to be recomputed in the backward pass of a checkpointed block?
+options:
+  - {text: The block's activations, correct: true, rationale: Correct. They were not stored.}
+  - {text: The block's parameters, rationale: Incorrect. Parameters are always kept.}
+  - {text: The optimizer state, rationale: Incorrect. Checkpointing does not touch it.}
+""", """\
+id: us-before-named
+stem: A block's activations are dropped after its forward pass. What must the backward pass do before it can use them?
+options:
+  - {text: Rerun the block's forward pass, correct: true, rationale: Correct. That recomputes them.}
+  - {text: Reload them from disk, rationale: Incorrect. Nothing is written to disk.}
+  - {text: Skip the block's gradient, rationale: Incorrect. Every block still gets gradients.}
 """),
     failing=("""\
 id: us-bad
@@ -227,5 +286,19 @@ options:
   - {text: 'True, False', correct: true, rationale: Correct. Only memory and compute change.}
   - {text: 'False, True', rationale: Incorrect. It does trade compute for memory.}
   - {text: 'False, False', rationale: Incorrect. It does trade compute for memory.}
+""", """\
+id: us-open-property
+stem: What can be recomputed?
+options:
+  - {text: Activations, correct: true, rationale: Correct. They come from the stored inputs of each block.}
+  - {text: Random seeds drawn from hardware noise, rationale: Incorrect. They cannot be reproduced.}
+  - {text: Deleted training data, rationale: Incorrect. It is gone.}
+""", """\
+id: us-before-this
+stem: Kai turned on activation checkpointing for every block. What does Kai need to do before this?
+options:
+  - {text: Measure the peak memory of a step, correct: true, rationale: Correct. That shows whether it is needed.}
+  - {text: Delete the optimizer state, rationale: Incorrect. Checkpointing does not need that.}
+  - {text: Remove the backward pass, rationale: Incorrect. Training needs it.}
 """),
 )
