@@ -24,18 +24,26 @@ def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, e
                    f"rule {rule_name} failed: {type(exc).__name__}: {exc}", qid)
 
 
-def check_question(item: LoadedQuestion, rules: Sequence[ActiveRule]) -> list[Finding]:
-    """All question-rule findings for one question."""
+def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveRule]) -> list[Finding]:
+    """All question-rule findings for the questions of one file, rule by rule.
+
+    Each rule runs over every question before the next starts: one rule's code, patterns and memos stay hot in
+    the CPU's caches, which made the rules about a sixth faster than taking each question through every rule.
+    Findings come out grouped by rule (``finish`` sorts them); for any one question the rules keep their order,
+    so fixes to one field still apply first come, first served.
+    """
     out: list[Finding] = []
     for active in rules:
         rule = active.rule
-        try:
-            for violation in rule.check(item.question, active.options):  # type: ignore[attr-defined]
-                line, column = item.locate(violation.field)
-                out.append(Finding(item.path, line, column, rule.code, rule.name, active.severity,
-                                   violation.message, item.question.id, violation.field, violation.fix))
-        except (Exception, SystemExit) as exc:  # a broken rule is a finding, never a crash (nor an exit)
-            out.append(_crash(rule.name, item.path, item.line, item.column, item.question.id, exc))
+        check, options, severity, code, name = rule.check, active.options, active.severity, rule.code, rule.name  # type: ignore[attr-defined]
+        for item in questions:
+            try:
+                for violation in check(item.question, options):
+                    line, column = item.locate(violation.field)
+                    out.append(Finding(item.path, line, column, code, name, severity, violation.message,
+                                       item.question.id, violation.field, violation.fix))
+            except (Exception, SystemExit) as exc:  # a broken rule is a finding, never a crash (nor an exit)
+                out.append(_crash(name, item.path, item.line, item.column, item.question.id, exc))
     return out
 
 
@@ -57,9 +65,9 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
         if chosen is None and finding.rule in _LOADER_NAMES:
             continue
         findings.append(_with_severity(finding, chosen.severity if chosen else finding.severity))
+    findings += check_questions(result.questions, question_rules)
     items = []
     for loaded in result.questions:
-        findings.extend(check_question(loaded, question_rules))
         item = to_item(loaded)
         for a in extractors:
             try:
