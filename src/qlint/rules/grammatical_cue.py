@@ -58,15 +58,16 @@ WHERE_END = re.compile(r"\bwhere\b[^.?!]*\?\s*$", re.I)
 # "he must what?", "Objects do what with those materials?": the blank is a verb phrase, not a noun
 # (not "does what"/"did what": "Typing it does what?" is answered by "Starts the service", "Floats")
 VERB_BLANK = re.compile(r"\b(?:(will|would|can|could|should|must|may|might)|do)\s+what\b[^?.]*\?\s*$", re.I)
-# common adjectives that are neither nouns nor names of groups ("the rich", "the old" are left out)
+# common adjectives that are not also nouns, names of groups ("the rich"), verbs ("clean", "upset") or words of
+# position ("far", "deep", "low")
 _ADJECTIVES = frozenset("""
-afraid angry annoying ashamed bad beautiful big bored boring brave bright broken busy careful careless cheap clean
-clever closed confused crowded curious cute dangerous deep delighted difficult dirty disappointed dry early easy
-embarrassed empty excited exciting expensive famous fancy far friendly frightened full glad good grateful happy hard
-harmful healthy heavy helpful honest hopeful huge hungry imaginary important impossible interesting jealous large
-late lazy lonely loud low narrow near necessary nervous new nice noisy pleased polite popular possible pretty proud
-relieved rude sad satisfied scared shallow slow small smart soft sorry strong stupid successful surprised tall
-thankful thick thin thirsty tiny tired ugly upset useful useless weak wet wide worried
+afraid angry annoying ashamed bad beautiful big bored boring brave bright broken busy careful careless cheap clever
+closed confused crowded curious cute dangerous delighted difficult dirty disappointed early easy embarrassed
+excited exciting expensive famous fancy friendly frightened full glad good grateful happy hard harmful healthy
+heavy helpful honest hopeful huge hungry imaginary important impossible interesting jealous large late lazy lonely
+loud necessary nervous new nice noisy pleased polite popular possible pretty proud relieved rude sad satisfied
+scared small smart soft sorry strong stupid successful surprised tall thankful thick thirsty tiny tired ugly useful
+useless weak wet wide worried
 """.split())
 _NUMBER = re.compile(r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+−]?\.\d+")
 _DIGIT = re.compile(r"\d")
