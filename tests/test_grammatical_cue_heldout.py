@@ -93,6 +93,16 @@ FLAWED = {
     "prep-among-nouns": q("Where in a plant cell does photosynthesis take place?",
                           [("in the chloroplast", True), ("nucleus", False), ("ribosome", False),
                            ("cell membrane", False)]),
+    "where-adjective": q("Where would you most likely buy fresh bread?",
+                         [("bakery", True), ("library", False), ("expensive", False), ("garage", False)]),
+    "want-to-do-adjective": q("Ana won the spelling bee. What will Ana want to do next?",
+                              [("tell her family", True), ("proud", False), ("nervous", False)]),
+    "modal-what-plural": q("A cyclist going uphill should what to save energy?",
+                           [("shift to a lower gear", True), ("brakes", False), ("pedal faster", False),
+                            ("stand up", False)]),
+    "do-what-ical": q("Iron and oxygen do what when they form rust?",
+                      [("react together", True), ("chemical bonds", False), ("melt together", False),
+                       ("stay apart", False)]),
 }
 
 
