@@ -159,3 +159,32 @@ def test_old_keys_are_pruned_and_clean_removes_only_what_qlint_made(tmp_path):
     assert proc.returncode == 0 and "removed 4 cache folders" in proc.stdout
     assert sorted(p.name for p in cache.iterdir()) == ["notes.txt", "vendor"]
     assert (cache / "notes.txt").read_text() == "mine"
+
+
+def test_unchanged_stat_signatures_skip_hashing_yet_every_edit_is_seen(tmp_path):
+    """A file hashed by an earlier run and not touched since is not read again; an edit that keeps the size and
+    puts the mtime back still changes the ctime, so it is seen."""
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    cold = run(bank, cache)
+    [signatures] = cache.rglob("signatures.json")
+    real = json.loads(signatures.read_text())
+    assert set(real["files"]) == {"a.yaml", "b.yaml"}
+
+    def plant(doc: dict) -> None:   # as if the files had settled long before the run that hashed them
+        signatures.write_text(json.dumps({**doc, "started": doc["started"] + 10 ** 10}))
+
+    swapped = json.loads(json.dumps(real))
+    swapped["files"]["a.yaml"][5] = real["files"]["b.yaml"][5]
+    plant(swapped)   # a trusted signature is used as is: a.yaml now gets b.yaml's cached outcome
+    assert [f["path"] for f in run(bank, cache)[1]].count("b.yaml") > [f["path"] for f in cold[1]].count("b.yaml")
+    plant(real)
+    assert run(bank, cache) == cold
+    before = os.stat(bank / "b.yaml")
+    old = "correct: true, rationale: Correct. Also"
+    (bank / "b.yaml").write_text(BANK["b.yaml"].replace(old, "rationale: Incorrect. Also".ljust(len(old))))
+    os.utime(bank / "b.yaml", ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert os.stat(bank / "b.yaml").st_size == before.st_size
+    plant(real)
+    found = run(bank, cache)
+    assert "correct-count" not in {f["rule"] for f in found[1]}
+    assert found == run(bank, cache, "--no-cache")

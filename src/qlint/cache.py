@@ -26,7 +26,7 @@ from qlint import __version__
 from qlint.finding import Finding, Severity
 from qlint.items import NO_IGNORE, BankItem, FileOutcome
 from qlint.loader import Suppression
-from qlint.neardup import StemKey
+from qlint.stemkey import StemKey
 
 FOLDER = ".qlint_cache"
 FORMAT = 8
@@ -291,6 +291,26 @@ class Cache:
         except (TypeError, ValueError):
             return
         self._write(self._path(digest), text)
+
+    # --- stat signatures of files already hashed ---------------------------------------------------------------
+    SETTLED_NS = 2_000_000_000   # a file changed this shortly before a run started may change again unseen
+
+    def signatures(self) -> dict[str, dict[tuple, str]]:
+        """display path -> {stat signature: digest} for files hashed by an earlier run and unchanged for two
+        seconds before it started (a write in the same clock tick as the last one leaves mtime and ctime as
+        they were; git's index guards against the same race)."""
+        try:
+            doc = json.loads((self.folder / "signatures.json").read_text(encoding="utf-8"))
+            settled = doc["started"] - self.SETTLED_NS
+            return {display: {tuple(entry[:5]): entry[5]} for display, entry in doc["files"].items()
+                    if entry[2] < settled}
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            return {}
+
+    def put_signatures(self, seen: dict[str, tuple[tuple, str]], started: int) -> None:
+        files = {display: [*signature, digest] for display, (signature, digest) in seen.items()}
+        self._write(self.folder / "signatures.json",
+                    json.dumps({"started": started, "files": files}, separators=(",", ":")))
 
     # --- whole-bank findings ------------------------------------------------------------------------
     # Bank rules see every question of every file, so their findings are a function of every file's content (and

@@ -54,9 +54,15 @@ class Finding:
         """``json.dumps(self.to_dict(), ensure_ascii=False)``, byte for byte, at a fraction of the cost (a report of a
         million findings spent most of its time in the encoder's per-call set-up)."""
         question = "null" if self.question is None else _quote(self.question)
-        return (f'{{"rule": {_quote(self.rule)}, "code": {_quote(self.code)}, "severity": "{_NAMES[self.severity]}", '
-                f'"path": {_quote(self.path)}, "line": {int(self.line)}, "column": {int(self.column)}, '
-                f'"question": {question}, "message": {_quote(self.message)}}}')
+        key = (self.rule, self.code, self.severity, self.path)
+        head = _HEADS.get(key)
+        if head is None:   # a report repeats each rule and path thousands of times: quote them once
+            if len(_HEADS) > 65536:
+                _HEADS.clear()
+            head = _HEADS[key] = (f'{{"rule": {_quote(self.rule)}, "code": {_quote(self.code)}, '
+                                  f'"severity": "{_NAMES[self.severity]}", "path": {_quote(self.path)}, "line": ')
+        return (f'{head}{int(self.line)}, "column": {int(self.column)}, "question": {question}, '
+                f'"message": {_quote(self.message)}}}')
 
     def to_dict(self) -> dict:
         return {
@@ -72,3 +78,4 @@ class Finding:
 
 
 _NAMES = {s: str(s) for s in Severity}
+_HEADS: dict[tuple, str] = {}   # (rule, code, severity, path) -> the quoted start of a finding's JSON

@@ -95,7 +95,7 @@ def process(path: Path, display: str, active: Sequence[ActiveRule], limits: Limi
 def check_one(path: Path, display: str, active: Sequence[ActiveRule], limits: Limits, keep: bool,
               cache: Cache | None) -> FileOutcome:
     """Read, check and (when there is a cache) store one file's outcome under the hash of what was read."""
-    data = _read(path, limits)  # None: too big or unreadable, and load_file says so
+    data = _read(path, limits)[0]  # None: too big or unreadable, and load_file says so
     outcome = process(path, display, active, limits, keep, data)
     if cache is not None and data is not None:
         cache.put(Cache.digest(display, data), outcome)
@@ -135,19 +135,28 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _read(path: Path, limits: Limits) -> bytes | None:
-    """A file's bytes for hashing, or None when it must go through load_file's own checks (too big, unreadable)."""
+Signature = tuple[int, int, int, int, int]   # size, mtime and ctime (ns), inode, device
+
+
+def _read(path: Path, limits: Limits, known: dict[Signature, str] | None = None
+          ) -> tuple[bytes | None, Signature | None]:
+    """A file's bytes for hashing (None when it must go through load_file's own checks: too big, unreadable) and
+    its stat signature, taken before reading. With ``known`` (signatures -> digests trusted unchanged), a file
+    whose signature is known is not read: its bytes come back as None and its digest is ``known[signature]``."""
     try:
         # O_NONBLOCK: a FIFO must not hang the run (load_file then reports it as not a regular file)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
         with open(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode) or info.st_size > limits.max_file_size:
-                return None
+                return None, None
+            signature = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
+            if known is not None and signature in known:
+                return None, signature
             data = read_limited(handle, info.st_size, limits.max_file_size)
     except OSError:
-        return None
-    return data if len(data) <= limits.max_file_size else None
+        return None, None
+    return (data, signature) if len(data) <= limits.max_file_size else (None, None)
 
 
 @dataclass
@@ -180,7 +189,7 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     outcomes: list[FileOutcome | None] = [None] * len(files)
     todo: list[tuple[int, Path, str]] = []
     total_bytes = 0
-    digests = _digests(files, displays, limits, jobs) if cache is not None else None
+    digests = _digests(files, displays, limits, jobs, cache) if cache is not None else None
     result = Outcomes([])
     if cache is not None and digests and all(d is not None for d, _ in digests):
         # the bank findings of exactly these files, if a run before this one stored them
@@ -214,21 +223,41 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     return result
 
 
-def _digest_one(job: tuple[Path, str, Limits]) -> tuple[str | None, int]:
-    path, display, limits = job
-    data = _read(path, limits)
-    return (Cache.digest(display, data), len(data)) if data is not None else (None, 0)
+def _digest_one(job: tuple[Path, str, Limits, dict[Signature, str] | None]) -> tuple[str | None, int, Signature | None]:
+    path, display, limits, known = job
+    data, signature = _read(path, limits, known)
+    if data is not None:
+        return Cache.digest(display, data), len(data), signature
+    if signature is not None and known is not None:
+        return known[signature], signature[0], signature
+    return None, 0, None
 
 
-def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, jobs: int) -> list[tuple[str | None, int]]:
-    """Content digest and size of every file. Threads suffice: reading and hashing release the GIL."""
-    jobs_list = [(path, display, limits) for path, display in zip(files, displays)]
+def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, jobs: int,
+             cache: Cache) -> list[tuple[str | None, int]]:
+    """Content digest and size of every file. Threads suffice: reading and hashing release the GIL.
+
+    Like git's index, a file whose stat signature (size, mtime, ctime, inode, device) is unchanged since an
+    earlier run hashed it is not read again; only signatures older than that run by two seconds are trusted, so
+    an edit within the same clock tick is still seen. A fresh checkout (CI) changes every signature and hashes
+    every file.
+    """
+    started = time.time_ns()   # a signature is trusted next time only if it predates this by two seconds
+    known = cache.signatures()
+    jobs_list = [(path, display, limits, known.get(display)) for path, display in zip(files, displays)]
     if jobs <= 1 or len(jobs_list) < 64:
-        return [_digest_one(job) for job in jobs_list]
-    from concurrent.futures import ThreadPoolExecutor
+        results = [_digest_one(job) for job in jobs_list]
+    else:
+        from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(jobs) as pool:
-        return list(pool.map(_digest_one, jobs_list, chunksize=16))
+        with ThreadPoolExecutor(jobs) as pool:
+            results = list(pool.map(_digest_one, jobs_list, chunksize=16))
+    seen = {display: (signature, digest) for display, (digest, _, signature) in zip(displays, results)
+            if signature is not None and digest is not None}
+    if any(display not in known or known[display] != {signature: digest} for display, (signature, digest)
+           in seen.items()):
+        cache.put_signatures(seen, started)
+    return [(digest, size) for digest, size, _ in results]
 
 
 def _size(path: Path) -> int:

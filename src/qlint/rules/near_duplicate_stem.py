@@ -6,8 +6,8 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.model import Question
-from qlint.neardup import StemKey, find_pairs, stem_key
 from qlint.rule import BankRule, BankViolation, RuleOptions
+from qlint.stemkey import StemKey, stem_key
 
 
 class Options(RuleOptions):
@@ -30,6 +30,8 @@ def extract(question: Question, options: Options) -> StemKey:
 def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
     # the key is extracted per question with the file; a question whose extraction failed (reported as an
     # internal error) takes part with an empty key
+    from qlint.neardup import find_pairs  # numpy and rapidfuzz: imported only when the search runs
+
     keys = [item.features.get(RULE.name) or _EMPTY for item in questions]
     partners: dict[int, list[tuple[float, int]]] = {}
     for a, b, score in find_pairs(keys, options.threshold, min_overlap=options.min_word_overlap,

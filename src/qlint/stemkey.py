@@ -1,0 +1,83 @@
+"""What near-duplicate search keeps of each question: its comparison text, numbers, code and word hashes.
+
+Computed per question with its file (in worker processes, and cached), in plain Python: a run whose bank
+findings come from the cache never imports numpy or rapidfuzz. ``qlint.neardup`` does the bank-wide search.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from array import array
+from typing import NamedTuple
+
+from qlint.text import STOPWORDS, WordMemo, has_digit, normalize, stem_word
+
+LEAD_INS = re.compile(
+    r"\b(?:which|what)\s+(?:one\s+)?of\s+(?:the\s+)?(?:following|these|those)(?:\s+(?:statements?|options?|choices?|"
+    r"answers?|items?|best|most|is|are|would|will|can|could|should|does|do))*"
+    r"|\b(?:select|choose|pick|mark)\s+(?:the\s+)?(?:one|two|three|four|five|best|correct|right|most\s+\w+)"
+    r"(?:\s+(?:answers?|options?|choices?|responses?))?"
+    r"|\ball\s+that\s+apply\b|\bthe\s+correct\s+answer\s+is\b|\bbest\s+describes?\b|\bwhich\s+statement\b"
+)
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+# code spans, indented code lines and short quoted terms: stems that differ only there ask different things
+_CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$|\"[^\"\n]{1,40}\"|“[^”\n]{1,40}”", re.MULTILINE)
+MAX_COMPARE_CHARS = 4000  # a pathological 3 MB stem must not make a comparison cost seconds
+
+
+def key_text(stem: str) -> str:
+    """The part of a stem that says what it asks: normalised, lead-ins removed."""
+    text = normalize(stem[:MAX_COMPARE_CHARS])
+    return " ".join(LEAD_INS.sub(" ", text).split())
+
+
+class StemKey(NamedTuple):
+    """What near-duplicate search keeps per question: small, picklable, cacheable (a named tuple: a warm run
+    builds one per question from the cache, and a tuple is built several times faster than a dataclass).
+
+    Everything the bank-wide search needs is computed here, per question (in worker processes, and cached
+    with the file): the comparison text, the sorted stemmed words (``bag``), and stable 32-bit hashes of
+    its words, from which the word trigrams (and word pairs of short stems) that candidates are blocked on
+    are coded.
+    """
+
+    text: str
+    numbers: tuple[str, ...]
+    code: tuple[str, ...]
+    bag: str = ""
+    tokens: bytes = b""   # uint32 word hashes, native byte order
+
+    @property
+    def words(self) -> frozenset[str]:
+        """Stemmed content words: "a deque" and "a queue" share text, not meaning."""
+        return frozenset(_STEMS[w] for w in self.text.split() if len(w) >= 3 and w not in STOPWORDS)
+
+
+
+
+def _word_hash(token: str) -> int:
+    """A stable 32-bit hash of a word (Python's own hash differs from one process to the next). Two words that
+    share a hash only make an extra candidate pair, which rapidfuzz then turns down."""
+    return int.from_bytes(hashlib.blake2b(token.encode(), digest_size=4).digest(), "little")
+
+
+_HASHES = WordMemo(_word_hash, limit=1_000_000)
+_STEMS = WordMemo(stem_word, limit=1_000_000)
+
+
+def token_hashes(tokens: list[str]) -> bytes:
+    """The stable hashes of a stem's words, as uint32 bytes: trigram codes are made from them for the whole
+    bank at once, in numpy (a Python loop of big-integer products per stem cost more than the rest of the key)."""
+    return array("I", map(_HASHES.__getitem__, tokens)).tobytes()
+
+
+_CODE_CHARS = ("`", "\"", "“", "    ", "\t")
+
+
+def stem_key(stem: str) -> StemKey:
+    head = stem[:MAX_COMPARE_CHARS]
+    text = key_text(head)
+    tokens = text.split()
+    code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
+    numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
+    return StemKey(text, numbers, code, " ".join(sorted(map(_STEMS.__getitem__, tokens))), token_hashes(tokens))
