@@ -144,3 +144,20 @@ def test_sorts_numeric_options_and_capitalises_negatives(run_cli, write):
     again = path.read_bytes()
     run_cli("check", path, "--fix")
     assert path.read_bytes() == again
+
+
+def test_fixes_survive_worker_processes(tmp_path, monkeypatch):
+    """Workers send outcomes back as their cache encoding, which has no room for proposed fixes: outcomes with
+    fixes must travel whole, or --fix on a big bank (checked in parallel) would find nothing to fix."""
+    from qlint import pipeline
+
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 0)   # parallel even for a small bank
+    monkeypatch.chdir(tmp_path)
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    for i in range(4):
+        (bank / f"f{i}.yaml").write_text(COMMENTED.replace("fx-1", f"fx-{i}").replace("Python number", f"number {i}"))
+    run = pipeline.run_check([str(bank)], jobs=2, use_cache=False)
+    fixable = [f for f in run.findings if f.fix is not None]
+    assert {f.path for f in fixable} == {f"bank/f{i}.yaml" for i in range(4)}
+    assert pipeline.fix_run(run, write=False).changed.keys() == {f"bank/f{i}.yaml" for i in range(4)}

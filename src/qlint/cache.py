@@ -128,6 +128,14 @@ def encode(outcome: FileOutcome) -> str:
     return head + "\n" + json.dumps(features, separators=(",", ":"))   # JSON text never holds a raw newline
 
 
+def encoded(outcome: FileOutcome) -> str | None:
+    """``encode(outcome)``, or None for an outcome JSON cannot carry (a plugin's feature): it is not cached."""
+    try:
+        return encode(outcome)
+    except (TypeError, ValueError):
+        return None
+
+
 def decode(text: str, features: bool = True) -> FileOutcome:
     head, _, tail = text.partition("\n")
     doc = json.loads(head)
@@ -285,12 +293,11 @@ class Cache:
         except (OSError, ValueError, KeyError, TypeError):
             return None  # missing, or damaged by a crash or a hand: recompute
 
-    def put(self, digest: str, outcome: FileOutcome) -> None:
-        try:
-            text = encode(outcome)
-        except (TypeError, ValueError):
-            return
-        self._write(self._path(digest), text)
+    def put(self, digest: str, outcome: FileOutcome | str) -> None:
+        """Store an outcome (or its ``encode``-d text) under a file's digest."""
+        text = outcome if isinstance(outcome, str) else encoded(outcome)
+        if text is not None:
+            self._write(self._path(digest), text)
 
     # --- stat signatures of files already hashed ---------------------------------------------------------------
     SETTLED_NS = 2_000_000_000   # a file changed this shortly before a run started may change again unseen

@@ -1,7 +1,7 @@
 """Near-duplicate stems in sub-quadratic time: rare-shingle blocking, then rapidfuzz to confirm.
 
-Works on the per-question keys of ``qlint.stemkey``: stems are normalised and stripped of shared lead-ins ("Which of the following ...",
-"Select two.") so that boilerplate never makes two stems look alike. Candidate
+Works on the per-question keys of ``qlint.stemkey``: stems are normalised and stripped of shared lead-ins
+("Which of the following ...", "Select two.") so that boilerplate never makes two stems look alike. Candidate
 pairs share a rare word trigram (or, for very short stems, the whole text);
 every candidate is confirmed with ``rapidfuzz.fuzz.ratio`` on the text and on its sorted
 stemmed words, so a reworded stem ("activation memory" / "memory of activations") still meets its twin.
