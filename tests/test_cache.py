@@ -188,3 +188,29 @@ def test_unchanged_stat_signatures_skip_hashing_yet_every_edit_is_seen(tmp_path)
     found = run(bank, cache)
     assert "correct-count" not in {f["rule"] for f in found[1]}
     assert found == run(bank, cache, "--no-cache")
+
+
+def test_warm_runs_keep_suppressions_and_ignore_fields(tmp_path):
+    """A warm run reads a file's questions only when its suppressions or ignore fields need them: both still work,
+    and the question count in the summary stays right."""
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    (bank / "c.yaml").write_text(
+        "id: c-1\nstem: Which call moves a tensor to the GPU?\nqlint:\n  ignore:\n    missing-rationale: legacy\n"
+        "options:\n  - {text: x.cuda(), correct: true}\n  - {text: x.cpu(), rationale: Incorrect. Host memory.}\n")
+    (bank / "d.yaml").write_text(
+        "id: d-1\nstem: Which call frees cached GPU memory blocks?\noptions:\n"
+        "  - {text: torch.cuda.empty_cache(), correct: true}  # qlint: ignore[missing-rationale] pending review\n"
+        "  - {text: gc.collect(), rationale: Incorrect. It collects Python objects.}\n")
+    env = {**os.environ, "QLINT_CACHE_DIR": str(cache), "NO_COLOR": "1"}
+
+    def summary(*extra: str) -> dict:
+        proc = subprocess.run([sys.executable, "-m", "qlint", "check", str(bank), "--format", "json", *extra],
+                              capture_output=True, text=True, env=env, cwd=bank)
+        return json.loads(proc.stdout)
+
+    cold = summary()
+    about = {f["rule"] for f in cold["findings"] if f["path"] in ("c.yaml", "d.yaml")}
+    assert not about & {"missing-rationale", "unused-suppression", "invalid-suppression"}   # suppressed, and used
+    warm = summary()
+    assert warm == cold == summary("--no-cache")
+    assert warm["summary"]["questions"] == 4

@@ -29,7 +29,7 @@ from qlint.loader import Suppression
 from qlint.stemkey import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 8
+FORMAT = 9
 USED = ".last-used"   # touched by every run that opens an entry folder
 # the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
 _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
@@ -108,8 +108,9 @@ def _findings(rows: list[list[Any]], path: str | None) -> list[Finding]:
 def encode(outcome: FileOutcome) -> str:
     """An outcome as compact JSON: findings as rows, questions as columns (a warm run decodes every entry).
 
-    Two lines: the outcome, then the bank rules' per-question features. A run whose bank findings are
-    already known (nothing changed) parses only the first line.
+    Three lines: the findings and suppressions; the questions; the bank rules' per-question features. A run
+    whose bank findings are already known (nothing changed) parses only the first line, and the second only
+    for a file whose suppressions or ``qlint: ignore`` fields need its questions.
     """
     path = outcome.path
     items = outcome.items
@@ -123,9 +124,11 @@ def encode(outcome: FileOutcome) -> str:
         if any(v is missing for v in values):
             raise ValueError("a feature is missing for some question")   # then the outcome is not cached
         features[name] = _encode_features(values)
-    head = json.dumps({"path": path, "findings": _rows(outcome.findings, path), "items": columns,
+    head = json.dumps({"path": path, "findings": _rows(outcome.findings, path), "questions": len(items),
+                       "ignores": any(item.ignore for item in items),
                        "suppressions": [asdict(s) for s in outcome.suppressions]}, separators=(",", ":"))
-    return head + "\n" + json.dumps(features, separators=(",", ":"))   # JSON text never holds a raw newline
+    # JSON text never holds a raw newline
+    return "\n".join((head, json.dumps(columns, separators=(",", ":")), json.dumps(features, separators=(",", ":"))))
 
 
 def encoded(outcome: FileOutcome) -> str | None:
@@ -137,11 +140,17 @@ def encoded(outcome: FileOutcome) -> str | None:
 
 
 def decode(text: str, features: bool = True) -> FileOutcome:
-    head, _, tail = text.partition("\n")
+    """An entry as an outcome; with ``features=False`` the questions come without bank features, and are left
+    out altogether (only counted) when the file has no suppression or ignore field that needs them."""
+    head, _, rest = text.partition("\n")
     doc = json.loads(head)
     path = doc["path"]
     findings = _findings(doc["findings"], path)
-    columns = doc["items"]
+    suppressions = [Suppression(**{**s, "rules": tuple(s["rules"])}) for s in doc["suppressions"]]
+    if not (features or suppressions or doc["ignores"]):
+        return FileOutcome(path, findings, [], suppressions, count=doc["questions"])
+    middle, _, tail = rest.partition("\n")
+    columns = json.loads(middle)
     feats = {name: _decode_features(column) for name, column in json.loads(tail).items()} if features else {}
     names = list(feats)
     items = []
@@ -151,7 +160,6 @@ def decode(text: str, features: bool = True) -> FileOutcome:
     for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *values in rows:
         items.append(BankItem(qid, p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
                               difficulty, ignore or NO_IGNORE, positions, dict(zip(names, values))))
-    suppressions = [Suppression(**{**s, "rules": tuple(s["rules"])}) for s in doc["suppressions"]]
     return FileOutcome(path, findings, items, suppressions)
 
 

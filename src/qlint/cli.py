@@ -121,7 +121,7 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         except baseline.BaselineError as exc:
             raise UsageError(str(exc)) from None
 
-    report = Report(findings, files=len(run.shown), questions=sum(len(r.items) for r in run.shown),
+    report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
                     rules=[a.rule for a in run.active])
     options = {"quiet": args.quiet, "statistics": args.statistics}
     if args.no_show_source:

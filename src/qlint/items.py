@@ -74,3 +74,8 @@ class FileOutcome:
     items: list[BankItem]
     suppressions: list[Suppression]
     questions: list[LoadedQuestion] | None = None  # kept only when asked for (report, stats)
+    count: int | None = None   # set when ``items`` was left undecoded (a warm run that needs none of them)
+
+    @property
+    def question_count(self) -> int:
+        return len(self.items) if self.count is None else self.count

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
+from operator import attrgetter
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -82,10 +83,27 @@ def _shingle_entries(keys: Sequence[StemKey], counts: np.ndarray) -> tuple[np.nd
     return codes, stems
 
 
+_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS = (attrgetter(name) for name in StemKey._fields)
+
+
+def _ids(values: Iterable, count: int, empty: object = None) -> np.ndarray:
+    """One number per distinct value, in order of first appearance (-1 for ``empty``), looked up in C: a Python
+    loop over a million keys costs more than the numpy work that follows."""
+    values = list(values)
+    distinct = dict.fromkeys(values)
+    distinct.pop(empty, None)
+    index = dict(zip(distinct, range(len(distinct))))
+    index[empty] = -1
+    return np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=count)
+
+
+def _lengths(values: Iterable, count: int) -> np.ndarray:
+    return np.fromiter(map(len, values), dtype=np.int64, count=count)
+
+
 def text_ids(keys: Sequence[StemKey]) -> np.ndarray:
     """One number per distinct text, in order of first appearance; -1 for an empty text."""
-    ids: dict[str, int] = {"": -1}
-    return np.fromiter((ids.setdefault(k.text, len(ids) - 1) for k in keys), dtype=np.int64, count=len(keys))
+    return _ids(map(_TEXT, keys), len(keys), "")
 
 
 def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int = 2,
@@ -108,8 +126,8 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     head = idx[np.maximum.accumulate(np.where(opens, np.arange(len(idx)), 0))] if len(idx) else idx
     chained = np.stack((head[~opens], idx[~opens]), axis=1).astype(np.int64).reshape(-1, 2)
     del idx, tid, order, opens, head
-    counts = np.fromiter((len(k.tokens) // 4 if k.text else 0 for k in keys), dtype=np.int64, count=len(keys))
-    counts[counts < 2] = 0   # a one-word stem pairs only with its identical twins
+    counts = _lengths(map(_TOKENS, keys), len(keys)) // 4
+    counts[(counts < 2) | (text_id < 0)] = 0   # a one-word stem pairs only with its identical twins
     if counts.sum() < 2:
         return chained
     codes, stems = _shingle_entries(keys, counts)
@@ -169,14 +187,12 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
     (variants, identical texts, length) as array operations, the similarities by rapidfuzz's ``cpdist``
     in C, and the word overlap only for the few pairs that reach the threshold.
     """
-    variant_ids: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
     text_id = text_ids(keys)
     if candidates is None:
         candidates = candidate_pairs(keys, text_id=text_id)
-    variant = np.fromiter((variant_ids.setdefault((k.numbers, k.code), len(variant_ids)) for k in keys),
-                          dtype=np.int64, count=len(keys))
-    length = np.fromiter((len(k.text) for k in keys), dtype=np.int64, count=len(keys))
-    bag_length = np.fromiter((len(k.bag) for k in keys), dtype=np.int64, count=len(keys))
+    variant = _ids(zip(map(_NUMBERS, keys), map(_CODE, keys)), len(keys))
+    length = _lengths(map(_TEXT, keys), len(keys))
+    bag_length = _lengths(map(_BAG, keys), len(keys))
     words: dict[int, frozenset[str]] = {}
 
     def overlap(a: int, b: int) -> float:

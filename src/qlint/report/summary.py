@@ -263,7 +263,7 @@ def _by_folder(run: Run) -> list[FolderCount]:
     questions: Counter[str] = Counter()
     for r in run.shown:
         files[folder_of(r.path)] += 1
-        questions[folder_of(r.path)] += len(r.items)
+        questions[folder_of(r.path)] += r.question_count
     found: dict[str, list[Finding]] = defaultdict(list)
     for f in run.findings:
         found[folder_of(f.path)].append(f)
