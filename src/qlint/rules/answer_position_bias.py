@@ -32,8 +32,8 @@ def _expected_run_limit(n: int, k: int, alpha: float) -> int:
 
 def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
     groups: dict[int, list[BankItem]] = defaultdict(list)
-    for item in questions:
-        if item.select == 1 and len(item.keys) == 1 and 2 <= item.option_count <= len(LETTERS):
+    for item in [q for q in questions if q.select == 1 and len(q.keys) == 1]:
+        if 2 <= item.option_count <= len(LETTERS):
             groups[item.option_count].append(item)
     for k, items in sorted(groups.items()):
         n = len(items)

@@ -1,18 +1,25 @@
 """duplicate-id: two questions share an id."""
+from collections import Counter
 from collections.abc import Iterator, Sequence
+from operator import attrgetter
 
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.rule import BankRule, BankViolation, NoOptions
 
+_ID = attrgetter("id")
+
 
 def check(questions: Sequence[BankItem], options: NoOptions) -> Iterator[BankViolation]:
+    counts = Counter(map(_ID, questions))   # counted in C: ids are nearly always unique
+    shared = {qid for qid, n in counts.items() if n > 1}
+    if not shared:
+        return
     seen: dict[str, list[BankItem]] = {}
     for item in questions:
-        seen.setdefault(item.id, []).append(item)
+        if item.id in shared:
+            seen.setdefault(item.id, []).append(item)
     for qid, items in seen.items():
-        if len(items) < 2:
-            continue
         for item in items:
             others = ", ".join(f"{o.path}:{o.locate('id')[0]}" for o in items if o is not item)
             yield BankViolation(item, "id", f"id {qid!r} is also used at {others}")
