@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -41,21 +43,39 @@ def parse_floor(files: list[Path]) -> float:
     return elapsed
 
 
+def _timed(cmd: list[str], cwd: str) -> tuple[float, int, int, str]:
+    """Run one command; its wall time, peak RSS (bytes, the largest of it and its workers), exit code, stderr."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    stderr = proc.stderr.read().decode() if proc.stderr else ""
+    _, status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status), stderr
+
+
+# Linux carries a parent's peak RSS into its children (through fork and exec), so a qlint started from this
+# process, which holds parsed files and reports, would report this process's peak as its own. qlint is started
+# from a small process made before any of that: the peak RSS printed is qlint's.
+_LAUNCHER: ProcessPoolExecutor | None = None
+
+
+def launcher() -> ProcessPoolExecutor:
+    global _LAUNCHER
+    if _LAUNCHER is None:
+        _LAUNCHER = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
+        _LAUNCHER.submit(time.perf_counter).result()   # started now, while this process is small
+    return _LAUNCHER
+
+
 def run_qlint(bank: Path, *extra: str) -> tuple[float, int, dict]:
     """Wall time, peak RSS (bytes) and JSON output of one `qlint check` in a fresh process."""
     out = Path(tempfile.mkstemp(suffix=".json")[1])
     cmd = [sys.executable, "-m", "qlint", "check", str(bank), "--format", "json", "--exit-zero", "-o", str(out), *extra]
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=bank, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    stderr = proc.stderr.read().decode() if proc.stderr else ""
-    if proc.returncode != 0:
-        raise SystemExit(f"qlint failed ({proc.returncode}): {stderr}")
+    elapsed, peak, code, stderr = launcher().submit(_timed, cmd, str(bank)).result()
+    if code != 0:
+        raise SystemExit(f"qlint failed ({code}): {stderr}")
     doc = json.loads(out.read_text())
     out.unlink()
-    return elapsed, usage.ru_maxrss * 1024, doc
+    return elapsed, peak, doc
 
 
 def near_duplicate_ids(doc: dict) -> set[str]:
@@ -130,6 +150,7 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep a generated bank")
     args = parser.parse_args()
 
+    launcher()   # before this process holds any bank
     made = None
     truth: list[tuple[str, str]] = []
     if args.bank:

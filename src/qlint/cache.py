@@ -100,8 +100,11 @@ def _rows(findings: list[Finding], path: str | None) -> list[list[Any]]:
 
 
 def _findings(rows: list[list[Any]], path: str | None) -> list[Finding]:
-    severity = _SEVERITY
-    return [Finding(p or path, line, col, code, rule, severity[sev], msg, q, fld)
+    # JSON gives every row its own copy of a rule name, code, field and question id: interned, a million
+    # findings share them (as unpickled objects did), which is hundreds of MB on a million-question bank
+    severity, shared = _SEVERITY, sys.intern
+    return [Finding(p or path, line, col, shared(code), shared(rule), severity[sev], msg,
+                    q if q is None else shared(q), fld if fld is None else shared(fld))
             for p, line, col, code, rule, sev, msg, q, fld in rows]
 
 
@@ -158,7 +161,7 @@ def decode(text: str, features: bool = True) -> FileOutcome:
              "difficulty", "ignore", "positions")
     rows = zip(*(columns[k] for k in order), *feats.values())
     for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *values in rows:
-        items.append(BankItem(qid, p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
+        items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
                               difficulty, ignore or NO_IGNORE, positions, dict(zip(names, values))))
     return FileOutcome(path, findings, items, suppressions)
 
