@@ -28,6 +28,20 @@ def lint_text(text: str, registry, select=None, extend=(), path="example.yaml"):
     return lint([load_text(text, path)], active, all_rules=[r.name for r in registry])
 
 
+def question(stem: str, options: list[tuple[str, bool]], select: int = 1) -> str:
+    """One question as YAML: a stem and (text, is-key) options, each with a rationale, for rule cases."""
+    lines = ["id: x", f"stem: {stem!r}", f"select: {select}", "options:"]
+    for text, key in options:
+        lines += [f"  - text: {text!r}", f"    correct: {'true' if key else 'false'}",
+                  f"    rationale: {'Correct' if key else 'Incorrect'}. Because of the definition."]
+    return "\n".join(lines) + "\n"
+
+
+def fired(text: str, rule: str, registry) -> list[str]:
+    """The messages of one rule (turned on even when off by default) on a question's text."""
+    return [f.message for f in lint_text(text, registry, extend=[rule]) if f.rule == rule]
+
+
 @pytest.fixture
 def run_cli(monkeypatch):
     def run(*args, cwd: Path | None = None, stdin: str | None = None):

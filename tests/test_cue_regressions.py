@@ -3,15 +3,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import lint_text
-
-
-def q(stem: str, options: list[tuple[str, bool]], select: int = 1) -> str:
-    lines = ["id: x", f"stem: {stem!r}", f"select: {select}", "options:"]
-    for text, key in options:
-        lines += [f"  - text: {text!r}", f"    correct: {'true' if key else 'false'}",
-                  f"    rationale: {'Correct' if key else 'Incorrect'}. Because of the definition."]
-    return "\n".join(lines) + "\n"
-
+from conftest import question as q
 
 CLEAN = [
     q("Which two practices reduce the damage an attacker can do with a leaked cloud access key? (Select two.)",

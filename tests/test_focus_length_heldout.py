@@ -5,20 +5,8 @@ None of these come from the labelled dev data; they are written to the idea of e
 from __future__ import annotations
 
 import pytest
-from conftest import lint_text
-
-
-def q(stem: str, options: list[tuple[str, bool]]) -> str:
-    lines = ["id: x", f"stem: {stem!r}", "options:"]
-    for text, key in options:
-        lines += [f"  - text: {text!r}", f"    correct: {'true' if key else 'false'}",
-                  f"    rationale: {'Correct' if key else 'Incorrect'}. Because of the definition."]
-    return "\n".join(lines) + "\n"
-
-
-def fired(text: str, rule: str, registry) -> list[str]:
-    return [f.message for f in lint_text(text, registry, extend=[rule]) if f.rule == rule]
-
+from conftest import fired
+from conftest import question as q
 
 ABCD = [("Alpha", True), ("Beta", False), ("Gamma", False), ("Delta", False)]
 

@@ -3,21 +3,14 @@ stems whose grammar fits only some options fire."""
 from __future__ import annotations
 
 import pytest
-from conftest import lint_text
+from conftest import fired as fired_by
+from conftest import question as q
 
 RULE = "grammatical-cue"
 
 
-def q(stem: str, options: list[tuple[str, bool]]) -> str:
-    lines = ["id: x", f"stem: {stem!r}", "options:"]
-    for text, key in options:
-        lines += [f"  - text: {text!r}", f"    correct: {'true' if key else 'false'}",
-                  f"    rationale: {'Correct' if key else 'Incorrect'}. Because of the definition."]
-    return "\n".join(lines) + "\n"
-
-
 def fired(text: str, registry) -> list[str]:
-    return [f.message for f in lint_text(text, registry, extend=[RULE]) if f.rule == RULE]
+    return fired_by(text, RULE, registry)
 
 
 CLEAN = {
