@@ -38,12 +38,14 @@ def _normal(text: str) -> str:
     t = _LABEL.sub("", text).lower().replace("’", "'")
     # _PUNCT.sub(" ", t) in parts, each only when it can change something: a translate for the plain characters,
     # the context-dependent ones (a period is kept only beside a digit) by regex
-    if _ANY_PUNCT.search(t):
-        t = t.translate(_PUNCT_CHARS)
-    if "." in t:
-        t = _PERIOD.sub(" ", t) if _DIGIT.search(t) else t.replace(".", " ")
+    # the quote's context ("'s" then a word boundary) is judged on the text as written: an "_" after it is a word
+    # character until the translate turns it into a space
     if "'" in t:
         t = _QUOTE.sub(" ", t)
+    if "." in t:
+        t = _PERIOD.sub(" ", t) if _DIGIT.search(t) else t.replace(".", " ")
+    if _ANY_PUNCT.search(t):
+        t = t.translate(_PUNCT_CHARS)
     return " ".join([w for w in t.split() if w not in _ARTICLES])
 
 
