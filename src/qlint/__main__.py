@@ -1,3 +1,3 @@
-from qlint.cli import main
+from qlint.cli import run
 
-raise SystemExit(main())
+run()
