@@ -252,7 +252,8 @@ def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, job
     every file.
     """
     started = time.time_ns()   # a signature is trusted next time only if it predates this by two seconds
-    known = cache.signatures()
+    # on Windows st_ctime is the creation time, which an edit does not change: every file is hashed there
+    known = cache.signatures() if os.name != "nt" else {}
     jobs_list = [(path, display, limits, known.get(display)) for path, display in zip(files, displays)]
     if jobs <= 1 or len(jobs_list) < 64:
         results = [_digest_one(job) for job in jobs_list]
