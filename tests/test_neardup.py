@@ -5,7 +5,8 @@ import random
 import sys
 from pathlib import Path
 
-from qlint.neardup import exhaustive_pairs, find_pairs, stem_key
+from qlint.neardup import exhaustive_pairs, find_pairs
+from qlint.stemkey import stem_key
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from gen_bank import Writer  # noqa: E402

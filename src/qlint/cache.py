@@ -67,7 +67,8 @@ def config_key(config, registry, active) -> str:
     return hashlib.blake2b(json.dumps(payload, sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
 
 
-_COLUMNS = tuple(k for k in BankItem.__slots__ if k not in ("path", "features"))
+_FIELDS = tuple(k for k in BankItem.__slots__ if k != "features")   # BankItem's arguments, in order
+_COLUMNS = tuple(k for k in _FIELDS if k != "path")   # the path is stored only where it is not the file's
 _SEVERITY = {int(s): s for s in Severity}
 
 
@@ -157,13 +158,19 @@ def decode(text: str, features: bool = True) -> FileOutcome:
     feats = {name: _decode_features(column) for name, column in json.loads(tail).items()} if features else {}
     names = list(feats)
     items = []
-    order = ("id", "path", "line", "column", "end_line", "select", "keys", "option_count", "objective", "tags",
-             "difficulty", "ignore", "positions")
-    rows = zip(*(columns[k] for k in order), *feats.values())
+    rows = zip(*(columns[k] for k in _FIELDS), *feats.values())
     for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *values in rows:
         items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
                               difficulty, ignore or NO_IGNORE, positions, dict(zip(names, values))))
     return FileOutcome(path, findings, items, suppressions)
+
+
+def _entry_folders(base: Path) -> list[Path]:
+    """The entry folders under a cache base: only names qlint made, whatever folder ``cache-dir`` points at."""
+    try:
+        return [p for p in base.iterdir() if _ENTRY_FOLDER.fullmatch(p.name) and p.is_dir()]
+    except OSError:
+        return []
 
 
 def _secret() -> bytes | None:
@@ -249,10 +256,7 @@ class Cache:
         """Remove the entry folders of all but the most recently used few keys: each qlint upgrade, edited rule
         or changed setting starts a new key, and an old key's entries (as big as the bank's files) are never
         read again."""
-        try:
-            folders = [p for p in base.iterdir() if p != keep and _ENTRY_FOLDER.fullmatch(p.name) and p.is_dir()]
-        except OSError:
-            return
+        folders = [p for p in _entry_folders(base) if p != keep]
 
         def used(folder: Path) -> float:
             try:
@@ -268,10 +272,7 @@ class Cache:
     def clean(base: Path) -> int:
         """Delete every entry folder under ``base`` (and ``base`` itself when nothing else is left in it); the number
         of folders deleted. Only names qlint made are touched, so a cache-dir set to a shared folder is safe."""
-        try:
-            folders = [p for p in base.iterdir() if _ENTRY_FOLDER.fullmatch(p.name) and p.is_dir()]
-        except OSError:
-            return 0
+        folders = _entry_folders(base)
         for folder in folders:
             shutil.rmtree(folder, ignore_errors=True)
         try:   # the two marker files, when qlint wrote them
@@ -313,14 +314,14 @@ class Cache:
     # --- stat signatures of files already hashed ---------------------------------------------------------------
     SETTLED_NS = 2_000_000_000   # a file changed this shortly before a run started may change again unseen
 
-    def signatures(self) -> dict[str, dict[tuple, str]]:
-        """display path -> {stat signature: digest} for files hashed by an earlier run and unchanged for two
+    def signatures(self) -> dict[str, tuple[tuple, str]]:
+        """display path -> (stat signature, digest) for files hashed by an earlier run and unchanged for two
         seconds before it started (a write in the same clock tick as the last one leaves mtime and ctime as
         they were; git's index guards against the same race)."""
         try:
             doc = json.loads((self.folder / "signatures.json").read_text(encoding="utf-8"))
             settled = doc["started"] - self.SETTLED_NS
-            return {display: {tuple(entry[:5]): entry[5]} for display, entry in doc["files"].items()
+            return {display: (tuple(entry[:5]), entry[5]) for display, entry in doc["files"].items()
                     if entry[2] < settled}
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             return {}

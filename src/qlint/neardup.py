@@ -15,7 +15,7 @@ from operator import attrgetter
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from qlint.stemkey import StemKey, stem_key  # noqa: F401  (stem_key: re-exported for callers of the search)
+from qlint.stemkey import StemKey
 
 _K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 _PAIR_TAG = 1 << 62

@@ -147,11 +147,11 @@ class _Progress:
 Signature = tuple[int, int, int, int, int]   # size, mtime and ctime (ns), inode, device
 
 
-def _read(path: Path, limits: Limits, known: dict[Signature, str] | None = None
+def _read(path: Path, limits: Limits, unchanged: Signature | None = None
           ) -> tuple[bytes | None, Signature | None]:
     """A file's bytes for hashing (None when it must go through load_file's own checks: too big, unreadable) and
-    its stat signature, taken before reading. With ``known`` (signatures -> digests trusted unchanged), a file
-    whose signature is known is not read: its bytes come back as None and its digest is ``known[signature]``."""
+    its stat signature, taken before reading. A file whose signature is ``unchanged`` (one trusted from an
+    earlier run) is not read: its bytes come back as None."""
     try:
         # O_NONBLOCK: a FIFO must not hang the run (load_file then reports it as not a regular file)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -160,7 +160,7 @@ def _read(path: Path, limits: Limits, known: dict[Signature, str] | None = None
             if not stat.S_ISREG(info.st_mode) or info.st_size > limits.max_file_size:
                 return None, None
             signature = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
-            if known is not None and signature in known:
+            if signature == unchanged:
                 return None, signature
             data = read_limited(handle, info.st_size, limits.max_file_size)
     except OSError:
@@ -232,13 +232,14 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     return result
 
 
-def _digest_one(job: tuple[Path, str, Limits, dict[Signature, str] | None]) -> tuple[str | None, int, Signature | None]:
-    path, display, limits, known = job
-    data, signature = _read(path, limits, known)
+def _digest_one(job: tuple[Path, str, Limits, tuple[Signature, str] | None]
+                ) -> tuple[str | None, int, Signature | None]:
+    path, display, limits, known = job   # known: the (signature, digest) an earlier run recorded
+    data, signature = _read(path, limits, known[0] if known else None)
     if data is not None:
         return Cache.digest(display, data), len(data), signature
     if signature is not None and known is not None:
-        return known[signature], signature[0], signature
+        return known[1], signature[0], signature
     return None, 0, None
 
 
@@ -264,8 +265,7 @@ def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, job
             results = list(pool.map(_digest_one, jobs_list, chunksize=16))
     seen = {display: (signature, digest) for display, (digest, _, signature) in zip(displays, results)
             if signature is not None and digest is not None}
-    if any(display not in known or known[display] != {signature: digest} for display, (signature, digest)
-           in seen.items()):
+    if seen != known:
         cache.put_signatures(seen, started)
     return [(digest, size) for digest, size, _ in results]
 

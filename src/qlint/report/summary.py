@@ -371,8 +371,9 @@ def _coverage(facts: list[QuestionFacts]) -> Coverage:
 
 
 def _near_duplicates(run: Run, every: list[LoadedQuestion]) -> NearDuplicates:
-    from qlint.neardup import find_pairs, stem_key
+    from qlint.neardup import find_pairs
     from qlint.rules import near_duplicate_stem as rule
+    from qlint.stemkey import stem_key
 
     options, active = _options(run, rule.RULE.name, rule)
     reported = [f for f in run.findings if f.rule == rule.RULE.name]
