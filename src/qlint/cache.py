@@ -29,7 +29,7 @@ from qlint.loader import Suppression
 from qlint.stemkey import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 9
+FORMAT = 10
 USED = ".last-used"   # touched by every run that opens an entry folder
 # the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
 _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
@@ -78,18 +78,19 @@ def _encode_features(values: list[Any]) -> Any:
     if values and all(isinstance(v, StemKey) for v in values):
         return {"stemkeys": [[v.text for v in values], [v.numbers for v in values], [v.code for v in values],
                              [v.bag for v in values], [len(v.tokens) for v in values],
-                             base64.b64encode(b"".join(v.tokens for v in values)).decode("ascii")]}
+                             base64.b64encode(b"".join(v.tokens for v in values)).decode("ascii"),
+                             [v.sig for v in values]]}
     json.dumps(values)  # raises for anything JSON cannot carry: that outcome is simply not cached
     return {"values": values}
 
 
 def _decode_features(column: dict) -> list[Any]:
     if "stemkeys" in column:
-        texts, numbers, codes, bags, sizes, blob = column["stemkeys"]
+        texts, numbers, codes, bags, sizes, blob, sigs = column["stemkeys"]
         data = base64.b64decode(blob)
         out, at = [], 0
-        for t, n, c, b, size in zip(texts, numbers, codes, bags, sizes):
-            out.append(StemKey(t, tuple(n), tuple(c), b, data[at:at + size]))
+        for t, n, c, b, size, sig in zip(texts, numbers, codes, bags, sizes, sigs):
+            out.append(StemKey(t, tuple(n), tuple(c), b, data[at:at + size], sig))
             at += size
         return out
     return column["values"]

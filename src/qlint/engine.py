@@ -8,6 +8,7 @@ filters and sorts.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 
 from qlint.config import ActiveRule
 from qlint.finding import Finding, Severity
@@ -79,15 +80,16 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
                        list(result.questions) if keep_questions else None)
 
 
-def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule]) -> list[Finding]:
-    """Whole-bank rules, run once over every question."""
+def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule], memo: Path | None = None) -> list[Finding]:
+    """Whole-bank rules, run once over every question; rules that keep work between runs keep it in ``memo``."""
     out: list[Finding] = []
     for chosen in active:
         rule = chosen.rule
         if not isinstance(rule, BankRule):
             continue
+        extra = {"memo": memo / f"{rule.name}.memo" if memo is not None else None} if rule.memo else {}
         try:
-            for violation in rule.check(items, chosen.options):
+            for violation in rule.check(items, chosen.options, **extra):
                 item = violation.item
                 line, column = item.locate(violation.field)
                 owner = None if violation.bank_level else item.id

@@ -83,7 +83,7 @@ def _shingle_entries(keys: Sequence[StemKey], counts: np.ndarray) -> tuple[np.nd
     return codes, stems
 
 
-_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS = (attrgetter(name) for name in StemKey._fields)
+_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG = (attrgetter(name) for name in StemKey._fields)
 
 
 def _ids(values: Iterable, count: int, empty: object = None) -> np.ndarray:
@@ -106,93 +106,145 @@ def text_ids(keys: Sequence[StemKey]) -> np.ndarray:
     return _ids(map(_TEXT, keys), len(keys), "")
 
 
-def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int = 2,
-                    text_id: np.ndarray | None = None) -> np.ndarray:
-    """Index pairs worth confirming, as a sorted (n, 2) array: identical texts, or texts sharing rare trigrams.
-
-    A trigram seen in 2 to ``max_df`` stems is rare; boilerplate seen in more pairs nothing. A pair must
-    share ``min_shared`` rare trigrams (or all the rare trigrams the smaller stem has), which near-
-    duplicates always do and chance neighbours seldom do. Trigrams are integer codes of word hashes, so the
-    grouping runs in numpy rather than in a Python loop over every posting.
-    """
-    if text_id is None:
-        text_id = text_ids(keys)
-    # identical texts: chain each to the first of its group, so the clusters come out the same at linear cost
+def chained(text_id: np.ndarray) -> np.ndarray:
+    """Identical texts as pairs: each chained to the first of its group, so the clusters come out the same at
+    linear cost (a text repeated k times makes k - 1 pairs, not k * (k - 1) / 2)."""
     idx = np.flatnonzero(text_id >= 0)
     tid = text_id[idx]
     order = np.argsort(tid, kind="stable")
     idx, tid = idx[order], tid[order]
     opens = np.r_[True, tid[1:] != tid[:-1]] if len(tid) else np.zeros(0, dtype=bool)
     head = idx[np.maximum.accumulate(np.where(opens, np.arange(len(idx)), 0))] if len(idx) else idx
-    chained = np.stack((head[~opens], idx[~opens]), axis=1).astype(np.int64).reshape(-1, 2)
-    del idx, tid, order, opens, head
+    return np.stack((head[~opens], idx[~opens]), axis=1).astype(np.int64).reshape(-1, 2)
+
+
+def shingle_counts(keys: Sequence[StemKey], text_id: np.ndarray | None = None) -> np.ndarray:
+    """Words per stem, or 0 for a stem that takes part in no shingle (one word, or empty: it pairs only with its
+    identical twins)."""
     counts = _lengths(map(_TOKENS, keys), len(keys)) // 4
-    counts[(counts < 2) | (text_id < 0)] = 0   # a one-word stem pairs only with its identical twins
-    if counts.sum() < 2:
-        return chained
+    empty = np.fromiter((not k.text for k in keys), dtype=bool, count=len(keys)) if text_id is None else text_id < 0
+    counts[(counts < 2) | empty] = 0
+    return counts
+
+
+def stem_bits(n: int) -> int:
+    """Bits a stem number takes in a packed (code, stem) entry; the code keeps the rest."""
+    return max(1, int(n - 1).bit_length())
+
+
+def postings(keys: Sequence[StemKey], counts: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """(code, stem) of every distinct shingle of every stem, sorted by code then stem.
+
+    Code and stem are packed in one int64 to sort them together: the code is cut to the bits the stem number
+    leaves (a rare clash only adds a candidate, which is then confirmed).
+    """
     codes, stems = _shingle_entries(keys, counts)
-    # one entry per (trigram, stem), sorted by trigram then stem: code and stem packed in one int64 (the code
-    # cut to the bits the stem number leaves; a rare clash only adds a candidate, which is then confirmed)
-    stem_bits = max(1, int(len(keys) - 1).bit_length())
-    codes &= np.int64((1 << (63 - stem_bits)) - 1)
-    codes <<= np.int64(stem_bits)
+    codes &= np.int64((1 << (63 - bits)) - 1)
+    codes <<= np.int64(bits)
     codes |= stems
     del stems
     codes.sort()
-    packed = codes[np.r_[True, codes[1:] != codes[:-1]]]
+    packed = codes[np.r_[True, codes[1:] != codes[:-1]]] if len(codes) else codes
     del codes
-    stems = (packed & np.int64((1 << stem_bits) - 1)).astype(np.int32)
-    packed >>= np.int64(stem_bits)
-    codes = packed
-    del packed
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]).astype(np.int32)
+    stems = (packed & np.int64((1 << bits) - 1)).astype(np.int32)
+    packed >>= np.int64(bits)
+    return packed, stems
+
+
+def groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and size of each run of equal codes in sorted ``codes``."""
+    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]).astype(np.int32) if len(codes) else \
+        np.zeros(0, dtype=np.int32)
     sizes = np.diff(np.r_[starts, np.int32(len(codes))]).astype(np.int32)
-    del codes
-    rare = (sizes >= 2) & (sizes <= max_df)
-    # how many rare trigrams each stem has, and how many each pair shares
-    per_stem = np.bincount(stems[np.repeat(rare, sizes)], minlength=len(keys))
-    starts, sizes = starts[rare], sizes[rare]
-    if not len(sizes):
-        return chained
-    n = np.int64(len(keys))
-    # the pairs of a big bank do not fit at once: count them in residue classes of their code, one class a pass
-    total = int((sizes * (sizes - 1) // 2).sum())
+    return starts, sizes
+
+
+def is_rare(df: np.ndarray, max_df: int) -> np.ndarray:
+    return (df >= 2) & (df <= max_df)
+
+
+def enough_shared(shared: np.ndarray, per_lo: np.ndarray, per_hi: np.ndarray, min_shared: int) -> np.ndarray:
+    """A pair is a candidate when it shares ``min_shared`` rare shingles, or all the rare shingles the smaller
+    stem has (and at least one)."""
+    return shared >= np.maximum(np.minimum(min_shared, np.minimum(per_lo, per_hi)), 1)
+
+
+def count_pairs(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: int
+                ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(low, high, shared) for every pair of stems that meet in a group, with how many groups they meet in; in as
+    many passes as PAIR_BUDGET needs (each pass one residue class of the pair codes)."""
+    n64 = np.int64(n)
+    total = int((sizes.astype(np.int64) * (sizes - 1) // 2).sum())
     parts = max(1, -(-total // (2 * PAIR_BUDGET)))
-    los, his = [], []
     for part in range(parts):
-        code = np.concatenate(list(_pair_codes(stems, starts, sizes, len(keys), parts, part)))
+        code = np.concatenate([np.zeros(0, dtype=np.int64), *_pair_codes(members, starts, sizes, n, parts, part)])
         code.sort()
-        first = np.flatnonzero(np.r_[True, code[1:] != code[:-1]])
+        first = np.flatnonzero(np.r_[True, code[1:] != code[:-1]]) if len(code) else np.zeros(0, dtype=np.int64)
         shared = np.diff(np.r_[first, len(code)])
         code = code[first]
-        lo, hi = code // n, code % n
-        del code, first
-        keep = shared >= np.maximum(np.minimum(min_shared, np.minimum(per_stem[lo], per_stem[hi])), 1)
-        keep &= text_id[lo] != text_id[hi]  # identical texts are already chained
+        yield code // n64, code % n64, shared
+
+
+def near_candidates(stems: np.ndarray, starts: np.ndarray, sizes: np.ndarray, text_id: np.ndarray,
+                    max_df: int = 60, min_shared: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of different texts that share enough rare shingles, as an (n, 2) array, and how many rare shingles
+    each stem has. A shingle seen in 2 to ``max_df`` stems is rare; boilerplate seen in more pairs nothing."""
+    n = len(text_id)
+    rare = is_rare(sizes, max_df)
+    per_stem = np.bincount(stems[np.repeat(rare, sizes)], minlength=n).astype(np.int32)
+    starts, sizes = starts[rare], sizes[rare]
+    los, his = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for lo, hi, shared in count_pairs(stems, starts, sizes, n):
+        keep = enough_shared(shared, per_stem[lo], per_stem[hi], min_shared)
+        keep &= text_id[lo] != text_id[hi]  # identical texts are chained apart
         los.append(lo[keep])
         his.append(hi[keep])
-        del lo, hi, keep, shared
-    lo, hi = np.concatenate(los), np.concatenate(his)
-    pairs = np.concatenate((chained, np.stack((lo, hi), axis=1)))
+    return np.stack((np.concatenate(los), np.concatenate(his)), axis=1), per_stem
+
+
+def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int = 2,
+                    text_id: np.ndarray | None = None) -> np.ndarray:
+    """Index pairs worth confirming, as a sorted (n, 2) array: identical texts, or texts sharing rare trigrams.
+
+    A trigram seen in 2 to ``max_df`` stems is rare. A pair must share ``min_shared`` rare trigrams (or all
+    the rare trigrams the smaller stem has), which near-duplicates always do and chance neighbours seldom
+    do. Trigrams are integer codes of word hashes, so the grouping runs in numpy rather than in a Python loop
+    over every posting.
+    """
+    if text_id is None:
+        text_id = text_ids(keys)
+    pairs = chained(text_id)
+    counts = shingle_counts(keys, text_id)
+    if counts.sum() >= 2:
+        codes, stems = postings(keys, counts, stem_bits(len(keys)))
+        starts, sizes = groups(codes)
+        del codes
+        pairs = np.concatenate((pairs, near_candidates(stems, starts, sizes, text_id, max_df, min_shared)[0]))
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 
 def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12, min_overlap: float = 0.75,
                ignore_variants: bool = True, candidates: Iterable[tuple[int, int]] | np.ndarray | None = None
                ) -> list[tuple[int, int, float]]:
-    """Confirmed near-duplicate pairs (i < j) with their similarity, in index order.
+    """Confirmed near-duplicate pairs (i < j) with their similarity, in index order."""
+    text_id = text_ids(keys)
+    if candidates is None:
+        candidates = candidate_pairs(keys, text_id=text_id)
+    return sorted(confirm(keys, candidates, threshold, text_id, min_chars=min_chars, min_overlap=min_overlap,
+                          ignore_variants=ignore_variants))
+
+
+def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.ndarray, threshold: float,
+            text_id: np.ndarray, *, min_chars: int = 12, min_overlap: float = 0.75, ignore_variants: bool = True
+            ) -> list[tuple[int, int, float]]:
+    """The candidates that are near-duplicates, as (i, j, similarity) with i < j, unsorted.
 
     A pair is a near-duplicate when its similarity reaches ``threshold`` and its stems share at
     least ``min_overlap`` of their content words. Candidates are confirmed in chunks: the cheap tests
     (variants, identical texts, length) as array operations, the similarities by rapidfuzz's ``cpdist``
-    in C, and the word overlap only for the few pairs that reach the threshold.
+    in C, and the word overlap only for the few pairs that reach the threshold. Only the stems the
+    candidates name are looked at.
     """
-    text_id = text_ids(keys)
-    if candidates is None:
-        candidates = candidate_pairs(keys, text_id=text_id)
-    variant = _ids(zip(map(_NUMBERS, keys), map(_CODE, keys)), len(keys))
-    length = _lengths(map(_TEXT, keys), len(keys))
-    bag_length = _lengths(map(_BAG, keys), len(keys))
     words: dict[int, frozenset[str]] = {}
 
     def overlap(a: int, b: int) -> float:
@@ -204,9 +256,16 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
 
     found: list[tuple[int, int, float]] = []
     for chunk in _chunks(candidates):
-        a, b = chunk[:, 0], chunk[:, 1]
+        # the stems this chunk names, numbered locally: a chunk of a few pairs costs a few lookups, not the bank
+        local, at = np.unique(chunk, return_inverse=True)
+        at = at.reshape(-1, 2)
+        a, b = at[:, 0], at[:, 1]
+        named = [keys[i] for i in local.tolist()]
+        count = len(named)
+        variant = _ids(zip(map(_NUMBERS, named), map(_CODE, named)), count)
+        length, bag_length, tid = _lengths(map(_TEXT, named), count), _lengths(map(_BAG, named), count), text_id[local]
         keep = variant[a] == variant[b] if ignore_variants else np.ones(len(chunk), dtype=bool)
-        same = keep & (text_id[a] == text_id[b])
+        same = keep & (tid[a] == tid[b])
         found += [(min(x, y), max(x, y), 100.0) for x, y in chunk[same].tolist()]
         # ratio = 100 * (1 - indel distance / total length) can never exceed 200 * shorter / total: pairs of very
         # different lengths (in text and in sorted words) cannot reach the threshold and are not compared
@@ -226,7 +285,6 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
             x, y = int(rest[i, 0]), int(rest[i, 1])
             if overlap(x, y) >= min_overlap:
                 found.append((min(x, y), max(x, y), float(score[i])))
-    found.sort()
     return found
 
 

@@ -175,6 +175,7 @@ class Outcomes:
     files: list[FileOutcome]
     bank: list[Finding] | None = None
     store_bank: Callable[[list[Finding]], None] | None = None   # keeps freshly computed bank findings
+    memo: Path | None = None   # where bank rules keep their work between runs
 
 
 def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
@@ -199,7 +200,7 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     todo: list[tuple[int, Path, str]] = []
     total_bytes = 0
     digests = _digests(files, displays, limits, jobs, cache) if cache is not None else None
-    result = Outcomes([])
+    result = Outcomes([], memo=cache.folder / "memo" if cache is not None else None)
     if cache is not None and digests and all(d is not None for d, _ in digests):
         # the bank findings of exactly these files, if a run before this one stored them
         name = Cache.bank_name([d for d, _ in digests])  # type: ignore[misc]
@@ -359,7 +360,7 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
 
     findings = [f for o in outcomes for f in o.findings]
     if bank is None:
-        bank = check_bank([i for o in outcomes for i in o.items], active)
+        bank = check_bank([i for o in outcomes for i in o.items], active, processed.memo if processed else None)
         if processed is not None and processed.store_bank is not None:
             processed.store_bank(bank)
     if report_only is not None:

@@ -7,7 +7,7 @@ resolves positions from the loader's source map.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -106,10 +106,14 @@ class BankRule(Rule):
     ``check`` sees one BankItem per question. ``extract``, when given, computes a per-question
     feature once (in parallel workers, and cached with the file); the check finds it in
     ``item.features[rule.name]``.
+
+    ``memo``, when set, means ``check`` also takes a ``memo=`` keyword: a file (or None) where it may keep its work
+    between runs, to answer the next run sooner. The answer must be the same with or without it.
     """
 
-    check: Callable[[Sequence[BankItem], Any], Iterable[BankViolation]]
+    check: Callable[..., Iterable[BankViolation]]
     extract: Callable[[Question, Any], Any] | None = None
+    memo: bool = False
 
     @property
     def kind(self) -> str:

@@ -6,6 +6,7 @@ findings come from the cache never imports numpy or rapidfuzz. ``qlint.neardup``
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from array import array
 from typing import NamedTuple
@@ -38,7 +39,8 @@ class StemKey(NamedTuple):
     Everything the bank-wide search needs is computed here, per question (in worker processes, and cached
     with the file): the comparison text, the sorted stemmed words (``bag``), and stable 32-bit hashes of
     its words, from which the word trigrams (and word pairs of short stems) that candidates are blocked on
-    are coded.
+    are coded. ``sig`` is a stable 64-bit hash of everything else (0: unknown), by which the search kept from
+    an earlier run (``qlint.ndindex``) knows a stem it has seen.
     """
 
     text: str
@@ -46,6 +48,7 @@ class StemKey(NamedTuple):
     code: tuple[str, ...]
     bag: str = ""
     tokens: bytes = b""   # uint32 word hashes, native byte order
+    sig: int = 0
 
     @property
     def words(self) -> frozenset[str]:
@@ -80,4 +83,13 @@ def stem_key(stem: str) -> StemKey:
     tokens = text.split()
     code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
-    return StemKey(text, numbers, code, " ".join(sorted(map(_STEMS.__getitem__, tokens))), token_hashes(tokens))
+    return StemKey(text, numbers, code, " ".join(sorted(map(_STEMS.__getitem__, tokens))), token_hashes(tokens),
+                   signature(text, numbers, code))
+
+
+def signature(text: str, numbers: tuple[str, ...], code: tuple[str, ...]) -> int:
+    """A stable 64-bit hash of what a key is made of (its bag and tokens follow from its text); never 0."""
+    # unambiguous whatever the texts hold: the text alone when there is nothing else (nearly always), else all as JSON
+    spelled = "0" + text if not numbers and not code else "1" + json.dumps((text, numbers, code), ensure_ascii=False)
+    digest = hashlib.blake2b(spelled.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little") or 1

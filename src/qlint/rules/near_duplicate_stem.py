@@ -1,5 +1,6 @@
 """near-duplicate-stem: two questions in the bank whose stems ask the same thing."""
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from pydantic import Field
 
@@ -27,15 +28,15 @@ def extract(question: Question, options: Options) -> StemKey:
     return stem_key(question.stem)
 
 
-def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
+def check(questions: Sequence[BankItem], options: Options, memo: Path | None = None) -> Iterator[BankViolation]:
     # the key is extracted per question with the file; a question whose extraction failed (reported as an
-    # internal error) takes part with an empty key
-    from qlint.neardup import find_pairs  # numpy and rapidfuzz: imported only when the search runs
+    # internal error) takes part with an empty key. The search kept in ``memo`` by the last run is reused.
+    from qlint.ndindex import search  # numpy and rapidfuzz: imported only when the search runs
 
     keys = [item.features.get(RULE.name) or _EMPTY for item in questions]
     partners: dict[int, list[tuple[float, int]]] = {}
-    for a, b, score in find_pairs(keys, options.threshold, min_overlap=options.min_word_overlap,
-                                    ignore_variants=options.ignore_variants):
+    for a, b, score in search(keys, options.threshold, memo=memo, min_overlap=options.min_word_overlap,
+                              ignore_variants=options.ignore_variants):
         partners.setdefault(a, []).append((score, b))
         partners.setdefault(b, []).append((score, a))
     for index, found in sorted(partners.items()):
@@ -60,6 +61,7 @@ RULE = BankRule(
     options=Options,
     check=check,
     extract=extract,
+    memo=True,
     passing=("""\
 questions:
   - id: nd-1

@@ -1,0 +1,257 @@
+"""The near-duplicate search kept between runs: after a commit that changes a few stems, only those are searched again.
+
+A full search (``qlint.neardup``) lists every stem's shingles (postings), counts the pairs that share enough rare
+ones, and confirms them with rapidfuzz. This module keeps what it built in one file of the cache: the postings,
+how many rare shingles each stem has, the confirmed pairs, and every stem's signature. The next run matches its
+stems to the kept ones by signature. The stems it cannot match are new; the kept ones left unmatched are gone.
+A pair can only appear or vanish where one of its stems is new, or holds a shingle whose rarity the change
+flipped: those stems are searched again, against the whole bank; every other pair is kept as found. The answer
+is the full search's, pair for pair (``tests/test_ndindex.py`` compares them on random edits).
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from pathlib import Path
+
+import numpy as np
+
+from qlint import neardup as nd
+from qlint.stemkey import StemKey
+
+MAGIC = b"qlint near-duplicate index 1\n"
+MAX_CHANGED = 0.05   # stems new or gone, as a share of the bank, above which a full search costs about as much
+MIN_CHANGED = 256    # ... but this many are always searched incrementally
+_SIG = attrgetter("sig")
+_ARRAYS = ("codes", "stems", "sig", "per_stem", "pairs", "scores")
+Pair = tuple[int, int, float]
+
+
+@dataclass
+class Kept:
+    """What a search leaves for the next one; stems are numbered in the bank's order of that run."""
+
+    bits: int             # bits of a stem number in the packed postings (the codes are cut to the rest)
+    codes: np.ndarray     # int64 shingle codes, sorted
+    stems: np.ndarray     # int32 stem of each code
+    sig: np.ndarray       # uint64 signature of each stem (0: unknown, never matched)
+    per_stem: np.ndarray  # int32 rare shingles of each stem
+    pairs: np.ndarray     # int64 (p, 2): confirmed pairs of different texts, low first
+    scores: np.ndarray    # float64 similarity of each pair
+
+
+def search(keys: Sequence[StemKey], threshold: float, *, memo: Path | None = None, min_chars: int = 12,
+           min_overlap: float = 0.75, ignore_variants: bool = True, max_df: int = 60, min_shared: int = 2
+           ) -> list[Pair]:
+    """Confirmed near-duplicate pairs (i < j) with their similarity, in index order: ``neardup.find_pairs``'s
+    answer, found from the search kept in ``memo`` (a file path) when there is one, which is then updated."""
+    params = {"threshold": threshold, "min_chars": min_chars, "min_overlap": min_overlap,
+              "ignore_variants": ignore_variants, "max_df": max_df, "min_shared": min_shared}
+    settings = {k: params[k] for k in ("min_chars", "min_overlap", "ignore_variants")}
+    text_id = nd.text_ids(keys)
+    found = nd.confirm(keys, nd.chained(text_id), threshold, text_id, **settings)
+    kept = _load(memo, params) if memo is not None else None
+    near = _update(kept, keys, text_id, params, memo) if kept is not None else None
+    if near is None:
+        near = _full(keys, text_id, params, memo)
+    return sorted(found + near)
+
+
+def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, memo: Path | None) -> list[Pair]:
+    bits = nd.stem_bits(len(keys))
+    writer = _Writer(memo, params, bits) if memo is not None else None
+    counts = nd.shingle_counts(keys, text_id)
+    codes, stems = nd.postings(keys, counts, bits)
+    starts, sizes = nd.groups(codes)
+    if writer is not None:
+        writer.add("codes", codes)   # written now and let go: on a million stems they are hundreds of MB
+    del codes
+    candidates, per_stem = nd.near_candidates(stems, starts, sizes, text_id, params["max_df"], params["min_shared"])
+    del starts, sizes
+    near = nd.confirm(keys, candidates, params["threshold"], text_id, min_chars=params["min_chars"],
+                   min_overlap=params["min_overlap"], ignore_variants=params["ignore_variants"])
+    if writer is not None:
+        writer.add("stems", stems)
+        writer.finish(_signatures(keys), per_stem, near)
+    return near
+
+
+def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: dict, memo: Path | None
+            ) -> list[Pair] | None:
+    """The near pairs of ``keys`` found from ``kept``; None when a full search is the better way."""
+    n = len(keys)
+    bits = nd.stem_bits(n)
+    if bits != kept.bits:
+        return None
+    sig = _signatures(keys)
+    old_of_new, new_of_old = _match(kept.sig, sig)
+    added = np.flatnonzero(old_of_new < 0)
+    gone = new_of_old < 0
+    if len(added) + int(gone.sum()) > max(MIN_CHANGED, MAX_CHANGED * n):
+        return None
+    max_df, min_shared = params["max_df"], params["min_shared"]
+    # the added stems' postings, numbered in this bank
+    new_keys = [keys[i] for i in added.tolist()]
+    a_codes, a_local = nd.postings(new_keys, nd.shingle_counts(new_keys, text_id[added]), bits)
+    a_stems = added[a_local].astype(np.int32)
+    # which shingles changed their count, and which of those became rare or stopped being rare
+    entry_gone = gone[kept.stems]
+    g_codes = kept.codes[entry_gone]
+    touched = np.union1d(g_codes, a_codes)
+    df_old = _count_in(kept.codes, touched)
+    df_new = df_old - _count_in(g_codes, touched) + _count_in(a_codes, touched)
+    flipped = touched[nd.is_rare(df_old, max_df) != nd.is_rare(df_new, max_df)]
+    # this bank's postings: the kept entries of stems still here, renumbered, and the added stems' merged in
+    codes = kept.codes[~entry_gone]
+    stems = new_of_old[kept.stems[~entry_gone]].astype(np.int32)
+    at = np.searchsorted(codes, a_codes, side="right")
+    codes, stems = np.insert(codes, at, a_codes), np.insert(stems, at, a_stems)
+    # the stems whose pairs may change: the added ones, and those holding a shingle whose rarity flipped
+    affected = np.zeros(n, dtype=bool)
+    affected[added] = True
+    first, last = np.searchsorted(codes, flipped, "left"), np.searchsorted(codes, flipped, "right")
+    for start, stop in zip(first.tolist(), last.tolist()):
+        affected[stems[start:stop]] = True
+    # rare shingles per stem: as kept, recounted for the affected stems
+    per_stem = np.zeros(n, dtype=np.int32)
+    here = old_of_new >= 0
+    per_stem[here] = kept.per_stem[old_of_new[here]]
+    mine = affected[stems]
+    own_codes, own_stems = codes[mine], stems[mine]
+    rare = nd.is_rare(_count_in(codes, own_codes), max_df)
+    per_stem[affected] = 0
+    per_stem += np.bincount(own_stems[rare], minlength=n).astype(np.int32)
+    # every pair that meets in a rare shingle of an affected stem, counted over the whole bank
+    rare_codes = np.unique(own_codes[rare])
+    starts = np.searchsorted(codes, rare_codes, "left").astype(np.int32)
+    sizes = (np.searchsorted(codes, rare_codes, "right") - starts).astype(np.int32)
+    found = []
+    for lo, hi, shared in nd.count_pairs(stems, starts, sizes, n):
+        keep = (affected[lo] | affected[hi]) & nd.enough_shared(shared, per_stem[lo], per_stem[hi], min_shared)
+        keep &= text_id[lo] != text_id[hi]
+        found.append(np.stack((lo[keep], hi[keep]), axis=1))
+    candidates = np.concatenate([np.zeros((0, 2), dtype=np.int64), *found])
+    near = nd.confirm(keys, candidates, params["threshold"], text_id, min_chars=params["min_chars"],
+                   min_overlap=params["min_overlap"], ignore_variants=params["ignore_variants"])
+    # the kept pairs whose stems are both still here and unaffected
+    a, b = new_of_old[kept.pairs[:, 0]], new_of_old[kept.pairs[:, 1]]
+    still = (a >= 0) & (b >= 0)
+    still[still] &= ~(affected[a[still]] | affected[b[still]])
+    a, b = a[still], b[still]
+    near += zip(np.minimum(a, b).tolist(), np.maximum(a, b).tolist(), kept.scores[still].tolist())
+    if memo is not None and (len(added) or gone.any() or not np.array_equal(sig, kept.sig)):
+        writer = _Writer(memo, params, bits)
+        writer.add("codes", codes)
+        writer.add("stems", stems)
+        writer.finish(sig, per_stem, near)
+    return near
+
+
+def _signatures(keys: Sequence[StemKey]) -> np.ndarray:
+    return np.fromiter(map(_SIG, keys), dtype=np.uint64, count=len(keys))
+
+
+def _count_in(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """How many times each of ``codes`` occurs in ``sorted_codes``."""
+    return np.searchsorted(sorted_codes, codes, "right") - np.searchsorted(sorted_codes, codes, "left")
+
+
+def _match(old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Stems of equal signature paired one to one (the k-th of a signature here with the k-th kept): for each new
+    stem its kept number, and for each kept stem its new number (-1: none). Signature 0 never matches."""
+    o_order, n_order = np.argsort(old, kind="stable"), np.argsort(new, kind="stable")
+    o_sorted, n_sorted = old[o_order], new[n_order]
+    opens = np.r_[True, n_sorted[1:] != n_sorted[:-1]] if len(n_sorted) else np.zeros(0, dtype=bool)
+    index = np.arange(len(n_sorted))
+    rank = index - np.maximum.accumulate(np.where(opens, index, 0)) if len(index) else index
+    at = np.searchsorted(o_sorted, n_sorted, "left") + rank
+    ok = (at < len(o_sorted)) & (n_sorted != 0)
+    ok[ok] = o_sorted[at[ok]] == n_sorted[ok]
+    old_of_new = np.full(len(new), -1, dtype=np.int64)
+    new_of_old = np.full(len(old), -1, dtype=np.int64)
+    old_of_new[n_order[ok]] = o_order[at[ok]]
+    new_of_old[o_order[at[ok]]] = n_order[ok]
+    return old_of_new, new_of_old
+
+
+# --- the file: arrays back to back, then a JSON footer naming them, then the footer's length -------------------
+class _Writer:
+    """Writes a Kept to a temporary file beside ``path``, an array at a time, and renames it into place: a
+    concurrent run reads the old file or the new one, never half of one."""
+
+    def __init__(self, path: Path, params: dict, bits: int) -> None:
+        self.path, self.meta, self.at = path, {"params": params, "bits": bits, "arrays": {}}, 0
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, self.tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+            self.handle = os.fdopen(fd, "wb")
+            self.handle.write(MAGIC)
+            self.at = len(MAGIC)
+        except OSError:
+            self.handle = None
+
+    def add(self, name: str, array: np.ndarray) -> None:
+        if self.handle is None:
+            return
+        array = np.ascontiguousarray(array)
+        try:
+            if array.nbytes:
+                self.handle.write(array.reshape(-1).view(np.uint8).data)
+        except OSError:
+            self._abort()
+            return
+        self.meta["arrays"][name] = [self.at, array.dtype.str, list(array.shape)]
+        self.at += array.nbytes
+
+    def finish(self, sig: np.ndarray, per_stem: np.ndarray, near: list[Pair]) -> None:
+        self.add("sig", sig)
+        self.add("per_stem", per_stem)
+        self.add("pairs", np.array([(a, b) for a, b, _ in near], dtype=np.int64).reshape(-1, 2))
+        self.add("scores", np.array([s for _, _, s in near], dtype=np.float64))
+        if self.handle is None:
+            return
+        footer = json.dumps(self.meta).encode()
+        try:
+            self.handle.write(footer + len(footer).to_bytes(8, "little"))
+            self.handle.close()
+            os.replace(self.tmp, self.path)
+        except OSError:
+            self._abort()
+
+    def _abort(self) -> None:
+        try:
+            self.handle.close()
+            os.unlink(self.tmp)
+        except OSError:
+            pass
+        self.handle = None
+
+
+def _load(path: Path, params: dict) -> Kept | None:
+    """The kept search, or None when there is none, it was made with other settings, or it is damaged."""
+    try:
+        data = path.read_bytes()
+        if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 8:
+            return None
+        size = int.from_bytes(data[-8:], "little")
+        meta = json.loads(data[len(data) - 8 - size:len(data) - 8])
+        if meta["params"] != params:
+            return None
+        arrays = {}
+        for name in _ARRAYS:
+            offset, dtype, shape = meta["arrays"][name]
+            count = int(np.prod(shape))
+            arrays[name] = np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=offset).reshape(shape)
+        kept = Kept(int(meta["bits"]), **arrays)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    n, m = len(kept.sig), len(kept.codes)
+    if not (len(kept.stems) == m and len(kept.per_stem) == n and len(kept.scores) == len(kept.pairs)
+            and (m == 0 or 0 <= int(kept.stems.min()) and int(kept.stems.max()) < n)
+            and (len(kept.pairs) == 0 or 0 <= int(kept.pairs.min()) and int(kept.pairs.max()) < n)):
+        return None
+    return kept
