@@ -285,7 +285,7 @@ def _parallel(jobs_list: list[tuple[Path, str]], active, limits, keep, cache: Ca
 
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
-    chunk = max(1, min(16, len(jobs_list) // (jobs * 8) or 1))
+    chunk = max(1, min(4, len(jobs_list) // (jobs * 8) or 1))   # small: the last chunks leave no worker idle for long
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
                              initargs=(active, limits, keep, cache.folder if cache else None)) as pool:
         yield from pool.map(_work, jobs_list, chunksize=chunk)

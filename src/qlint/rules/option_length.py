@@ -1,6 +1,5 @@
 """option-length: one option is conspicuously longer or shorter than the rest, or the key is the longest by far."""
 import re
-import statistics
 from collections.abc import Iterator
 
 from pydantic import Field
@@ -33,6 +32,13 @@ class Options(RuleOptions):
 
 # words for key-min-words: runs of letters, so "(a + b)(a - b)" has none
 WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+def _median(values) -> float:
+    """``statistics.median``, without its generic machinery (it is called twice per option of every question)."""
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def _length(text: str, mathy: bool) -> int:
@@ -71,7 +77,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
             continue  # another option shares its length: two of a kind are no outlier
         if short_names and len({words[j] for j in idx if j != i}) == 1:
             continue
-        others = statistics.median(length[j] for j in idx if j != i)
+        others = _median(length[j] for j in idx if j != i)
         # a long key is never held to a lower bar than key-ratio: raising key-ratio quiets long keys
         ratio = max(options.long_ratio, options.key_ratio) if opts[i].correct else options.distractor_ratio
         if others and length[i] >= ratio * others and length[i] - others >= options.min_extra_chars:
@@ -80,7 +86,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
             return
         # a stub is judged against the others, leaving out a key that is the longest option (its own cue)
         ref = [length[j] for j in idx if j != i and not (opts[j].correct and length[j] == longest_all)]
-        ref_median = statistics.median(ref) if ref else others
+        ref_median = _median(ref) if ref else others
         # a short key is no stub: among long distractors it cues against itself, and the key is often the plain fact
         if not opts[i].correct and length[i] <= options.short_ratio * ref_median \
                 and ref_median - length[i] >= options.min_short_gap:
