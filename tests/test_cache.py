@@ -214,3 +214,30 @@ def test_warm_runs_keep_suppressions_and_ignore_fields(tmp_path):
     warm = summary()
     assert warm == cold == summary("--no-cache")
     assert warm["summary"]["questions"] == 4
+
+
+def test_near_duplicate_search_is_kept_between_runs_and_stays_exact(tmp_path):
+    """The search kept in the cache gives what a fresh search gives after files are edited, added and removed,
+    and a damaged one is simply searched afresh."""
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    stems = ["Which optimizer state must a checkpoint keep so that Adam resumes exactly?",
+             "Which collective does DistributedDataParallel use to average gradients across ranks?",
+             "Why does appending the loss tensor to a list every step make GPU memory grow?"]
+    for i, stem in enumerate(stems):
+        (bank / f"s{i}.yaml").write_text(BANK["a.yaml"].replace("a-1", f"s-{i}").replace(
+            "Which call returns a Python float from a one-element loss tensor?", stem))
+    run(bank, cache)
+    memos = sorted(cache.rglob("memo/near-duplicate-stem.memo"))
+    assert len(memos) == 1
+    changes = [
+        lambda: (bank / "t.yaml").write_text((bank / "s0.yaml").read_text().replace("s-0", "t-0").replace(
+            "resumes exactly", "resumes exactly where it stopped")),                                  # a new twin
+        lambda: (bank / "s1.yaml").write_text((bank / "s2.yaml").read_text().replace("s-2", "s-1")),  # an edit
+        lambda: (bank / "s2.yaml").unlink(),                                                          # a removal
+        lambda: memos[0].write_bytes(b"damaged"),
+    ]
+    for change in changes:
+        change()
+        warm = run(bank, cache)
+        assert warm == run(bank, cache, "--no-cache")
+        assert "near-duplicate-stem" in {f["rule"] for f in warm[1]}

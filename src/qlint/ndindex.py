@@ -107,7 +107,7 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
     flipped = touched[nd.is_rare(df_old, max_df) != nd.is_rare(df_new, max_df)]
     # this bank's postings: the kept entries of stems still here, renumbered, and the added stems' merged in
     codes = kept.codes[~entry_gone]
-    stems = new_of_old[kept.stems[~entry_gone]].astype(np.int32)
+    stems = new_of_old[kept.stems[~entry_gone]]
     at = np.searchsorted(codes, a_codes, side="right")
     codes, stems = np.insert(codes, at, a_codes), np.insert(stems, at, a_stems)
     # the stems whose pairs may change: the added ones, and those holding a shingle whose rarity flipped
@@ -171,8 +171,8 @@ def _match(old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     at = np.searchsorted(o_sorted, n_sorted, "left") + rank
     ok = (at < len(o_sorted)) & (n_sorted != 0)
     ok[ok] = o_sorted[at[ok]] == n_sorted[ok]
-    old_of_new = np.full(len(new), -1, dtype=np.int64)
-    new_of_old = np.full(len(old), -1, dtype=np.int64)
+    old_of_new = np.full(len(new), -1, dtype=np.int32)   # int32: a million stems' renumbering stays small
+    new_of_old = np.full(len(old), -1, dtype=np.int32)
     old_of_new[n_order[ok]] = o_order[at[ok]]
     new_of_old[o_order[at[ok]]] = n_order[ok]
     return old_of_new, new_of_old

@@ -41,21 +41,13 @@ def _pair_codes(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: i
             yield code[code % parts == part] if parts > 1 else code
 
 
-SHINGLE_CHUNK = 100_000  # stems turned into trigram codes at a time: bounds the temporaries on a million stems
+SHINGLE_CHUNK = 25_000  # stems turned into trigram codes at a time: bounds the temporaries on a million stems
 
 
-def _shingle_entries(keys: Sequence[StemKey], counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(code, stem) for every word trigram of every stem, and every word pair of short stems (tagged apart).
-
-    The output arrays are allocated once and filled a chunk of stems at a time, so the hashing temporaries
-    stay small however big the bank is.
-    """
-    trigrams = np.maximum(counts - 2, 0)
-    pairs = np.where((counts >= 2) & (counts < SHORT_STEM), counts - 1, 0)
-    codes = np.empty(int(trigrams.sum() + pairs.sum()), dtype=np.int64)
-    stems = np.empty(len(codes), dtype=np.int32)
+def _shingle_chunks(keys: Sequence[StemKey], counts: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(code, stem) for every word trigram of every stem, and every word pair of short stems (tagged apart), a
+    chunk of stems at a time, so the hashing temporaries stay small however big the bank is."""
     mask = np.uint64(_PAIR_TAG - 1)
-    at = 0
     for start in range(0, len(keys), SHINGLE_CHUNK):
         stop = min(start + SHINGLE_CHUNK, len(keys))
         here = counts[start:stop]
@@ -68,19 +60,11 @@ def _shingle_entries(keys: Sequence[StemKey], counts: np.ndarray) -> tuple[np.nd
             same = own[:-2] == own[2:]     # a trigram must not straddle two stems
             tri = h[:-2] * np.uint64(_K1) + h[1:-1] * np.uint64(_K2) + h[2:]
             tri &= mask
-            tri = tri[same]
-            codes[at:at + len(tri)] = tri.view(np.int64)
-            stems[at:at + len(tri)] = own[:-2][same]
-            at += len(tri)
             short = (own[:-1] == own[1:]) & (counts[own[:-1]] < SHORT_STEM)
             two = h[:-1][short] * np.uint64(_K3) + h[1:][short]
             two &= mask
             two |= np.uint64(_PAIR_TAG)
-            codes[at:at + len(two)] = two.view(np.int64)
-            stems[at:at + len(two)] = own[:-1][short]
-            at += len(two)
-    assert at == len(codes)
-    return codes, stems
+            yield np.concatenate((tri[same], two)).view(np.int64), np.concatenate((own[:-2][same], own[:-1][short]))
 
 
 _TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG = (attrgetter(name) for name in StemKey._fields)
@@ -136,17 +120,25 @@ def postings(keys: Sequence[StemKey], counts: np.ndarray, bits: int) -> tuple[np
     """(code, stem) of every distinct shingle of every stem, sorted by code then stem.
 
     Code and stem are packed in one int64 to sort them together: the code is cut to the bits the stem number
-    leaves (a rare clash only adds a candidate, which is then confirmed).
+    leaves (a rare clash only adds a candidate, which is then confirmed). Each chunk of stems is packed and made
+    distinct on its own (a stem's shingles all fall in its chunk), into one array sorted in place: on a million
+    stems no second copy of it is ever made.
     """
-    codes, stems = _shingle_entries(keys, counts)
-    codes &= np.int64((1 << (63 - bits)) - 1)
-    codes <<= np.int64(bits)
-    codes |= stems
-    del stems
-    codes.sort()
-    packed = codes[np.r_[True, codes[1:] != codes[:-1]]] if len(codes) else codes
-    del codes
-    stems = (packed & np.int64((1 << bits) - 1)).astype(np.int32)
+    trigrams = np.maximum(counts - 2, 0)
+    pairs = np.where((counts >= 2) & (counts < SHORT_STEM), counts - 1, 0)
+    packed = np.empty(int(trigrams.sum() + pairs.sum()), dtype=np.int64)
+    cut, at = np.int64((1 << (63 - bits)) - 1), 0
+    for codes, stems in _shingle_chunks(keys, counts):
+        codes &= cut
+        codes <<= np.int64(bits)
+        codes |= stems
+        codes = np.unique(codes)
+        packed[at:at + len(codes)] = codes
+        at += len(codes)
+    packed = packed[:at]
+    packed.sort()
+    stems = np.empty(at, dtype=np.int32)
+    np.bitwise_and(packed, np.int64((1 << bits) - 1), out=stems, casting="unsafe")
     packed >>= np.int64(bits)
     return packed, stems
 
