@@ -66,3 +66,24 @@ def test_counting_pairs_in_several_passes_changes_nothing(monkeypatch):
     monkeypatch.setattr(neardup, "PAIR_BUDGET", 64)
     assert np.array_equal(neardup.candidate_pairs(keys), whole)
     assert len(whole) > 40
+
+
+def test_rare_groups_are_the_runs_of_two_to_max_df_equal_codes():
+    import numpy as np
+
+    from qlint.neardup import rare_groups, spans
+
+    rng = random.Random(9)
+    for _ in range(200):
+        codes = np.array(sorted(rng.randrange(12) for _ in range(rng.randrange(0, 40))), dtype=np.int64)
+        runs, at = [], 0
+        while at < len(codes):
+            end = at
+            while end + 1 < len(codes) and codes[end + 1] == codes[at]:
+                end += 1
+            if 2 <= end - at + 1 <= 3:
+                runs.append((at, end - at + 1))
+            at = end + 1
+        starts, sizes = rare_groups(codes, 3)
+        assert list(zip(starts.tolist(), sizes.tolist())) == runs
+        assert spans(starts, sizes).tolist() == [s + k for s, z in runs for k in range(z)]

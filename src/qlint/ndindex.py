@@ -27,7 +27,8 @@ MAGIC = b"qlint near-duplicate index 1\n"
 MAX_CHANGED = 0.05   # stems new or gone, as a share of the bank, above which a full search costs about as much
 MIN_CHANGED = 256    # ... but this many are always searched incrementally
 _SIG = attrgetter("sig")
-_ARRAYS = ("codes", "stems", "sig", "per_stem", "pairs", "scores")
+_ARRAYS = {"codes": np.int64, "stems": np.int32, "sig": np.uint64, "per_stem": np.int32, "pairs": np.int64,
+           "scores": np.float64}
 Pair = tuple[int, int, float]
 
 
@@ -66,11 +67,11 @@ def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, memo: Path
     writer = _Writer(memo, params, bits) if memo is not None else None
     counts = nd.shingle_counts(keys, text_id)
     codes, stems = nd.postings(keys, counts, bits)
-    starts, sizes = nd.groups(codes)
+    starts, sizes = nd.rare_groups(codes, params["max_df"])
     if writer is not None:
         writer.add("codes", codes)   # written now and let go: on a million stems they are hundreds of MB
     del codes
-    candidates, per_stem = nd.near_candidates(stems, starts, sizes, text_id, params["max_df"], params["min_shared"])
+    candidates, per_stem = nd.near_candidates(stems, starts, sizes, text_id, params["min_shared"])
     del starts, sizes
     near = nd.confirm(keys, candidates, params["threshold"], text_id, min_chars=params["min_chars"],
                    min_overlap=params["min_overlap"], ignore_variants=params["ignore_variants"])
@@ -242,15 +243,18 @@ def _load(path: Path, params: dict) -> Kept | None:
         if meta["params"] != params:
             return None
         arrays = {}
-        for name in _ARRAYS:
-            offset, dtype, shape = meta["arrays"][name]
+        for name, dtype in _ARRAYS.items():
+            offset, spelled, shape = meta["arrays"][name]
+            if np.dtype(spelled) != np.dtype(dtype) or len(shape) != (2 if name == "pairs" else 1):
+                return None
             count = int(np.prod(shape))
-            arrays[name] = np.frombuffer(data, dtype=np.dtype(dtype), count=count, offset=offset).reshape(shape)
+            arrays[name] = np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(shape)
         kept = Kept(int(meta["bits"]), **arrays)
     except (OSError, ValueError, KeyError, TypeError):
         return None
     n, m = len(kept.sig), len(kept.codes)
     if not (len(kept.stems) == m and len(kept.per_stem) == n and len(kept.scores) == len(kept.pairs)
+            and kept.pairs.shape[1] == 2 and bool(np.all(kept.codes[1:] >= kept.codes[:-1]))
             and (m == 0 or 0 <= int(kept.stems.min()) and int(kept.stems.max()) < n)
             and (len(kept.pairs) == 0 or 0 <= int(kept.pairs.min()) and int(kept.pairs.max()) < n)):
         return None

@@ -21,7 +21,7 @@ _K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 _PAIR_TAG = 1 << 62
 SHORT_STEM = 6  # stems with fewer words are also indexed by word pairs, not only trigrams
 
-PAIR_BUDGET = 8_000_000  # co-occurrence pairs held at once: bounds memory on a million stems
+PAIR_BUDGET = 4_000_000  # co-occurrence pairs held at once: bounds memory on a million stems
 
 
 def _pair_codes(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: int, parts: int, part: int
@@ -132,23 +132,39 @@ def postings(keys: Sequence[StemKey], counts: np.ndarray, bits: int) -> tuple[np
         codes &= cut
         codes <<= np.int64(bits)
         codes |= stems
-        codes = np.unique(codes)
+        codes.sort()
+        codes = codes[np.r_[True, codes[1:] != codes[:-1]]] if len(codes) else codes
         packed[at:at + len(codes)] = codes
         at += len(codes)
     packed = packed[:at]
-    packed.sort()
+    packed.sort(kind="stable")   # sorted runs, one per chunk: a merge sort takes them as they are
     stems = np.empty(at, dtype=np.int32)
     np.bitwise_and(packed, np.int64((1 << bits) - 1), out=stems, casting="unsafe")
     packed >>= np.int64(bits)
     return packed, stems
 
 
-def groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and size of each run of equal codes in sorted ``codes``."""
-    starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]).astype(np.int32) if len(codes) else \
-        np.zeros(0, dtype=np.int32)
-    sizes = np.diff(np.r_[starts, np.int32(len(codes))]).astype(np.int32)
-    return starts, sizes
+def rare_groups(codes: np.ndarray, max_df: int) -> tuple[np.ndarray, np.ndarray]:
+    """Start and size (int32) of each run of 2 to ``max_df`` equal codes in sorted ``codes``: the rare shingles.
+
+    Found from where a code equals the one before it, so no array with an entry per distinct code is made:
+    nearly every shingle of a big bank is seen once, and such arrays would cost hundreds of MB on a million stems.
+    """
+    n = len(codes)
+    same = np.zeros(n + 1, dtype=bool)   # same[i]: codes[i] equals codes[i - 1]
+    np.equal(codes[1:], codes[:-1], out=same[1:n])
+    opens = np.flatnonzero(same[1:] & ~same[:-1])   # a run of equal codes begins here ...
+    closes = np.flatnonzero(same[:-1] & ~same[1:])  # ... and ends here
+    del same
+    sizes = closes - opens + 1
+    rare = sizes <= max_df
+    return opens[rare].astype(np.int32), sizes[rare].astype(np.int32)
+
+
+def spans(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The positions inside every group, one after another."""
+    before = np.cumsum(sizes, dtype=np.int64) - sizes
+    return np.repeat(starts.astype(np.int64) - before, sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
 
 
 def is_rare(df: np.ndarray, max_df: int) -> np.ndarray:
@@ -178,13 +194,11 @@ def count_pairs(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: i
 
 
 def near_candidates(stems: np.ndarray, starts: np.ndarray, sizes: np.ndarray, text_id: np.ndarray,
-                    max_df: int = 60, min_shared: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs of different texts that share enough rare shingles, as an (n, 2) array, and how many rare shingles
-    each stem has. A shingle seen in 2 to ``max_df`` stems is rare; boilerplate seen in more pairs nothing."""
+                    min_shared: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of different texts that share enough rare shingles (given as ``rare_groups``), as an (n, 2) array,
+    and how many rare shingles each stem has."""
     n = len(text_id)
-    rare = is_rare(sizes, max_df)
-    per_stem = np.bincount(stems[np.repeat(rare, sizes)], minlength=n).astype(np.int32)
-    starts, sizes = starts[rare], sizes[rare]
+    per_stem = np.bincount(stems[spans(starts, sizes)], minlength=n).astype(np.int32)
     los, his = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
     for lo, hi, shared in count_pairs(stems, starts, sizes, n):
         keep = enough_shared(shared, per_stem[lo], per_stem[hi], min_shared)
@@ -209,9 +223,9 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     counts = shingle_counts(keys, text_id)
     if counts.sum() >= 2:
         codes, stems = postings(keys, counts, stem_bits(len(keys)))
-        starts, sizes = groups(codes)
+        starts, sizes = rare_groups(codes, max_df)
         del codes
-        pairs = np.concatenate((pairs, near_candidates(stems, starts, sizes, text_id, max_df, min_shared)[0]))
+        pairs = np.concatenate((pairs, near_candidates(stems, starts, sizes, text_id, min_shared)[0]))
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 
