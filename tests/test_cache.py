@@ -17,6 +17,9 @@ BANK = {
 }
 
 
+NO_FINDINGS = json.dumps({"paths": [], "kinds": [], "ids": [], "fields": [], "rows": []})   # a stored snapshot
+
+
 def run(bank: Path, cache: Path, *extra: str, env: dict | None = None) -> tuple[int, list]:
     env = {**os.environ, "QLINT_CACHE_DIR": str(cache), "NO_COLOR": "1", **(env or {})}
     proc = subprocess.run([sys.executable, "-m", "qlint", "check", str(bank), "--format", "json", *extra],
@@ -56,7 +59,7 @@ def test_bank_findings_are_reused_for_the_same_files_only(tmp_path):
     cold = run(bank, cache)
     snapshots = sorted(cache.rglob("bank/*.json"))
     assert len(snapshots) == 1 and "near-duplicate-stem" in {f["rule"] for f in cold[1]}
-    snapshots[0].write_text("[]")   # proves the next run reads it rather than searching again
+    snapshots[0].write_text(NO_FINDINGS)   # proves the next run reads it rather than searching again
     assert "near-duplicate-stem" not in {f["rule"] for f in run(bank, cache)[1]}
     changes = [
         lambda: (bank / "c.yaml").write_text(BANK["a.yaml"].replace("a-1", "c-1")),            # added
@@ -66,7 +69,7 @@ def test_bank_findings_are_reused_for_the_same_files_only(tmp_path):
     ]
     for change in changes:   # every step reaches a set of files not seen before, whose findings must be fresh
         for snapshot in cache.rglob("bank/*.json"):
-            snapshot.write_text("[]")
+            snapshot.write_text(NO_FINDINGS)
         change()
         assert run(bank, cache) == run(bank, cache, "--no-cache")
     for snapshot in cache.rglob("bank/*.json"):
@@ -126,8 +129,8 @@ def test_entries_planted_in_a_repository_never_open_the_gate(tmp_path):
     for entry in entries(cache):   # the planted lie: every file checked clean
         head, newline, features = entry.read_text().partition("\n")
         doc = json.loads(head)
-        if isinstance(doc, dict):
-            doc["findings"] = []
+        if isinstance(doc, dict) and "findings" in doc:
+            doc["findings"] = json.loads(NO_FINDINGS)
         entry.write_text(json.dumps(doc) + newline + features)
     planted = run(bank, cache, env=author)[1]   # the author's own machine trusts its own cache ...
     assert "correct-count" not in {f["rule"] for f in planted}
@@ -241,3 +244,17 @@ def test_near_duplicate_search_is_kept_between_runs_and_stays_exact(tmp_path):
         warm = run(bank, cache)
         assert warm == run(bank, cache, "--no-cache")
         assert "near-duplicate-stem" in {f["rule"] for f in warm[1]}
+
+
+def test_a_first_run_hashes_files_as_it_checks_them_and_records_what_a_hashing_pass_would(tmp_path):
+    """An empty cache can hit nothing, so the first run skips the hashing pass; it still leaves every file's digest
+    and stat signature, and the bank findings, for the next run."""
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    cold = run(bank, cache)
+    (folder,) = [p for p in cache.iterdir() if p.is_dir()]
+    signatures = json.loads((folder / "signatures.json").read_text())["files"]
+    assert sorted(signatures) == sorted(BANK)
+    digests = {display: entry[5] for display, entry in signatures.items()}
+    assert all((folder / d[:2] / f"{d}.json").is_file() for d in digests.values())
+    assert len(list(folder.glob("bank/*.json"))) == 1
+    assert run(bank, cache) == cold

@@ -29,7 +29,7 @@ from qlint.loader import Suppression
 from qlint.stemkey import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 10
+FORMAT = 11
 USED = ".last-used"   # touched by every run that opens an entry folder
 # the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
 _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
@@ -96,18 +96,39 @@ def _decode_features(column: dict) -> list[Any]:
     return column["values"]
 
 
-def _rows(findings: list[Finding], path: str | None) -> list[list[Any]]:
-    return [[f.path if f.path != path else None, f.line, f.column, f.code, f.rule, int(f.severity), f.message,
-             f.question, f.field] for f in findings]
+def _rows(findings: list[Finding], path: str | None) -> dict[str, list]:
+    """Findings as rows of small numbers and a message: paths, rule kinds, question ids and fields are numbers
+    into tables of their own, so a warm run parses one string per finding, not six, and interns each name once."""
+    tables: dict[str, dict[Any, int]] = {"paths": {path: 0} if path is not None else {}, "kinds": {}, "ids": {},
+                                         "fields": {}}
+    paths, kinds, ids, fields = tables.values()
+
+    def number(table: dict[Any, int], value: Any) -> int:
+        if value is None:
+            return -1
+        found = table.get(value)
+        if found is None:
+            found = table[value] = len(table)
+        return found
+
+    rows = [[number(paths, f.path), f.line, f.column, number(kinds, (f.code, f.rule)), int(f.severity), f.message,
+             number(ids, f.question), number(fields, f.field)] for f in findings]
+    return {"paths": list(paths), "kinds": [list(k) for k in kinds], "ids": list(ids), "fields": list(fields),
+            "rows": rows}
 
 
-def _findings(rows: list[list[Any]], path: str | None) -> list[Finding]:
-    # JSON gives every row its own copy of a rule name, code, field and question id: interned, a million
-    # findings share them (as unpickled objects did), which is hundreds of MB on a million-question bank
-    severity, shared = _SEVERITY, sys.intern
-    return [Finding(p or path, line, col, shared(code), shared(rule), severity[sev], msg,
-                    q if q is None else shared(q), fld if fld is None else shared(fld))
-            for p, line, col, code, rule, sev, msg, q, fld in rows]
+def _findings(doc: dict[str, list]) -> list[Finding]:
+    # every name interned once per entry: a million findings share them (as unpickled objects did), which is
+    # hundreds of MB on a million-question bank
+    shared = sys.intern
+    paths = [shared(p) for p in doc["paths"]] + [None]
+    codes = [shared(code) for code, _ in doc["kinds"]]
+    rules = [shared(rule) for _, rule in doc["kinds"]]
+    ids = [shared(q) for q in doc["ids"]] + [None]        # index -1: no question
+    fields = [shared(f) for f in doc["fields"]] + [None]  # index -1: no field
+    severity = _SEVERITY
+    return [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[f])
+            for p, line, col, k, sev, msg, q, f in doc["rows"]]
 
 
 def encode(outcome: FileOutcome) -> str:
@@ -150,7 +171,7 @@ def decode(text: str, features: bool = True) -> FileOutcome:
     head, _, rest = text.partition("\n")
     doc = json.loads(head)
     path = doc["path"]
-    findings = _findings(doc["findings"], path)
+    findings = _findings(doc["findings"])
     suppressions = [Suppression(**{**s, "rules": tuple(s["rules"])}) for s in doc["suppressions"]]
     if not (features or suppressions or doc["ignores"]):
         return FileOutcome(path, findings, [], suppressions, count=doc["questions"])
@@ -295,6 +316,13 @@ class Cache:
         h.update(b"\0" + display.encode("utf-8", "surrogateescape"))
         return h.hexdigest()[:40]
 
+    def empty(self) -> bool:
+        """No entry was ever stored here (a key's first run), so no file can be a hit."""
+        try:
+            return not any(len(p.name) == 2 for p in self.folder.iterdir())
+        except OSError:
+            return False
+
     def _path(self, digest: str) -> Path:
         return self.folder / digest[:2] / f"{digest}.json"
 
@@ -344,7 +372,7 @@ class Cache:
 
     def get_bank(self, name: str) -> list[Finding] | None:
         try:
-            return _findings(json.loads((self.folder / "bank" / f"{name}.json").read_text(encoding="utf-8")), None)
+            return _findings(json.loads((self.folder / "bank" / f"{name}.json").read_text(encoding="utf-8")))
         except (OSError, ValueError, KeyError, TypeError):
             return None
 

@@ -93,27 +93,34 @@ def process(path: Path, display: str, active: Sequence[ActiveRule], limits: Limi
     return check_file(result, active, keep)
 
 
+Checked = tuple["FileOutcome | str", "str | None", "Signature | None"]   # outcome (or its encoding), digest, stat
+
+
 def check_one(path: Path, display: str, active: Sequence[ActiveRule], limits: Limits, keep: bool,
-              cache: Cache | None, want_text: bool = False) -> tuple[FileOutcome, str | None]:
-    """Read, check and (when there is a cache) store one file's outcome under the hash of what was read; with its
-    cache encoding when there is a cache or ``want_text`` (None when it has none: kept questions, or a feature
-    JSON cannot carry)."""
-    data = _read(path, limits)[0]  # None: too big or unreadable, and load_file says so
+              cache: Cache | None, want_text: bool = False) -> tuple[FileOutcome, str | None, str | None,
+                                                                     Signature | None]:
+    """Read, check and (when there is a cache) store one file's outcome under the hash of what was read. Returns
+    the outcome; its cache encoding when there is a cache or ``want_text`` (None when it has none: kept
+    questions, or a feature JSON cannot carry); and, with a cache, the file's digest and stat signature."""
+    data, signature = _read(path, limits)  # data None: too big or unreadable, and load_file says so
     outcome = process(path, display, active, limits, keep, data)
     text = encoded(outcome) if (cache is not None or want_text) and not keep else None
-    if cache is not None and data is not None and text is not None:
-        cache.put(Cache.digest(display, data), text)
-    return outcome, text
+    digest = Cache.digest(display, data) if cache is not None and data is not None else None
+    if digest is not None and text is not None:
+        cache.put(digest, text)  # type: ignore[union-attr]
+    return outcome, text, digest, signature
 
 
-def _work(job: tuple[Path, str]) -> FileOutcome | str:
+def _work(job: tuple[Path, str]) -> Checked:
     """One file's outcome in a worker, sent back as its cache encoding when it has one: the worker encodes it
     for the cache anyway, and the main process decodes that JSON in less than half the time unpickling the
     objects takes (and the worker skips pickling them), which counts on a cold run of a big bank."""
     active, limits, keep, folder = _WORKER  # type: ignore[misc]
-    outcome, text = check_one(job[0], job[1], active, limits, keep, Cache(folder) if folder else None, True)
+    outcome, text, digest, signature = check_one(job[0], job[1], active, limits, keep,
+                                                 Cache(folder) if folder else None, True)
     # a finding's proposed fix is no part of the encoding: outcomes with fixes (a --fix run) travel whole
-    return text if text is not None and not any(f.fix is not None for f in outcome.findings) else outcome
+    whole = text is None or any(f.fix is not None for f in outcome.findings)
+    return (outcome if whole else text), digest, signature   # type: ignore[return-value]
 
 
 class _Progress:
@@ -199,13 +206,13 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     outcomes: list[FileOutcome | None] = [None] * len(files)
     todo: list[tuple[int, Path, str]] = []
     total_bytes = 0
-    digests = _digests(files, displays, limits, jobs, cache) if cache is not None else None
+    started = time.time_ns()
+    # an empty cache (the first run of a key) can hit nothing: files are hashed as they are checked, not before
+    fresh = cache is not None and cache.empty()
+    digests = _digests(files, displays, limits, jobs, cache) if cache is not None and not fresh else None
     result = Outcomes([], memo=cache.folder / "memo" if cache is not None else None)
     if cache is not None and digests and all(d is not None for d, _ in digests):
-        # the bank findings of exactly these files, if a run before this one stored them
-        name = Cache.bank_name([d for d, _ in digests])  # type: ignore[misc]
-        result.bank = cache.get_bank(name)
-        result.store_bank = lambda found: cache.put_bank(name, found)
+        _keep_bank(result, cache, [d for d, _ in digests])  # type: ignore[misc]
     for index, (path, display) in enumerate(zip(files, displays)):
         if digests is not None:
             digest, size = digests[index]
@@ -222,15 +229,36 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     bar.done = len(files) - len(todo)
     jobs = min(jobs, len(todo))
     if jobs > 1 and total_bytes >= PARALLEL_MIN_BYTES:
-        results = _parallel([(p, d) for _, p, d in todo], active, limits, keep, cache, jobs)
+        results: Iterator[Checked] = _parallel([(p, d) for _, p, d in todo], active, limits, keep, cache, jobs)
     else:
-        results = (check_one(p, d, active, limits, keep, cache)[0] for _, p, d in todo)
-    for (index, _, _), outcome in zip(todo, results):
+        results = _serial(todo, active, limits, keep, cache)
+    seen: dict[str, tuple[Signature, str]] = {}
+    for (index, _, display), (outcome, digest, signature) in zip(todo, results):
         outcomes[index] = decode_outcome(outcome) if isinstance(outcome, str) else outcome
+        if fresh and digest is not None and signature is not None:
+            seen[display] = (signature, digest)
         bar.step()
     bar.close()
+    if fresh:   # what the hashing pass would have found and recorded
+        cache.put_signatures(seen, started)  # type: ignore[union-attr]
+        if len(seen) == len(files):
+            _keep_bank(result, cache, [seen[d][1] for d in displays])  # type: ignore[arg-type]
     result.files = outcomes  # type: ignore[assignment]
     return result
+
+
+def _serial(todo: list[tuple[int, Path, str]], active: list[ActiveRule], limits: Limits, keep: bool,
+            cache: Cache | None) -> Iterator[Checked]:
+    for _, path, display in todo:
+        outcome, _, digest, signature = check_one(path, display, active, limits, keep, cache)
+        yield outcome, digest, signature
+
+
+def _keep_bank(result: Outcomes, cache: Cache, digests: list[str]) -> None:
+    """The bank findings of exactly these files, if a run before this one stored them, and where to store them."""
+    name = Cache.bank_name(digests)
+    result.bank = cache.get_bank(name)
+    result.store_bank = lambda found: cache.put_bank(name, found)
 
 
 def _digest_one(job: tuple[Path, str, Limits, tuple[Signature, str] | None]
@@ -279,7 +307,7 @@ def _size(path: Path) -> int:
 
 
 def _parallel(jobs_list: list[tuple[Path, str]], active, limits, keep, cache: Cache | None,
-              jobs: int) -> Iterator[FileOutcome | str]:
+              jobs: int) -> Iterator[Checked]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
