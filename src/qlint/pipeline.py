@@ -2,7 +2,8 @@
 
 Per-file work (read, parse, validate, question rules, bank features) runs in worker
 processes when there is enough of it, and its outcome is cached by content hash in
-``.qlint_cache/``; whole-bank rules always run afresh over every file's BankItems.
+``.qlint_cache/``. Whole-bank rules run over every file's BankItems whenever any file changed (their findings
+for an unchanged set of files are reused); a rule with ``memo`` may keep its work in the cache between runs.
 """
 from __future__ import annotations
 
