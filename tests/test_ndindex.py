@@ -15,9 +15,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from gen_bank import Writer  # noqa: E402
 
 
-def reference(keys, max_df=60):
+def reference(keys, max_df=60, threshold=90):
     text_id = nd.text_ids(keys)
-    return sorted(nd.confirm(keys, nd.candidate_pairs(keys, max_df=max_df, text_id=text_id), 90, text_id))
+    return sorted(nd.confirm(keys, nd.candidate_pairs(keys, max_df=max_df, text_id=text_id), threshold, text_id))
+
+
+@pytest.fixture
+def fulls(monkeypatch) -> list[int]:
+    """One entry per full search run from here on."""
+    calls: list[int] = []
+    real_full = ndindex._full
+    monkeypatch.setattr(ndindex, "_full", lambda *args: calls.append(1) or real_full(*args))
+    return calls
 
 
 def bank(seed: int, size: int) -> tuple[Writer, random.Random, list[str]]:
@@ -56,11 +65,8 @@ def edit(writer: Writer, rng: random.Random, stems: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("max_df", [3, 60])
-def test_kept_search_equals_full_search_edit_after_edit(tmp_path, monkeypatch, max_df):
+def test_kept_search_equals_full_search_edit_after_edit(tmp_path, fulls, max_df):
     """max_df=3 makes a change flip shingles between rare and common at nearly every edit."""
-    fulls = []
-    real_full = ndindex._full
-    monkeypatch.setattr(ndindex, "_full", lambda *args: fulls.append(1) or real_full(*args))
     writer, rng, stems = bank(3 + max_df, 300)
     memo = tmp_path / "near.memo"
     for step in range(40):
@@ -95,37 +101,28 @@ def test_without_a_memo_it_is_find_pairs():
     assert ndindex.search(keys, 90) == nd.find_pairs(keys, 90) and nd.find_pairs(keys, 90)
 
 
-def test_a_damaged_or_foreign_memo_means_a_full_search(tmp_path, monkeypatch):
+def test_a_damaged_or_foreign_memo_means_a_full_search(tmp_path, fulls):
     writer, rng, stems = bank(2, 200)
     keys = [stem_key(s) for s in stems]
     memo = tmp_path / "near.memo"
     expected = reference(keys)
     assert ndindex.search(keys, 90, memo=memo) == expected
     data = memo.read_bytes()
-    fulls = []
-    real_full = ndindex._full
-    monkeypatch.setattr(ndindex, "_full", lambda *args: fulls.append(1) or real_full(*args))
+    fulls.clear()   # from here on
     for damaged in (data[: len(data) // 2], b"garbage", data[:-9] + b"\xff" * 9, b""):
         memo.write_bytes(damaged)
         assert ndindex.search(keys, 90, memo=memo) == expected
     memo.write_bytes(data)
-    assert ndindex.search(keys, 95, memo=memo) == reference_at(keys, 95)   # kept with another threshold
+    assert ndindex.search(keys, 95, memo=memo) == reference(keys, threshold=95)   # kept with another threshold
     assert len(fulls) == 5
-    assert ndindex.search(keys, 95, memo=memo) == reference_at(keys, 95) and len(fulls) == 5
+    assert ndindex.search(keys, 95, memo=memo) == reference(keys, threshold=95) and len(fulls) == 5
 
 
-def reference_at(keys, threshold):
-    text_id = nd.text_ids(keys)
-    return sorted(nd.confirm(keys, nd.candidate_pairs(keys, text_id=text_id), threshold, text_id))
-
-
-def test_many_changes_or_unknown_stems_fall_back_to_a_full_search(tmp_path, monkeypatch):
+def test_many_changes_or_unknown_stems_fall_back_to_a_full_search(tmp_path, monkeypatch, fulls):
     writer, rng, stems = bank(4, 200)
     memo = tmp_path / "near.memo"
     ndindex.search([stem_key(s) for s in stems], 90, memo=memo)
-    fulls = []
-    real_full = ndindex._full
-    monkeypatch.setattr(ndindex, "_full", lambda *args: fulls.append(1) or real_full(*args))
+    fulls.clear()   # from here on
     monkeypatch.setattr(ndindex, "MIN_CHANGED", 10)
     changed = [writer.stem() for _ in range(100)] + stems[100:]
     keys = [stem_key(s) for s in changed]

@@ -99,9 +99,10 @@ def _decode_features(column: dict) -> list[Any]:
 def _rows(findings: list[Finding], path: str | None) -> dict[str, list]:
     """Findings as rows of small numbers and a message: paths, rule kinds, question ids and fields are numbers
     into tables of their own, so a warm run parses one string per finding, not six, and interns each name once."""
-    tables: dict[str, dict[Any, int]] = {"paths": {path: 0} if path is not None else {}, "kinds": {}, "ids": {},
-                                         "fields": {}}
-    paths, kinds, ids, fields = tables.values()
+    paths: dict[Any, int] = {path: 0} if path is not None else {}
+    kinds: dict[Any, int] = {}
+    ids: dict[Any, int] = {}
+    fields: dict[Any, int] = {}
 
     def number(table: dict[Any, int], value: Any) -> int:
         if value is None:

@@ -52,9 +52,8 @@ def search(keys: Sequence[StemKey], threshold: float, *, memo: Path | None = Non
     answer, found from the search kept in ``memo`` (a file path) when there is one, which is then updated."""
     params = {"threshold": threshold, "min_chars": min_chars, "min_overlap": min_overlap,
               "ignore_variants": ignore_variants, "max_df": max_df, "min_shared": min_shared}
-    settings = {k: params[k] for k in ("min_chars", "min_overlap", "ignore_variants")}
     text_id = nd.text_ids(keys)
-    found = nd.confirm(keys, nd.chained(text_id), threshold, text_id, **settings)
+    found = _confirm(keys, nd.chained(text_id), text_id, params)
     kept = _load(memo, params) if memo is not None else None
     near = _update(kept, keys, text_id, params, memo) if kept is not None else None
     if near is None:
@@ -73,8 +72,7 @@ def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, memo: Path
     del codes
     candidates, per_stem = nd.near_candidates(stems, starts, sizes, text_id, params["min_shared"])
     del starts, sizes
-    near = nd.confirm(keys, candidates, params["threshold"], text_id, min_chars=params["min_chars"],
-                   min_overlap=params["min_overlap"], ignore_variants=params["ignore_variants"])
+    near = _confirm(keys, candidates, text_id, params)
     if writer is not None:
         writer.add("stems", stems)
         writer.finish(_signatures(keys), per_stem, near)
@@ -136,8 +134,7 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
         keep &= text_id[lo] != text_id[hi]
         found.append(np.stack((lo[keep], hi[keep]), axis=1))
     candidates = np.concatenate([np.zeros((0, 2), dtype=np.int64), *found])
-    near = nd.confirm(keys, candidates, params["threshold"], text_id, min_chars=params["min_chars"],
-                   min_overlap=params["min_overlap"], ignore_variants=params["ignore_variants"])
+    near = _confirm(keys, candidates, text_id, params)
     # the kept pairs whose stems are both still here and unaffected
     a, b = new_of_old[kept.pairs[:, 0]], new_of_old[kept.pairs[:, 1]]
     still = (a >= 0) & (b >= 0)
@@ -150,6 +147,11 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
         writer.add("stems", stems)
         writer.finish(sig, per_stem, near)
     return near
+
+
+def _confirm(keys: Sequence[StemKey], candidates: np.ndarray, text_id: np.ndarray, params: dict) -> list[Pair]:
+    return nd.confirm(keys, candidates, params["threshold"], text_id, min_chars=params["min_chars"],
+                      min_overlap=params["min_overlap"], ignore_variants=params["ignore_variants"])
 
 
 def _signatures(keys: Sequence[StemKey]) -> np.ndarray:
