@@ -44,8 +44,38 @@ def card_dict(rule: Rule) -> dict:
     }
 
 
-def _indent(text: str) -> str:
-    return "\n".join("    " + line if line else "" for line in text.rstrip().splitlines())
+def _num(row: dict, key: str) -> str:
+    value = row.get(key)
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def _labels_line(row: dict, where: str) -> str:
+    return (f"{where}: precision {_num(row, 'precision')}, recall {_num(row, 'recall')}, "
+            f"Cohen's kappa {_num(row, 'kappa')} (n={row.get('n', '?')})")
+
+
+def _accuracy_lines(measured: dict | None) -> list[str]:
+    """The card's "Measured accuracy": judged precision on real banks first, then the human-label numbers."""
+    if not measured:
+        return []
+    lines = ["## Measured accuracy"]
+    judged = measured.get("judged")
+    if judged and judged.get("judged"):
+        lines.append(f"On real banks (six public banks, a random sample of its default findings judged by two "
+                     f"reviewers; `scripts/judged.py score`): precision {_num(judged, 'precision')} "
+                     f"(95% interval {judged['low']:.2f}-{judged['high']:.2f}, {judged['judged']} judged findings).")
+    if measured.get("measure") or measured.get("study"):
+        lines.append(f"Against human flaw labels ({measured.get('dataset', 'BenchMarker dev labels')}; "
+                     "`scripts/measure_accuracy.py`):")
+        if measured.get("measure"):
+            lines.append("- " + _labels_line(measured["measure"], "on the held-out part (never studied: what to "
+                                                                 "expect on new items)"))
+        if measured.get("study"):
+            lines.append("- " + _labels_line(measured["study"], "on the part the rule was developed with "
+                                                               "(optimistic)"))
+    elif measured.get("precision") is not None or measured.get("kappa") is not None:   # a plugin's own numbers
+        lines.append(_labels_line(measured, f"Against human flaw labels ({measured.get('dataset', 'as stated')})"))
+    return lines + [""] if len(lines) > 1 else []
 
 
 def card(rule: Rule) -> str:
@@ -65,16 +95,7 @@ def card(rule: Rule) -> str:
         for o in opts:
             parts.append(f"- `{o['name']}` (default `{o['default']}`): {o['description']}")
         parts.append("")
-    measured = accuracy(rule)
-    if measured:
-        def num(key: str) -> str:
-            value = measured.get(key)
-            return "n/a" if value is None else f"{value:.2f}"
-
-        parts += ["## Measured accuracy",
-                  f"Against human flaw labels ({measured.get('dataset', 'BenchMarker dev split')}): "
-                  f"precision {num('precision')}, recall {num('recall')}, Cohen's kappa {num('kappa')} "
-                  f"(n={measured.get('n', '?')}; `scripts/measure_accuracy.py` reproduces it).", ""]
+    parts += _accuracy_lines(accuracy(rule))
     if rule.notes:
         parts += ["## Notes", rule.notes, ""]
     return "\n".join(parts) + "\n"

@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""Judged precision of qlint's default findings on real banks: draw a sample, hand it to reviewers, score it.
+
+usage:
+  python scripts/judged.py sample  [--per-rule 40] [--seed 1] [--top-up]   draw findings to judge (writes the
+                                                                          sample file; --top-up adds unjudged
+                                                                          findings of rules below --per-rule)
+  python scripts/judged.py packets OUTDIR [--parts 3]                     review packets (question text
+                                                                          re-attached), one file per part
+  python scripts/judged.py settle A.csv B.csv [--third C.csv]              merge two reviewers' verdicts (and a
+                                                                          third look on their disagreements)
+  python scripts/judged.py score   [--json]                               per-rule precision with a 95% Wilson
+                                                                          interval; says which findings are
+                                                                          unjudged
+
+The corpora are the six public banks in ../shared/corpora (JSON Lines). They are never copied into the project:
+``eval/judged/verdicts.csv`` keeps only (corpus, question id, rule, verdict, one-line reason), and every command
+re-attaches the text from ../shared/corpora by the id (``<corpus>-<line number>``, as ``to_bank.py`` writes it).
+A bank-level finding (answer-position-bias) has the id ``*``: it is judged from the whole corpus's key table.
+
+The findings are those of ``qlint check`` with the default rules and no configuration, per corpus (bank rules
+compare a corpus's questions with each other). A verdict is ``flaw``, ``false-alarm`` or ``debatable``; precision
+counts only ``flaw`` as right (debatable counts against the rule). A verdict whose finding the rules no longer
+report is kept but not counted; a finding with no verdict is unjudged, and ``score`` lists how many there are per
+rule (``sample --top-up`` draws from them).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+FLAWS = ROOT.parent / "shared" / "docs" / "item-writing-flaws.md"
+JUDGED = ROOT / "eval" / "judged"
+SAMPLE = JUDGED / "sample.csv"
+VERDICTS = JUDGED / "verdicts.csv"
+NAMES = ("linkedin-skill-assessments", "javascript-questions", "ditectrev-cloud-exams", "opentriviaqa",
+         "agieval-en", "frenchmedmcqa")
+VERDICT_WORDS = ("flaw", "false-alarm", "debatable")
+BANK_LEVEL = "*"
+NOT_JUDGED = frozenset(("internal-error",))   # a crash is a bug to fix, not a finding to judge
+
+
+def corpus_file(name: str) -> Path:
+    plain = CORPORA / f"{name}.jsonl"
+    return plain if plain.exists() else CORPORA / f"{name}.jsonl.gz"
+
+
+def rows(name: str) -> list[dict]:
+    path = corpus_file(name)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def line_of(qid: str) -> int:
+    """The corpus line number in an id ``<corpus>-<line>``."""
+    return int(qid.rsplit("-", 1)[1])
+
+
+# --- running qlint over the corpora --------------------------------------------------------------------------
+
+def findings(workdir: Path) -> dict[str, list[dict]]:
+    """Default-rule findings per corpus, from a bank written by ../shared/corpora/to_bank.py into ``workdir``."""
+    out = {}
+    for name in NAMES:
+        bank = workdir / name
+        if not bank.exists():
+            subprocess.run([sys.executable, str(CORPORA / "to_bank.py"), str(corpus_file(name)), str(workdir)],
+                           check=True, capture_output=True)
+        report = workdir / f"{name}.json"
+        subprocess.run([sys.executable, "-m", "qlint", "check", str(bank), "--format", "json", "--exit-zero",
+                        "--no-cache", "-o", str(report)], check=True, cwd=workdir)
+        out[name] = json.loads(report.read_text(encoding="utf-8"))["findings"]
+    return out
+
+
+def keys_of(found: dict[str, list[dict]]) -> dict[str, dict[tuple[str, str], dict]]:
+    """rule -> (corpus, id) -> one finding (the first, when a rule fires twice on one question)."""
+    by_rule: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
+    for corpus, items in found.items():
+        for f in items:
+            key = (corpus, f["question"] or BANK_LEVEL)
+            by_rule[f["rule"]].setdefault(key, f)
+    return by_rule
+
+
+# --- files -----------------------------------------------------------------------------------------------------
+
+def read_csv(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def write_csv(path: Path, fields: list[str], records: list[dict]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records)
+    os.replace(tmp, path)
+
+
+# --- sample ----------------------------------------------------------------------------------------------------
+
+def allocate(available: dict[str, int], total: int) -> dict[str, int]:
+    """Per-corpus draws: proportional to each corpus's findings, at least min(5, what it has), ``total`` in all."""
+    want = {c: min(n, 5) for c, n in available.items()}
+    left = min(total, sum(available.values())) - sum(want.values())
+    weights = {c: n - want[c] for c, n in available.items()}
+    while left > 0 and any(weights.values()):
+        pool = sum(weights.values())
+        # largest remainder of a proportional share; ties broken by name, so a seed reproduces the draw
+        corpus = max(weights, key=lambda c: (weights[c] / pool, c))
+        want[corpus] += 1
+        weights[corpus] -= 1
+        left -= 1
+    return want
+
+
+def draw(by_rule: dict, per_rule: int, seed: int, skip: set[tuple[str, str, str]]) -> list[dict]:
+    picked = []
+    for rule in sorted(set(by_rule) - NOT_JUDGED):
+        rng = random.Random(f"{seed}:{rule}")
+        pool: dict[str, list[str]] = defaultdict(list)
+        for corpus, qid in sorted(by_rule[rule]):
+            if (corpus, qid, rule) not in skip:
+                pool[corpus].append(qid)
+        judged = sum(1 for c, q, r in skip if r == rule and (c, q) in by_rule[rule])
+        need = per_rule - judged
+        if need <= 0:
+            continue
+        for corpus, n in sorted(allocate({c: len(v) for c, v in pool.items()}, need).items()):
+            for qid in rng.sample(pool[corpus], n):
+                f = by_rule[rule][(corpus, qid)]
+                picked.append({"corpus": corpus, "id": qid, "rule": rule, "field": f.get("field") or "",
+                               "message": f["message"]})
+    return picked
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        by_rule = keys_of(findings(Path(tmp)))
+    old = read_csv(SAMPLE)
+    skip = {(r["corpus"], r["id"], r["rule"]) for r in old} if args.top_up else set()
+    picked = draw(by_rule, args.per_rule, args.seed, skip)
+    records = (old if args.top_up else []) + picked
+    write_csv(SAMPLE, ["corpus", "id", "rule", "field", "message"], records)
+    counts = Counter(r["rule"] for r in records)
+    for rule in sorted(by_rule):
+        print(f"{rule:28} {len(by_rule[rule]):6} findings  {counts[rule]:4} sampled")
+    print(f"wrote {SAMPLE.relative_to(ROOT)} ({len(records)} rows, {len(picked)} new)")
+    return 0
+
+
+# --- packets ---------------------------------------------------------------------------------------------------
+
+def definitions() -> dict[str, str]:
+    """rule name -> its row of the flaw catalogue (../shared/docs/item-writing-flaws.md) plus its card."""
+    from qlint.registry import load_registry
+
+    rows_ = {}
+    for line in FLAWS.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and cells[0] and not cells[0].startswith("-"):
+            rows_[cells[0]] = f"{cells[1]}; what identifies it: {cells[2]}; pitfalls (not the flaw): {cells[3]}"
+    out = {}
+    for rule in load_registry():
+        catalogue = rows_.get(rule.name, "")
+        out[rule.name] = (f"{rule.name}: {rule.summary}\n  Why it is a flaw: {rule.why}\n"
+                          + (f"  Catalogue: {catalogue}\n" if catalogue else ""))
+    return out
+
+
+def render_question(row: dict) -> str:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    lines = ["STEM:", row["stem"], "", "OPTIONS (* = marked correct):"]
+    for i, option in enumerate(row["options"]):
+        mark = "*" if option.get("correct") else " "
+        lines.append(f" {mark} {letters[i % 26]}. {option['text']}")
+        if option.get("rationale"):
+            lines.append(f"      rationale: {option['rationale']}")
+    if row.get("explanation"):
+        lines += ["", "EXPLANATION:", row["explanation"]]
+    return "\n".join(lines)
+
+
+def key_table(corpus_rows: list[dict]) -> str:
+    counts: dict[int, Counter] = defaultdict(Counter)
+    for row in corpus_rows:
+        keys = [i for i, o in enumerate(row["options"]) if o.get("correct")]
+        if len(keys) == 1:
+            counts[len(row["options"])][keys[0]] += 1
+    lines = ["Key positions of single-key questions, by option count:"]
+    for k in sorted(counts):
+        total = sum(counts[k].values())
+        cells = ", ".join(f"{'ABCDEFGHIJ'[i] if i < 10 else i}: {counts[k][i]}" for i in range(k))
+        lines.append(f"  {k} options ({total} questions): {cells}")
+    return "\n".join(lines)
+
+
+def cmd_packets(args: argparse.Namespace) -> int:
+    sample = read_csv(SAMPLE)
+    done = {(r["corpus"], r["id"], r["rule"]) for r in read_csv(VERDICTS)}
+    todo = [r for r in sample if (r["corpus"], r["id"], r["rule"]) not in done]
+    defs = definitions()
+    cache = {}
+    out = Path(args.outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    order = sorted(todo, key=lambda r: (random.Random(f"{r['corpus']}{r['id']}{r['rule']}").random()))
+    for part in range(args.parts):
+        chunk = order[part::args.parts]
+        blocks = [PACKET_HEAD]
+        for number, r in enumerate(chunk, 1):
+            if r["corpus"] not in cache:
+                cache[r["corpus"]] = rows(r["corpus"])
+            corpus_rows = cache[r["corpus"]]
+            body = "" if r["id"] == BANK_LEVEL else render_question(corpus_rows[line_of(r["id"]) - 1])
+            if r["rule"] == "answer-position-bias":
+                body = key_table(corpus_rows) + "\n\n" + body
+            blocks.append(f"=== item {number} | key {r['corpus']}|{r['id']}|{r['rule']} ===\n"
+                          f"FLAW CLAIMED: {defs.get(r['rule'], r['rule'])}"
+                          f"WHERE: {r['field'] or 'the question'}\nCHECKER SAYS: {r.get('message', '')}\n\n{body}\n")
+        (out / f"part-{part + 1}.txt").write_text("\n".join(blocks), encoding="utf-8")
+        print(f"{out / f'part-{part + 1}.txt'}: {len(chunk)} items")
+    return 0
+
+
+PACKET_HEAD = """\
+Judge each item below on its own. Each names a flaw that a checker claims the question has, and where.
+Read the flaw's definition and the question, then decide whether a careful item writer would agree that THIS
+question has THIS flaw at that place:
+  flaw         - yes, the flaw is there and worth the author's attention
+  false-alarm  - no, the claimed flaw is not there (or what is there is not that flaw)
+  debatable    - reasonable item writers could disagree
+Answer with one CSV line per item: key,verdict,reason  (the key exactly as given after "key"; the reason one short
+line, no commas needed but allowed inside double quotes). Do not copy question text into the reason beyond a word
+or two.
+"""
+
+
+# --- settle ----------------------------------------------------------------------------------------------------
+
+def read_verdicts(path: Path) -> dict[tuple[str, str, str], tuple[str, str]]:
+    out = {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        for record in csv.reader(handle):
+            if len(record) < 2 or record[0] == "key":
+                continue
+            corpus, qid, rule = record[0].split("|")
+            verdict = record[1].strip().lower()
+            if verdict not in VERDICT_WORDS:
+                raise SystemExit(f"{path}: {record[0]}: verdict {verdict!r} is not one of {VERDICT_WORDS}")
+            out[(corpus, qid, rule)] = (verdict, ",".join(record[2:]).strip())
+    return out
+
+
+def cmd_settle(args: argparse.Namespace) -> int:
+    a, b = read_verdicts(Path(args.a)), read_verdicts(Path(args.b))
+    third = read_verdicts(Path(args.third)) if args.third else {}
+    kept = {(r["corpus"], r["id"], r["rule"]): r for r in read_csv(VERDICTS)}
+    open_ = []
+    for key in sorted(set(a) & set(b)):
+        (va, ra), (vb, rb) = a[key], b[key]
+        if va == vb:
+            kept[key] = {"corpus": key[0], "id": key[1], "rule": key[2], "verdict": va, "reason": ra,
+                         "agreement": "both"}
+        elif key in third:
+            vc, rc = third[key]
+            kept[key] = {"corpus": key[0], "id": key[1], "rule": key[2], "verdict": vc, "reason": rc,
+                         "agreement": f"third look ({va} vs {vb})"}
+        else:
+            open_.append((key, va, ra, vb, rb))
+    write_csv(VERDICTS, ["corpus", "id", "rule", "verdict", "reason", "agreement"],
+              [kept[k] for k in sorted(kept)])
+    agree = sum(1 for k in set(a) & set(b) if a[k][0] == b[k][0])
+    print(f"{len(set(a) & set(b))} judged twice, {agree} agreed; {len(open_)} disagreements need a third look")
+    for key, va, ra, vb, rb in open_:
+        print(f"{'|'.join(key)}: {va} ({ra}) / {vb} ({rb})")
+    return 0
+
+
+# --- score -----------------------------------------------------------------------------------------------------
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def score(by_rule: dict, verdicts: list[dict]) -> dict[str, dict]:
+    table = {}
+    judged: dict[str, list[str]] = defaultdict(list)
+    stale: Counter = Counter()
+    for v in verdicts:
+        if (v["corpus"], v["id"]) in by_rule.get(v["rule"], {}):
+            judged[v["rule"]].append(v["verdict"])
+        else:
+            stale[v["rule"]] += 1
+    for rule in sorted(set(by_rule) | set(judged)):
+        verdict = Counter(judged[rule])
+        n = sum(verdict.values())
+        low, high = wilson(verdict["flaw"], n)
+        table[rule] = {"findings": len(by_rule.get(rule, {})), "judged": n, "flaw": verdict["flaw"],
+                       "false_alarm": verdict["false-alarm"], "debatable": verdict["debatable"],
+                       "precision": round(verdict["flaw"] / n, 3) if n else None,
+                       "low": round(low, 3), "high": round(high, 3),
+                       "unjudged": len(by_rule.get(rule, {})) - n, "no_longer_reported": stale[rule]}
+    return table
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        by_rule = keys_of(findings(Path(tmp)))
+    table = score(by_rule, read_csv(VERDICTS))
+    if args.json:
+        json.dump(table, sys.stdout, indent=1, sort_keys=True)
+        print()
+        return 0
+    print(f"{'rule':28} {'findings':>8} {'judged':>6} {'flaw':>5} {'FA':>4} {'deb':>4} {'precision':>9} "
+          f"{'95% interval':>14} {'unjudged':>8}")
+    for rule, row in table.items():
+        p = "-" if row["precision"] is None else f"{row['precision']:.2f}"
+        print(f"{rule:28} {row['findings']:8} {row['judged']:6} {row['flaw']:5} {row['false_alarm']:4} "
+              f"{row['debatable']:4} {p:>9} {row['low']:6.2f}-{row['high']:.2f} {row['unjudged']:8}")
+    total = Counter()
+    for row in table.values():
+        total.update({"flaw": row["flaw"], "judged": row["judged"]})
+    if total["judged"]:
+        low, high = wilson(total["flaw"], total["judged"])
+        print(f"all judged findings: {total['flaw']}/{total['judged']} = {total['flaw'] / total['judged']:.2f} "
+              f"({low:.2f}-{high:.2f})")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("sample")
+    p.add_argument("--per-rule", type=int, default=40)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--top-up", action="store_true")
+    p = sub.add_parser("packets")
+    p.add_argument("outdir")
+    p.add_argument("--parts", type=int, default=3)
+    p = sub.add_parser("settle")
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--third")
+    p = sub.add_parser("score")
+    p.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not CORPORA.is_dir():
+        print(f"no corpora at {CORPORA}; nothing to do")
+        return 0
+    return {"sample": cmd_sample, "packets": cmd_packets, "settle": cmd_settle, "score": cmd_score}[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
