@@ -9,9 +9,10 @@ usage:
                                                                           re-attached), one file per part
   python scripts/judged.py settle A.csv B.csv [--third C.csv]              merge two reviewers' verdicts (and a
                                                                           third look on their disagreements)
-  python scripts/judged.py score   [--json]                               per-rule precision with a 95% Wilson
+  python scripts/judged.py score   [--json] [--write]                     per-rule precision with a 95% Wilson
                                                                           interval; says which findings are
-                                                                          unjudged
+                                                                          unjudged; --write stores it in
+                                                                          src/qlint/data/accuracy.json
 
 The corpora are the six public banks in ../shared/corpora (JSON Lines). They are never copied into the project:
 ``eval/judged/verdicts.csv`` keeps only (corpus, question id, rule, verdict, one-line reason), and every command
@@ -44,6 +45,7 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 FLAWS = ROOT.parent / "shared" / "docs" / "item-writing-flaws.md"
 JUDGED = ROOT / "eval" / "judged"
 SAMPLE = JUDGED / "sample.csv"
+STORED = ROOT / "src" / "qlint" / "data" / "accuracy.json"
 VERDICTS = JUDGED / "verdicts.csv"
 NAMES = ("linkedin-skill-assessments", "javascript-questions", "ditectrev-cloud-exams", "opentriviaqa",
          "agieval-en", "frenchmedmcqa")
@@ -330,6 +332,15 @@ def cmd_score(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         by_rule = keys_of(findings(Path(tmp)))
     table = score(by_rule, read_csv(VERDICTS))
+    if args.write:
+        stored = json.loads(STORED.read_text(encoding="utf-8")) if STORED.exists() else {}
+        for rule, row in stored.items():
+            row.pop("judged", None)
+        for rule, row in table.items():
+            if row["judged"]:
+                stored.setdefault(rule, {})["judged"] = {k: row[k] for k in ("judged", "flaw", "false_alarm",
+                                                                              "debatable", "precision", "low", "high")}
+        STORED.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     if args.json:
         json.dump(table, sys.stdout, indent=1, sort_keys=True)
         print()
@@ -366,6 +377,7 @@ def main() -> int:
     p.add_argument("--third")
     p = sub.add_parser("score")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--write", action="store_true")
     args = parser.parse_args()
     if not CORPORA.is_dir():
         print(f"no corpora at {CORPORA}; nothing to do")
