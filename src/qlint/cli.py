@@ -58,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     rule.add_argument("--format", choices=("text", "json"), default="text")
     rule.add_argument("--config", help="config file (for its rule packs)")
 
+    schema = sub.add_parser("schema", help="print a JSON Schema (draft-07) of the bank format, for YAML editors")
+    schema.add_argument("--output", "-o", help="write it here instead of stdout")
+
     clean = sub.add_parser("clean", help="delete the cache folder (.qlint_cache/)")
     clean.add_argument("--config", help="config file (the cache lives beside it)")
 
@@ -185,6 +188,20 @@ def cmd_clean(args: argparse.Namespace, out) -> int:
     return EXIT_OK
 
 
+def cmd_schema(args: argparse.Namespace, out) -> int:
+    from qlint.bank_schema import bank_schema
+
+    text = json.dumps(bank_schema(), indent=2, ensure_ascii=False) + "\n"
+    if not args.output:
+        out.write(text)
+        return EXIT_OK
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
+    return EXIT_OK
+
+
 def cmd_rule(args: argparse.Namespace, out) -> int:
     from qlint.docs import card, card_dict
 
@@ -242,6 +259,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return cmd_rule(args, out)
         if args.command == "clean":
             return cmd_clean(args, out)
+        if args.command == "schema":
+            return cmd_schema(args, out)
         if args.command in ("report", "stats"):
             from qlint.report import cli as report_cli
 

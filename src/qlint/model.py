@@ -34,9 +34,10 @@ class _Frozen(BaseModel):
 class Option(_Frozen):
     """One answer option."""
 
-    text: NonBlank
-    correct: bool = False
-    rationale: str | None = None
+    text: NonBlank = Field(description="What the candidate reads as this option.")
+    correct: bool = Field(default=False, description="Whether this option is a key (unquoted true or false).")
+    rationale: str | None = Field(default=None, description="Why this option is right or wrong; shown after "
+                                                            "answering. Every option needs one.")
 
     @field_validator("correct", mode="before")
     @classmethod
@@ -61,16 +62,17 @@ class QuestionSettings(_Frozen):
 class Question(_Frozen):
     """One multiple-choice question."""
 
-    id: NonBlank
-    stem: NonBlank
-    options: tuple[Option, ...] = Field(min_length=2)
-    select: int = Field(default=1, ge=1)
-    explanation: str | None = None
-    difficulty: int | str | None = None
-    objective: str | None = None
-    tags: tuple[str, ...] = ()
-    meta: dict[str, Any] | None = None
-    qlint: QuestionSettings | None = None
+    id: NonBlank = Field(description="Unique across the whole bank; read as written (007 keeps its zeros).")
+    stem: NonBlank = Field(description="The question the candidate answers.")
+    options: tuple[Option, ...] = Field(min_length=2, description="The answer options, at least two.")
+    select: int = Field(default=1, ge=1, description="How many options are correct (default 1).")
+    explanation: str | None = Field(default=None, description="General feedback about the question.")
+    difficulty: int | str | None = Field(default=None, description="A number or a label such as 'hard'.")
+    objective: str | None = Field(default=None, description="The learning objective the question tests.")
+    tags: tuple[str, ...] = Field(default=(), description="Free labels, for coverage in the bank report.")
+    meta: dict[str, Any] | None = Field(default=None, description="Free-form data; never checked.")
+    qlint: QuestionSettings | None = Field(default=None, description="Per-question qlint settings, e.g. "
+                                                                       "ignore: {option-length: reason}.")
 
     @field_validator("select", mode="before")
     @classmethod

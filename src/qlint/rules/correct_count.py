@@ -40,7 +40,7 @@ select: 2
 options:
   - {text: Gradient checkpointing, correct: true, rationale: Correct. Activations are recomputed instead of stored.}
   - {text: A smaller micro-batch, correct: true, rationale: Correct. Activation memory scales with batch size.}
-  - {text: A larger learning rate, rationale: Incorrect. It changes the update size, not memory.}
+  - {text: A larger learning rate, rationale: 'Incorrect. It changes the update size, not memory.'}
   - {text: More DataLoader workers, rationale: Incorrect. Workers use host memory.}
 """,),
     failing=("""\

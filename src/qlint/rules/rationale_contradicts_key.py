@@ -83,20 +83,20 @@ stem: What is 7 x 8?
 options:
   - {text: '56', correct: true, rationale: Correct. 7 x 8 = 56.}
   - {text: '54', rationale: Incorrect. The correct answer is 56; 54 is 6 x 9.}
-  - {text: '48', rationale: This is 6 x 8, not 7 x 8.}
+  - {text: '48', rationale: 'This is 6 x 8, not 7 x 8.'}
 """, """\
 id: rck-pointers-and-hedges
 stem: Which gas do plants absorb for photosynthesis?
 options:
   - {text: carbon dioxide, correct: true, rationale: Plants take in CO2 through their stomata.}
-  - {text: oxygen, rationale: Correct answer is carbon dioxide; oxygen is released, not absorbed.}
+  - {text: oxygen, rationale: 'Correct answer is carbon dioxide; oxygen is released, not absorbed.'}
   - {text: nitrogen, rationale: "Partially correct thinking: plants need nitrogen, but not for photosynthesis."}
 """, """\
 id: rck-negative-item
 stem: Which of these is NOT a greenhouse gas?
 options:
   - {text: nitrogen, correct: true, rationale: "Incorrect as a greenhouse gas: N2 does not absorb infrared, so it is the answer."}
-  - {text: methane, rationale: Correct. Methane is a greenhouse gas, so it is not the answer.}
+  - {text: methane, rationale: 'Correct. Methane is a greenhouse gas, so it is not the answer.'}
   - {text: water vapour, rationale: Incorrect choice. Water vapour traps heat.}
 """),
     failing=("""\
