@@ -227,3 +227,15 @@ def test_report_renders_in_headless_chromium(run_cli, bank, tmp_path):
     width, height, colours = _png_colours(png)
     assert (width, height) == (1280, 2000)
     assert colours > 50, "the screenshot is blank or nearly so"
+
+
+def test_report_and_stats_name_the_extra_when_its_libraries_are_missing(run_cli, monkeypatch, tmp_path):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("matplotlib", "rich") else real(name, *a))
+    code, _, err = run_cli("report", "bank/", "-o", tmp_path / "r.html", cwd=Path(__file__).resolve().parents[1])
+    assert code == 2 and "pip install 'qlint[report]'" in err and "matplotlib" in err
+    code, _, err = run_cli("stats", "bank/")
+    assert code == 2 and "rich" in err

@@ -5,6 +5,7 @@ Kept light on import: matplotlib loads only when ``report`` draws, rich only whe
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -51,9 +52,21 @@ def _summary(args: argparse.Namespace):
     return run, summarize(run, args.paths, name=args.title)
 
 
+def require_extra(command: str, modules: tuple[str, ...]) -> None:
+    """Stop with a usage error naming the install command when an optional dependency is missing."""
+    from qlint.cli import UsageError
+
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        raise UsageError(f"qlint {command} needs {' and '.join(missing)}, which the checking install leaves out: "
+                         "pip install 'qlint[report]'")
+
+
 def cmd_report(args: argparse.Namespace, out) -> int:
     from qlint.cli import EXIT_OK, UsageError
-    from qlint.report.html import render
+
+    require_extra("report", ("matplotlib",))
+    from qlint.report.html import render   # imports nothing heavy itself; matplotlib loads when it draws
 
     run, summary = _summary(args)
     target = Path(args.output)
@@ -73,6 +86,8 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
     from qlint.cli import EXIT_OK
     from qlint.report.terminal import render
 
+    if args.format == "text":
+        require_extra("stats", ("rich",))
     _, summary = _summary(args)
     if args.format == "json":
         json.dump(summary.to_dict(), out, indent=2, ensure_ascii=False)
