@@ -361,8 +361,19 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     processed: Outcomes | None = None
     bank: list[Finding] | None = None
     if use_stdin:
-        name = stdin_filename or "<stdin>"
+        name = relative(Path(stdin_filename)) if stdin_filename else "<stdin>"
         outcomes = [process(Path(name), name, active, limits, keep_questions, stdin or b"")]
+        if stdin_filename and any(isinstance(a.rule, BankRule) for a in active):
+            # an editor's unsaved buffer: cross-file rules compare it with the rest of the bank on disk (its own
+            # file on disk left out), and only the buffer is reported on
+            report_only = {name}
+            here = os.path.realpath(stdin_filename)
+            others = [f for f in discover([u for u in bank_roots(config, [Path(stdin_filename)]) if u.is_dir()],
+                                          exclude) if os.path.realpath(f) != here]
+            processed = process_all(others, config, registry, active, jobs=jobs or default_jobs(),
+                                    use_cache=use_cache, keep=keep_questions, progress=False)
+            outcomes += processed.files
+            processed.store_bank = None   # the buffer is not on disk: its bank findings are not for the cache
     else:
         files = list(discover(targets, exclude))
         if all(p.is_file() for p in targets) and any(isinstance(a.rule, BankRule) for a in active):
