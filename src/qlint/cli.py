@@ -58,6 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     rule.add_argument("--format", choices=("text", "json"), default="text")
     rule.add_argument("--config", help="config file (for its rule packs)")
 
+    sub.add_parser("server", help="run the language server (LSP) over stdio, for editors")
+
     schema = sub.add_parser("schema", help="print a JSON Schema (draft-07) of the bank format, for YAML editors")
     schema.add_argument("--output", "-o", help="write it here instead of stdout")
 
@@ -188,6 +190,17 @@ def cmd_clean(args: argparse.Namespace, out) -> int:
     return EXIT_OK
 
 
+def cmd_server(args: argparse.Namespace, out) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
+        raise UsageError("qlint server needs pygls and lsprotocol: pip install 'qlint[server]'")
+    from qlint.server import serve   # pygls is an optional dependency: imported only when the server runs
+
+    serve()
+    return EXIT_OK
+
+
 def cmd_schema(args: argparse.Namespace, out) -> int:
     from qlint.bank_schema import bank_schema
 
@@ -261,6 +274,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return cmd_clean(args, out)
         if args.command == "schema":
             return cmd_schema(args, out)
+        if args.command == "server":
+            return cmd_server(args, out)
         if args.command in ("report", "stats"):
             from qlint.report import cli as report_cli
 

@@ -417,6 +417,17 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     return Run(config, registry, active, outcomes, findings, report_only, shown)
 
 
+def fix_text(text: str, path: str, findings: Sequence[Finding]) -> str | None:
+    """``text`` with the safe fixes of these findings applied (an editor's buffer, not a file); None when the text
+    cannot be rewritten safely."""
+    from qlint.fix import FixError, apply_to_text, fixable
+
+    try:
+        return apply_to_text(text, fixable(findings))
+    except FixError:
+        return None
+
+
 @dataclass
 class FixOutcome:
     """What a fix pass changed (or would change): new texts by path, and files left alone with why."""

@@ -1,0 +1,142 @@
+"""`qlint server` driven over stdio by a real LSP client (pytest-lsp): diagnostics, cross-file findings as the
+buffer changes, quick fixes, suppression, hover and completion."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+A = """\
+id: ck-1
+stem: Which technique reduces activation memory by recomputing activations during the backward pass?
+options:
+  - {text: Gradient checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+  - {text: Larger batches, rationale: Incorrect. They increase memory.}
+"""
+B = """\
+id: bs-1
+stem: How many GPUs does a data-parallel job with a global batch of 256 and 32 samples per GPU use?
+options:
+  - {text: '16', rationale: Incorrect. That is 512 samples.}
+  - {text: '8', correct: true, rationale: Correct. 256 / 32 = 8.}
+  - {text: '4', rationale: Incorrect. That is 128 samples.}
+"""
+
+
+@pytest.fixture
+def bank(tmp_path: Path) -> Path:
+    (tmp_path / "qlint.toml").write_text('paths = ["bank"]\n', encoding="utf-8")
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    (folder / "a.yaml").write_text(A, encoding="utf-8")
+    (folder / "b.yaml").write_text(B, encoding="utf-8")
+    return tmp_path
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "qlint", "server"]))
+async def client(lsp_client: LanguageClient, bank: Path):
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), root_uri=bank.as_uri(), workspace_folders=[
+            types.WorkspaceFolder(uri=bank.as_uri(), name="bank")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+def _open(client: LanguageClient, path: Path, text: str) -> str:
+    uri = path.as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+    return uri
+
+
+def _change(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def _codes(client: LanguageClient, uri: str) -> set[str]:
+    return {str(d.code).split()[1] for d in client.diagnostics.get(uri, [])}
+
+
+def _apply(text: str, edit: types.WorkspaceEdit, uri: str) -> str:
+    lines = text.splitlines(keepends=True)
+    for change in sorted(edit.changes[uri], key=lambda e: (e.range.start.line, e.range.start.character),
+                         reverse=True):
+        start = sum(len(line) for line in lines[: change.range.start.line]) + change.range.start.character
+        end = sum(len(line) for line in lines[: change.range.end.line]) + change.range.end.character
+        joined = "".join(lines)
+        lines = (joined[:start] + change.new_text + joined[end:]).splitlines(keepends=True)
+    return "".join(lines)
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_cross_file_findings_and_a_quick_fix(client: LanguageClient, bank: Path):
+    uri = _open(client, bank / "bank" / "b.yaml", B)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    diagnostics = client.diagnostics[uri]
+    order = [d for d in diagnostics if "option-order" in str(d.code)]
+    assert order, diagnostics
+    assert order[0].range.start.line == 2   # the "options:" line (0-based)
+    assert order[0].severity == types.DiagnosticSeverity.Warning
+    assert order[0].code_description.href.endswith("#option-order-q304")
+
+    # edit a near-duplicate of a.yaml's question into the buffer: the cross-file error appears
+    copied = B.replace(B.splitlines()[1], "stem: " + A.splitlines()[1].removeprefix("stem: ").replace(
+        "Which technique", "Which method"))
+    _change(client, uri, 2, copied)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert "near-duplicate-stem" in _codes(client, uri)
+    near = next(d for d in client.diagnostics[uri] if "near-duplicate-stem" in str(d.code))
+    assert near.severity == types.DiagnosticSeverity.Error and "ck-1" in near.message
+
+    # back to the original text, then take the quick fix for option-order and apply it
+    _change(client, uri, 3, B)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    order = [d for d in client.diagnostics[uri] if "option-order" in str(d.code)]
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=order[0].range,
+        context=types.CodeActionContext(diagnostics=order)))
+    titles = [a.title for a in actions]
+    assert any(t.startswith("Fix:") for t in titles) and any(t.startswith("Suppress option-order") for t in titles)
+    fix = next(a for a in actions if a.title.startswith("Fix:"))
+    fixed = _apply(B, fix.edit, uri)
+    assert fixed.index("'4'") < fixed.index("'8'") < fixed.index("'16'")
+    assert "# qlint" not in fixed and fixed.count("rationale:") == 3
+    _change(client, uri, 4, fixed)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert "option-order" not in _codes(client, uri)
+
+
+@pytest.mark.asyncio
+async def test_suppression_hover_and_completion(client: LanguageClient, bank: Path):
+    uri = _open(client, bank / "bank" / "b.yaml", B)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    order = [d for d in client.diagnostics[uri] if "option-order" in str(d.code)]
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=order[0].range.start))
+    assert "# option-order (Q304)" in hover.contents.value and "Why is this bad?" in hover.contents.value
+
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=order[0].range,
+        context=types.CodeActionContext(diagnostics=order)))
+    suppress = next(a for a in actions if a.title.startswith("Suppress option-order"))
+    suppressed = _apply(B, suppress.edit, uri)
+    _change(client, uri, 2, suppressed)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert "option-order" not in _codes(client, uri)
+    assert "unused-suppression" not in _codes(client, uri) and "invalid-suppression" not in _codes(client, uri)
+
+    text = B + "# qlint: ignore[opt"
+    _change(client, uri, 3, text)
+    line = len(text.splitlines()) - 1
+    items = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line, len("# qlint: ignore[opt"))))
+    assert "option-order" in {i.label for i in items.items}
+    items = await client.text_document_completion_async(types.CompletionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(2, 4)))
+    assert {"rationale", "correct", "explanation"} <= {i.label for i in items.items}
