@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="check bank files and folders")
     check.add_argument("paths", nargs="*", help="files or folders (default: the config's paths, else .); - reads stdin")
-    check.add_argument("--format", choices=None, default=None,
+    check.add_argument("--format", "--output-format", dest="format", choices=None, default=None,
                        help="text (default), json, json-lines, sarif, github, gitlab, junit")
     check.add_argument("--output-file", "-o", help="write the report here instead of stdout")
     check.add_argument("--config", help="use this config file instead of searching for one")
@@ -48,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
+    check.add_argument("--allow-empty", action="store_true",
+                       help="exit 0 when the paths hold no bank files (default: a usage error, exit 2)")
 
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -99,6 +101,9 @@ def cmd_check(args: argparse.Namespace, out) -> int:
                         use_cache=not (args.no_cache or args.fix or args.diff), progress=fmt == "text")
     except SetupError as exc:
         raise UsageError(str(exc)) from None
+    if not run.results and args.paths != ["-"] and not args.allow_empty:
+        where = ", ".join(args.paths) or "the configured paths"
+        raise UsageError(f"no bank files found in {where} (.yaml and .yml files); pass --allow-empty to accept that")
     if args.fix or args.diff:
         changed = _fix(args, run, out)
         if args.diff:
