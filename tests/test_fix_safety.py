@@ -236,3 +236,41 @@ def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path):
     with pytest.raises(FixError, match="changed on disk"):
         write_atomic(path, "new\n", expected=b"what qlint read\n")
     assert path.read_text() == "someone else's edit\n"
+
+
+# --- comments around reordered options --------------------------------------------------------------------------
+
+AROUND = """\
+questions:
+  - id: c-1
+    stem: How many bytes does one fp32 value take?
+    options:
+      - text: '2'
+        rationale: Incorrect. That is fp16.
+      - text: '8'
+        rationale: Incorrect. That is fp64.   # eight
+      # four is the key
+      - text: '4'
+        correct: true
+        rationale: Correct. 32 bits.
+      - text: '1'
+        rationale: Incorrect. That is int8.
+  # the next question
+  - id: c-2
+    stem: Which tensor method returns a Python number?
+    options:
+      - text: item()
+        correct: true
+        rationale: Correct. It copies the scalar out.
+      - text: detach()
+        rationale: Incorrect. It returns a tensor.
+"""
+
+
+def test_comments_between_and_after_reordered_options_stay_where_they_belong(run_cli, write):
+    path = write("bank/a.yaml", AROUND)
+    run_cli("check", path, "--fix", "--no-cache")
+    lines = path.read_text().splitlines()
+    assert [line.split("'")[1] for line in lines if "- text: '" in line] == ["1", "2", "4", "8"]
+    assert lines[lines.index("      # four is the key") + 1] == "      - text: '4'", "a comment left its option"
+    assert lines[lines.index("  # the next question") + 1] == "  - id: c-2", "the comment after the list moved"

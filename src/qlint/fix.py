@@ -6,6 +6,7 @@ mid-write leaves every file either old or new.
 """
 from __future__ import annotations
 
+import copy
 import io
 import os
 import stat
@@ -84,6 +85,9 @@ def _styled(old: Any, value: str) -> Any:
 
 
 def _reorder(seq: Any, order: tuple[int, ...]) -> None:
+    """Put a list's items in ``order``. Comment lines between items travel with the item below them, and those after
+    the list stay after it (ruamel.yaml hangs both on the item above, which would carry them along)."""
+    gaps = _take_gaps(seq) if all(isinstance(item, dict) for item in seq) else None
     items = [seq[i] for i in order]
     comments = getattr(seq, "ca", None)
     moved = {new: comments.items[old] for new, old in enumerate(order) if old in comments.items} if comments else {}
@@ -96,6 +100,61 @@ def _reorder(seq: Any, order: tuple[int, ...]) -> None:
         comments.items.update(moved)
         if tail is not None and last not in moved:
             comments.items[last] = tail
+    if gaps is not None:
+        texts, template = gaps
+        above = [""] + texts[:-1]   # the comment lines above each item, by old index
+        for position, item in enumerate(items):
+            _give_gap(item, above[order[position + 1]] if position < last else texts[last], template)
+
+
+def _end_comment(node: Any) -> tuple[tuple[list, int] | None, tuple[dict, Any, int] | None]:
+    """Where the comment that ends ``node`` sits: the deepest row (and index in it) along its last items holding a
+    token, and the deepest comment table (with key and index) there is. ruamel.yaml hangs the comment lines
+    that follow a node on its last scalar. The walk follows last items only: bounded by the nesting depth."""
+    found = deepest = None
+    while isinstance(node, (dict, list)) and len(node) and getattr(node, "ca", None) is not None:
+        key = next(reversed(node)) if isinstance(node, dict) else len(node) - 1
+        index = 2 if isinstance(node, dict) else 0
+        deepest = (node.ca.items, key, index)
+        row = node.ca.items.get(key)
+        if row is not None and len(row) > index and row[index] is not None:
+            found = (row, index)
+        node = node[key]
+    return found, deepest
+
+
+def _take_gaps(seq: Any) -> tuple[list[str], Any]:
+    """The comment lines after each item (cut from the item's last comment), and a token to copy new ones from."""
+    texts, template = [], None
+    for item in seq:
+        found, _ = _end_comment(item)
+        after = ""
+        if found is not None:
+            row, index = found
+            template = row[index]
+            eol, _, after = template.value.partition("\n")
+            if eol:
+                template.value = eol + "\n"
+            elif after:
+                row[index] = None
+        texts.append(after)
+    return texts, template
+
+
+def _give_gap(item: Any, after: str, template: Any) -> None:
+    """Put comment lines after an item: on its last comment, or on a new one where ruamel.yaml looks for it."""
+    if not after:
+        return
+    found, deepest = _end_comment(item)
+    if found is not None:
+        row, index = found
+        row[index].value += after
+    elif deepest is not None:
+        table, key, index = deepest
+        token = copy.copy(template)
+        token.value = "\n" + after
+        row = table.setdefault(key, [None, None, None, None] if index == 2 else [None, None])
+        row[index] = token
 
 
 def _round_trip(text: str) -> tuple[Any, Any]:
@@ -202,8 +261,8 @@ def _shared(question: Any, edit: Edit) -> str | None:
     name = next((a for a in map(_anchor, path) if a is not None), None)
     if name is None:
         return None
-    return (f"{edit.field} is shared through the YAML anchor &{name} (and its aliases); a fix there would change "
-            "every place that uses it and never settle, so fix it by hand")
+    return (f"{edit.field} carries or sits under the YAML anchor &{name}, which aliases may share; a fix there "
+            "could change every place that uses it and never settle, so fix it by hand")
 
 
 def _overlaps(one: str, other: str) -> bool:
