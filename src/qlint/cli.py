@@ -102,7 +102,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
             run = run_check(args.paths, config_path=args.config, select=args.select,
                             extend_select=args.extend_select, ignore=args.ignore, jobs=args.jobs,
                             use_cache=not args.no_cache)
-        run.findings = sorted(run.findings + skips, key=Finding.sort_key)
+        if skips:
+            run.findings = sorted(run.findings + skips, key=Finding.sort_key)
 
     findings = run.findings
     if args.write_baseline:

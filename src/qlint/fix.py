@@ -1,8 +1,13 @@
 """Safe fixes: edits rules propose, applied with ruamel.yaml's round-trip so comments, key order and quoting survive.
 
-A file whose untouched round-trip is not byte-identical is never rewritten. Writes are atomic
-(temporary file in the same folder, fsync, original mode kept, rename), so a run killed
-mid-write leaves every file either old or new.
+A file whose untouched round-trip is not byte-identical is never rewritten. A fix addresses the
+question the checker read by its position (the line and column of its mapping), never by its id as
+ruamel reads it, and a file whose ids collide for qlint, ruamel.yaml or PyYAML is left alone. A fix
+that reaches a node with an anchor (which aliases may share) is refused, and the new text is read
+again with the checker's loader before it is written: every question must equal its old self with
+exactly its own edits. Writes are atomic (temporary file in the same folder, fsync, original mode and
+owner kept, rename), follow symbolic links, and refuse read-only files and folders and hard-linked
+files, so a run killed mid-write leaves every file either old or new.
 """
 from __future__ import annotations
 
@@ -160,14 +165,14 @@ def _give_gap(item: Any, after: str, template: Any) -> None:
 def _round_trip(text: str) -> tuple[Any, Any]:
     """ruamel's round-trip reader and document for ``text``, or FixError when re-dumping would not give it back."""
     try:
-        yaml = _yaml(text)
-        data = yaml.load(text)
-        unchanged = _dump(yaml, data) == text
+        reader = _yaml(text)
+        data = reader.load(text)
+        unchanged = _dump(reader, data) == text
     except Exception as exc:  # ruamel's own view of the file differs from libyaml's: do not touch it
         raise FixError(f"ruamel.yaml cannot round-trip it ({type(exc).__name__})") from None
     if not unchanged:
         raise FixError("a round-trip would change its formatting, so it is left alone")
-    return yaml, data
+    return reader, data
 
 
 def _entries(data: Any) -> list[Any]:
@@ -197,8 +202,8 @@ def _refuse_colliding_ids(text: str, checked: FileResult, entries: list[Any]) ->
                 ("YAML 1.2 (ruamel.yaml)", [(_id_text(e), _line(e)) for e in entries])]
     try:
         others = _entries(yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
-    except (yaml.YAMLError, RecursionError, ValueError, OverflowError):
-        others = []  # PyYAML cannot read it at all: there is no YAML 1.1 reading to collide in
+    except Exception:  # PyYAML cannot build it (bad tag, unhashable key, too deep): no 1.1 reading
+        others = []
     if len(others) == len(entries):
         readings.append(("YAML 1.1 (PyYAML)", [(_id_text(o), _line(e)) for o, e in zip(others, entries)]))
     for reader, ids in readings:
