@@ -85,7 +85,7 @@ def _setup(args: argparse.Namespace, start: Path):
 
 def cmd_check(args: argparse.Namespace, out) -> int:
     from qlint.engine import exit_code
-    from qlint.finding import Severity
+    from qlint.finding import Finding, Severity
     from qlint.pipeline import SetupError, run_check
     from qlint.reporters import Report, renderers
 
@@ -105,13 +105,15 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         where = ", ".join(args.paths) or "the configured paths"
         raise UsageError(f"no bank files found in {where} (.yaml and .yml files); pass --allow-empty to accept that")
     if args.fix or args.diff:
-        changed = _fix(args, run, out)
+        changed, skips = _fix(args, run, out)
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
         if changed:
             run = run_check(args.paths, config_path=args.config, select=args.select,
                             extend_select=args.extend_select, ignore=args.ignore, jobs=args.jobs,
                             use_cache=not args.no_cache)
+        if skips:
+            run.findings = sorted(run.findings + skips, key=Finding.sort_key)
 
     findings = run.findings
     if args.write_baseline:
@@ -150,9 +152,15 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     return exit_code(findings, fail_on)
 
 
-def _fix(args: argparse.Namespace, run, out) -> bool:
+FIX_SKIPPED = ("Q904", "fix-skipped")
+
+
+def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
+    """Apply (--fix) or show (--diff) the safe fixes. Returns whether any file changed, and a warning finding for
+    every file or fix left alone, so that the report (and with it the exit code) says so, not only stderr."""
     import difflib
 
+    from qlint.finding import Finding, Severity
     from qlint.pipeline import fix_run
 
     if args.paths == ["-"]:
@@ -167,7 +175,9 @@ def _fix(args: argparse.Namespace, run, out) -> bool:
     elif outcome.changed and not args.quiet:
         print(f"qlint: fixed {len(outcome.changed)} file{'s' if len(outcome.changed) != 1 else ''}",
               file=sys.stderr)
-    return bool(outcome.changed)
+    skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
+             for path, reason in outcome.skipped]
+    return bool(outcome.changed), skips
 
 
 def cmd_rules(args: argparse.Namespace, out) -> int:

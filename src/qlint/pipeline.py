@@ -430,52 +430,71 @@ def fix_text(text: str, path: str, findings: Sequence[Finding]) -> str | None:
 
 @dataclass
 class FixOutcome:
-    """What a fix pass changed (or would change): new texts by path, and files left alone with why."""
+    """What a fix pass changed (or would change): new texts by path, and files or fixes left alone with why."""
 
     changed: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (old text, new text)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): a file or one fix in it
     applied: int = 0
 
 
 def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixOutcome:
-    """Apply the safe fixes that ``run`` found, file by file, until nothing more is fixable."""
-    from qlint.fix import FixError, apply_to_text, fixable, write_atomic
-    from qlint.suppress import apply_suppressions
+    """Apply the safe fixes that ``run`` found, file by file, until nothing more is fixable. A file that cannot be
+    read, fixed safely or written is skipped with its reason and the other files go on."""
+    from qlint.fix import FixError, write_atomic
 
     outcome = FixOutcome()
-    limits = run.config.settings.limits
-    names = [r.name for r in run.registry] + [r.code for r in run.registry]
-    paths = sorted({f.path for f in run.findings if f.fix is not None})
-    for path in paths:
+    for path in sorted({f.path for f in run.findings if f.fix is not None}):
+        data, _ = _read(Path(path), run.config.settings.limits)  # a regular file within the size limit, or None
         try:
-            original = Path(path).read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            outcome.skipped.append((path, f"cannot read it: {exc}"))
+            if data is None:
+                raise FixError("cannot read it as a regular file within the size limit")
+            original = data.decode("utf-8")
+            if original.startswith("\ufeff"):
+                raise FixError("it starts with a byte-order mark")
+            text, applied, refused = _fix_text(run, path, original, rounds)
+        except UnicodeDecodeError:
+            outcome.skipped.append((path, "it is not valid UTF-8"))
             continue
-        if original.startswith("\ufeff"):
-            outcome.skipped.append((path, "it starts with a byte-order mark"))
-            continue
-        text = original
-        try:
-            for _ in range(rounds):
-                checked = check_file(load_text(text, path, limits), run.active)
-                found = apply_suppressions(checked.findings, [checked], run.active, names)
-                fixes = fixable(found)
-                if not fixes:
-                    break
-                new = apply_to_text(text, fixes)
-                if new == text:
-                    break
-                outcome.applied += len(fixes)
-                text = new
         except FixError as exc:
             outcome.skipped.append((path, str(exc)))
             continue
         except Exception as exc:  # a fix that cannot be applied leaves the file untouched
             outcome.skipped.append((path, f"{type(exc).__name__}: {exc}"))
             continue
-        if text != original:
-            outcome.changed[path] = (original, text)
+        outcome.skipped += [(path, reason) for reason in refused]
+        if text == original:
+            continue
+        try:
             if write:
-                write_atomic(Path(path), text)
+                write_atomic(Path(path), text, expected=data)
+        except FixError as exc:
+            outcome.skipped.append((path, str(exc)))
+        except OSError as exc:  # a full disk, a folder we may not write to: this file only
+            outcome.skipped.append((path, f"cannot write it: {exc.strerror or type(exc).__name__}"))
+        else:
+            outcome.changed[path] = (original, text)
+            outcome.applied += applied
     return outcome
+
+
+def _fix_text(run: Run, path: str, text: str, rounds: int) -> tuple[str, int, list[str]]:
+    """A file's text with its fixes applied round after round (a fix can reveal another), how many went in, and
+    the fixes refused in the last round, with why."""
+    from qlint.fix import apply_fixes, fixable
+    from qlint.suppress import apply_suppressions
+
+    limits = run.config.settings.limits
+    names = [r.name for r in run.registry] + [r.code for r in run.registry]
+    applied, refused = 0, []
+    for _ in range(rounds):
+        checked = check_file(load_text(text, path, limits), run.active)
+        fixes = fixable(apply_suppressions(checked.findings, [checked], run.active, names))
+        if not fixes:
+            break
+        result = apply_fixes(text, fixes, limits)
+        refused = result.refused
+        if result.text == text:
+            break
+        applied += result.applied
+        text = result.text
+    return text, applied, refused
