@@ -134,7 +134,11 @@ def test_non_utf8_file_name_in_every_format(fmt, bank, tmp_path):
     assert code == 0
     written = (tmp_path / "report.out").read_text(encoding="utf-8")
     assert written == out
-    if fmt in ("json", "json-lines", "gitlab", "sarif"):
+    if fmt == "sarif":
+        results = json.loads(out)["runs"][0]["results"]
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+        assert "bank/bad%FFname.yaml" in uris, uris  # the URI of the name's own bytes
+    elif fmt in ("json", "json-lines", "gitlab"):
         docs = [json.loads(line) for line in out.splitlines()] if fmt == "json-lines" else json.loads(out)
         text = json.dumps(docs)  # lone surrogates come back as \udcff escapes: the name's own byte, recoverable
         assert "bad\\udcffname.yaml" in text, out
