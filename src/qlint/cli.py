@@ -86,7 +86,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     available = renderers()
     if fmt not in available:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(available)}")
-    stdin = sys.stdin.buffer if args.paths == ["-"] else None  # read by the run, never past max-file-size
+    # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
+    stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] else None
     try:
         run = run_check(args.paths, config_path=args.config, select=args.select,
                         extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,

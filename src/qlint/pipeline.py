@@ -46,7 +46,7 @@ class Run:
     findings: list[Finding]
     report_only: set[str] | None = None
     shown: list[FileOutcome] = field(default_factory=list)
-    stdin: tuple[str, bytes] | None = None   # the name and the bytes read from standard input (at most the limit)
+    stdin: tuple[str, bytes | OSError] | None = None   # the name and the bytes read from standard input
 
 
 def relative(path: Path) -> str:
@@ -362,13 +362,11 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     report_only: set[str] | None = None
     processed: Outcomes | None = None
     bank: list[Finding] | None = None
-    read: tuple[str, bytes] | None = None
+    read: tuple[str, bytes | OSError] | None = None
     if use_stdin:
         name = stdin_filename or "<stdin>"
-        # never more than the limit and one byte: an endless or huge stdin costs no more than a file may
-        data = stdin.read(limits.max_file_size + 1) if hasattr(stdin, "read") else (stdin or b"")
-        read = (name, data)
-        outcomes = [_stdin_outcome(name, data, active, limits, keep_questions)]
+        read = (name, _read_stdin(stdin, limits))
+        outcomes = [_stdin_outcome(name, read[1], active, limits, keep_questions)]
     else:
         files = list(discover(targets, exclude))
         if all(p.is_file() for p in targets) and any(isinstance(a.rule, BankRule) for a in active):
@@ -412,15 +410,30 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     return Run(config, registry, active, outcomes, findings, report_only, shown, read)
 
 
-def _stdin_outcome(name: str, data: bytes, active: Sequence[ActiveRule], limits: Limits, keep: bool) -> FileOutcome:
-    """Standard input checked as one file; over max-file-size it is a parse-error finding, as a file is."""
-    if len(data) <= limits.max_file_size:
+def _read_stdin(stdin: bytes | BinaryIO | None, limits: Limits) -> bytes | OSError:
+    """Standard input's bytes, never more than the limit and one byte: an endless or huge stdin costs no more
+    than a file may. An error reading it comes back to be reported."""
+    if not hasattr(stdin, "read"):
+        return stdin or b""  # type: ignore[return-value]
+    try:
+        return stdin.read(limits.max_file_size + 1)  # type: ignore[union-attr]
+    except OSError as exc:
+        return exc
+
+
+def _stdin_outcome(name: str, data: bytes | OSError, active: Sequence[ActiveRule], limits: Limits,
+                   keep: bool) -> FileOutcome:
+    """Standard input checked as one file; over max-file-size, or unreadable, it is a parse-error finding, as a
+    file is."""
+    if isinstance(data, bytes) and len(data) <= limits.max_file_size:
         return process(Path(name), name, active, limits, keep, data)
+    limit = limits.max_file_size
+    shown = f"{limit / 1048576:.0f} MB" if limit >= 1048576 else f"{limit:,} bytes"
+    message = (f"cannot read standard input: {data.strerror or type(data).__name__}" if isinstance(data, OSError)
+               else f"standard input is over the {shown} limit (max-file-size); it was not read further")
     code, rule = PARSE_ERROR
-    over = Finding(name, 1, 1, code, rule, Severity.ERROR,
-                   f"standard input is over the {limits.max_file_size / 1048576:.0f} MB limit (max-file-size); "
-                   "it was not read further")
-    return check_file(FileResult(name, findings=[over]), active, keep)
+    return check_file(FileResult(name, findings=[Finding(name, 1, 1, code, rule, Severity.ERROR, message)]),
+                      active, keep)
 
 
 @dataclass

@@ -24,7 +24,7 @@ _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 
 def source_lines(findings: Iterable[Finding], limits: Limits,
-                 stdin: tuple[str, bytes] | None = None) -> dict[tuple[str, int], str]:
+                 stdin: tuple[str, bytes | OSError] | None = None) -> dict[tuple[str, int], str]:
     """``(path, line) -> text`` for every line a finding points at, where the file can be read safely.
 
     ``stdin`` is ``(name, bytes)`` when the run read standard input: then no file is opened at all."""
@@ -34,7 +34,8 @@ def source_lines(findings: Iterable[Finding], limits: Limits,
     found: dict[tuple[str, int], str] = {}
     for path, lines in wanted.items():
         if stdin is not None:
-            data = stdin[1] if path == stdin[0] and len(stdin[1]) <= limits.max_file_size else None
+            data = stdin[1] if path == stdin[0] and isinstance(stdin[1], bytes) else None
+            data = data if data is not None and len(data) <= limits.max_file_size else None
         else:
             data = _read_source(Path(path), limits)
         text = decode(data, path)[0] if data is not None else None
