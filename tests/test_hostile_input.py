@@ -204,3 +204,35 @@ def test_one_file_named_twice_is_checked_once(second, bank, tmp_path):
     found = findings_of(out)
     assert code == 1 and not [f for f in found if f["rule"] == "duplicate-id"], found
     assert len([f for f in found if f["rule"] == "correct-count"]) == 1, found
+
+
+# --- the pieces, in process ----------------------------------------------------------------------------
+
+def test_escape_text_shows_control_characters_and_undecodable_bytes():
+    from qlint.reporters import escape_text, json_safe
+
+    assert escape_text("ok/é.yaml") == "ok/é.yaml"
+    assert escape_text("a\nb\r\t\x1b[2J\x7f\u2028" + os.fsdecode(b"\xff")) == "a\\nb\\r\\t\\x1b[2J\\x7f\\u2028\\xff"
+    assert json.loads(json_safe(json.dumps(os.fsdecode(b"x\xff"), ensure_ascii=False))) == os.fsdecode(b"x\xff")
+
+
+def test_source_lines_read_only_what_the_loader_would(tmp_path):
+    from qlint.finding import Finding, Severity
+    from qlint.loader import Limits
+    from qlint.sources import KEPT_WIDTH, source_lines
+
+    def at(path: Path | str, line: int) -> Finding:
+        return Finding(str(path), line, 1, "Q101", "parse-error", Severity.ERROR, "m")
+
+    good = tmp_path / "good.yaml"
+    good.write_bytes(b"one\rtwo\r\nthree\n" + b"x" * 1000 + b"\n")  # YAML counts a lone CR as a line break
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"a\n" * 1000)
+    link = tmp_path / "link.yaml"
+    link.symlink_to(good)
+    os.mkfifo(tmp_path / "pipe.yaml")
+    found = source_lines([at(good, 2), at(good, 3), at(good, 4), at(big, 1), at(link, 1),
+                          at(tmp_path / "pipe.yaml", 1), at(tmp_path / "missing.yaml", 1)], Limits(max_file_size=1100))
+    assert found == {(str(good), 2): "two", (str(good), 3): "three", (str(good), 4): "x" * KEPT_WIDTH}
+    # stdin: the bytes read, whatever file the name names
+    assert source_lines([at(good, 1)], Limits(), (str(good), b"from stdin\n")) == {(str(good), 1): "from stdin"}
