@@ -27,15 +27,16 @@ def source_lines(findings: Iterable[Finding], limits: Limits,
                  stdin: tuple[str, bytes | OSError] | None = None) -> dict[tuple[str, int], str]:
     """``(path, line) -> text`` for every line a finding points at, where the file can be read safely.
 
-    ``stdin`` is ``(name, bytes)`` when the run read standard input: then no file is opened at all."""
+    ``stdin`` is ``(name, bytes)`` (or the error reading them) when the run read standard input: then no file
+    is opened at all."""
     wanted: dict[str, set[int]] = {}
     for finding in findings:
         wanted.setdefault(finding.path, set()).add(finding.line)
     found: dict[tuple[str, int], str] = {}
     for path, lines in wanted.items():
         if stdin is not None:
-            data = stdin[1] if path == stdin[0] and isinstance(stdin[1], bytes) else None
-            data = data if data is not None and len(data) <= limits.max_file_size else None
+            read = stdin[1] if path == stdin[0] else None
+            data = read if isinstance(read, bytes) and len(read) <= limits.max_file_size else None
         else:
             data = _read_source(Path(path), limits)
         text = decode(data, path)[0] if data is not None else None

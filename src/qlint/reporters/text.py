@@ -11,7 +11,7 @@ from typing import TextIO
 from qlint.finding import Severity
 from qlint.reporters import Report, escape_text
 
-SNIPPET_WIDTH = 160  # characters of a source line shown; the run keeps no more than this of each line
+SNIPPET_WIDTH = 160  # characters of a source line shown (the run keeps a few more: a cut line ends in ...)
 
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
