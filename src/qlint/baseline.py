@@ -30,7 +30,9 @@ def write(path: Path, findings: Iterable[Finding]) -> int:
     counts = Counter(_key(f) for f in findings)
     entries = [{"kind": kind, "of": of, "rule": rule, "count": n} for (kind, of, rule), n in sorted(counts.items())]
     doc = {"qlint-baseline": FORMAT, "qlint": __version__, "findings": entries}
-    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    # backslashreplace: a file name's byte that is not UTF-8 (a lone surrogate) is written as the JSON escape
+    # \udcff, which reads back as the same name
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8", errors="backslashreplace")
     return sum(counts.values())
 
 

@@ -93,7 +93,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     available = renderers()
     if fmt not in available:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(available)}")
-    stdin = sys.stdin.buffer.read() if args.paths == ["-"] else None
+    # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
+    stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] else None
     try:
         run = run_check(args.paths, config_path=args.config, select=args.select,
                         extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
@@ -133,11 +134,11 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         except baseline.BaselineError as exc:
             raise UsageError(str(exc)) from None
 
-    report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
-                    rules=[a.rule for a in run.active])
     options = {"quiet": args.quiet, "statistics": args.statistics}
     if args.no_show_source:
         options["show_source"] = False
+    report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
+                    rules=[a.rule for a in run.active], sources=_sources(args, fmt, run, findings, out))
     if args.output_file:
         try:  # streamed: a million findings need not sit in memory twice
             with open(args.output_file, "w", encoding="utf-8") as handle:
@@ -150,6 +151,16 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         return EXIT_OK
     fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
     return exit_code(findings, fail_on)
+
+
+def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
+    """The source lines for snippets, read only when the text format will show them (on a terminal)."""
+    from qlint.reporters.text import use_colour
+    from qlint.sources import source_lines
+
+    if fmt != "text" or args.output_file or args.no_show_source or not use_colour(out):
+        return {}
+    return source_lines(findings, run.config.settings.limits, run.stdin)
 
 
 FIX_SKIPPED = ("Q904", "fix-skipped")

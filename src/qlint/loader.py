@@ -249,8 +249,8 @@ class _Walker:
                 items.append(self.value(item, key, positions, depth + 1, in_alias))
             return items
         result: dict[str, Any] = {}
-        first_line: dict[str, int] = {}
-        for key_node, value_node in node.value:
+        first, last = _key_indexes(node.value)
+        for index, (key_node, value_node) in enumerate(node.value):
             kmark = key_node.start_mark
             if key_node.tag not in _STANDARD_TAGS:
                 self._check_tag(key_node)
@@ -259,16 +259,34 @@ class _Walker:
                                               "a mapping key must be a plain scalar"))
                 continue
             key = key_node.value
-            if key in result:
-                self.findings.append(_finding(
-                    self.path, kmark.line + 1, kmark.column + 1, SCHEMA,
-                    f"duplicate key {key!r} (first at line {first_line[key]}); the first value is used"))
-                continue
-            first_line[key] = kmark.line + 1
+            if first[key] != index:
+                self.findings.append(_duplicate(self.path, key_node, node.value[first[key]][0]))
+            if last[key] != index:
+                continue  # an earlier value: YAML consumers keep the last one, so that is the one checked
             child = f"{where}.{key}" if where else key
             positions[child] = (kmark.line + 1, kmark.column + 1)
             result[key] = self.value(value_node, child, positions, depth + 1, in_alias)
         return result
+
+
+def _key_indexes(pairs: list[tuple[yaml.Node, yaml.Node]]) -> tuple[dict[str, int], dict[str, int]]:
+    """Where each scalar key of a mapping first and last occurs, by pair index."""
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for index, (key_node, _) in enumerate(pairs):
+        if type(key_node) is yaml.ScalarNode:
+            first.setdefault(key_node.value, index)
+            last[key_node.value] = index
+    return first, last
+
+
+def _duplicate(path: str, key_node: yaml.Node, first_node: yaml.Node) -> Finding:
+    """A repeated key. PyYAML and most YAML consumers keep the last value, so qlint checks that one too: what the
+    bank's users read is what gets checked."""
+    mark = key_node.start_mark
+    return _finding(path, mark.line + 1, mark.column + 1, SCHEMA,
+                    f"duplicate key {key_node.value!r} (first at line {first_node.start_mark.line + 1}); "
+                    "the last value is used, as YAML loaders read it; remove the others")
 
 
 def _did_you_mean(key: str, allowed: tuple[str, ...]) -> str:
@@ -341,6 +359,38 @@ def _question_id(raw: Any) -> str | None:
     return None
 
 
+def _entries(root: yaml.Node, path: str, findings: list[Finding]) -> list[yaml.Node] | None:
+    """The question nodes of a file: its ``questions:`` list, or the file itself as one question. None (with the
+    reason in ``findings``) when the file holds none. A repeated ``questions:`` is reported, and the last list is
+    the one checked: YAML loaders keep the last value, so that is the list the bank's users read."""
+    first, last = _key_indexes(root.value) if isinstance(root, yaml.MappingNode) else ({}, {})
+    if "questions" in last:
+        for index, (key_node, _value_node) in enumerate(root.value):
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
+            if key not in _FILE_KEYS:
+                m = key_node.start_mark
+                findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA,
+                                         f"unknown top-level key {key!r}{_did_you_mean(key, _FILE_KEYS)}"))
+            elif first[key] != index:
+                findings.append(_duplicate(path, key_node, root.value[first[key]][0]))
+        questions_node = root.value[last["questions"]][1]
+        m = questions_node.start_mark
+        if not isinstance(questions_node, yaml.SequenceNode):
+            findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' must be a list of questions"))
+            return None
+        if not questions_node.value:
+            findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' is empty"))
+        return questions_node.value
+    if isinstance(root, yaml.MappingNode):
+        return [root]
+    m = root.start_mark
+    kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
+    findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA,
+                             f"file holds {kind}; a bank file holds one question (a mapping) "
+                             "or a mapping with a 'questions:' list"))
+    return None
+
+
 def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
     """Parse and validate one bank file's text."""
     limits = limits or Limits()
@@ -358,36 +408,10 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
         result.findings.append(_finding(path, 1, 1, SCHEMA, "file holds no questions (it is empty or only comments)"))
         return result
 
-    walker = _Walker(path, limits)
-    if isinstance(root, yaml.MappingNode) and any(
-            isinstance(k, yaml.ScalarNode) and k.value == "questions" for k, _ in root.value):
-        entries = []
-        for key_node, _value_node in root.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
-            if key not in _FILE_KEYS:
-                m = key_node.start_mark
-                result.findings.append(_finding(
-                    path, m.line + 1, m.column + 1, SCHEMA,
-                    f"unknown top-level key {key!r}{_did_you_mean(key, _FILE_KEYS)}"))
-        questions_node = next(v for k, v in root.value if isinstance(k, yaml.ScalarNode) and k.value == "questions")
-        if not isinstance(questions_node, yaml.SequenceNode):
-            m = questions_node.start_mark
-            result.findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' must be a list of questions"))
-            return result
-        if not questions_node.value:
-            m = questions_node.start_mark
-            result.findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' is empty"))
-        entries = questions_node.value
-    elif isinstance(root, yaml.MappingNode):
-        entries = [root]
-    else:
-        m = root.start_mark
-        kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
-        result.findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA,
-                                        f"file holds {kind}; a bank file holds one question (a mapping) "
-                                        "or a mapping with a 'questions:' list"))
+    entries = _entries(root, path, result.findings)
+    if entries is None:
         return result
-
+    walker = _Walker(path, limits)
     for node in entries:
         mark = node.start_mark
         line, column = mark.line + 1, mark.column + 1
@@ -477,8 +501,10 @@ _SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", 
 
 
 def discover(paths: list[Path], exclude: tuple[str, ...] = ()) -> Iterator[Path]:
-    """Bank files under the given paths, in a stable order; a file named explicitly is always taken."""
-    seen: set[Path] = set()
+    """Bank files under the given paths, in a stable order; a file named explicitly is always taken. A file
+    reached twice (named by a relative and an absolute path, its folder named twice, a link or hard link to
+    another bank file) is taken once, under the first name met: checked twice, it would clash with itself."""
+    seen: set[object] = set()
     for root in paths:
         if root.is_dir():
             for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
@@ -486,12 +512,25 @@ def discover(paths: list[Path], exclude: tuple[str, ...] = ()) -> Iterator[Path]
                 for name in sorted(filenames):
                     candidate = Path(dirpath) / name
                     if name.endswith(_YAML_SUFFIXES) and not name.startswith(".") and not matches_glob(candidate, exclude):
-                        if candidate not in seen:
-                            seen.add(candidate)
+                        if _first_time(candidate, seen):
                             yield candidate
-        elif root not in seen:
-            seen.add(root)
+        elif _first_time(root, seen):
             yield root
+
+
+def _first_time(path: Path, seen: set[object]) -> bool:
+    """True the first time a file is met: files are the same when their device and inode are (whatever the
+    spelling or link that leads there); a path that cannot be stat-ed (dangling, a loop), or a file system
+    without inode numbers, falls back to the absolute path."""
+    try:
+        info = os.stat(path)
+        identity: object = (info.st_dev, info.st_ino) if info.st_ino else os.path.abspath(path)
+    except (OSError, ValueError):
+        identity = os.path.abspath(path)
+    if identity in seen:
+        return False
+    seen.add(identity)
+    return True
 
 
 def matches_glob(path: Path, patterns: tuple[str, ...]) -> bool:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from qlint.cache import Cache, config_key, encoded
 from qlint.cache import decode as decode_outcome
@@ -22,7 +23,7 @@ from qlint.config import ActiveRule, Config, ConfigError, ignored_for, load_conf
 from qlint.engine import check_bank, check_file, finish
 from qlint.finding import Finding, Severity
 from qlint.items import FileOutcome
-from qlint.loader import FileResult, Limits, decode, discover, load_file, load_text, read_limited
+from qlint.loader import PARSE_ERROR, FileResult, Limits, decode, discover, load_file, load_text, read_limited
 from qlint.packs import PackError
 from qlint.registry import Registry, RegistryError, load_registry
 from qlint.rule import BankRule
@@ -45,6 +46,7 @@ class Run:
     findings: list[Finding]
     report_only: set[str] | None = None
     shown: list[FileOutcome] = field(default_factory=list)
+    stdin: tuple[str, bytes | OSError] | None = None   # the name and the bytes read from standard input
 
 
 def relative(path: Path) -> str:
@@ -336,10 +338,10 @@ def bank_roots(config: Config, files: Sequence[Path]) -> list[Path]:
 
 
 def run_check(paths: list[str], *, config_path: str | None = None, select: list[str] | None = None,
-              extend_select: Sequence[str] = (), ignore: Sequence[str] = (), stdin: bytes | None = None,
+              extend_select: Sequence[str] = (), ignore: Sequence[str] = (), stdin: bytes | BinaryIO | None = None,
               stdin_filename: str | None = None, jobs: int | None = None, use_cache: bool = True,
               keep_questions: bool = False, progress: bool = False) -> Run:
-    """Check the given paths (``["-"]`` with ``stdin`` reads one file from standard input)."""
+    """Check the given paths (``["-"]`` with ``stdin``, bytes or a binary stream, checks standard input)."""
     use_stdin = paths == ["-"]
     targets = [Path(p) for p in paths]
     start = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path.cwd())
@@ -360,9 +362,11 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     report_only: set[str] | None = None
     processed: Outcomes | None = None
     bank: list[Finding] | None = None
+    read: tuple[str, bytes | OSError] | None = None
     if use_stdin:
         name = relative(Path(stdin_filename)) if stdin_filename else "<stdin>"
-        outcomes = [process(Path(name), name, active, limits, keep_questions, stdin or b"")]
+        read = (name, _read_stdin(stdin, limits))
+        outcomes = [_stdin_outcome(name, read[1], active, limits, keep_questions)]
         if stdin_filename and any(isinstance(a.rule, BankRule) for a in active):
             # an editor's unsaved buffer: cross-file rules compare it with the rest of the bank on disk (its own
             # file on disk left out), and only the buffer is reported on
@@ -414,7 +418,33 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
                              f"plugin failed to load: {problem.message}") for problem in registry.problems]
         findings.sort(key=Finding.sort_key)
     shown = [o for o in outcomes if report_only is None or o.path in report_only]
-    return Run(config, registry, active, outcomes, findings, report_only, shown)
+    return Run(config, registry, active, outcomes, findings, report_only, shown, read)
+
+
+def _read_stdin(stdin: bytes | BinaryIO | None, limits: Limits) -> bytes | OSError:
+    """Standard input's bytes, never more than the limit and one byte: an endless or huge stdin costs no more
+    than a file may. An error reading it comes back to be reported."""
+    if not hasattr(stdin, "read"):
+        return stdin or b""  # type: ignore[return-value]
+    try:
+        return stdin.read(limits.max_file_size + 1)  # type: ignore[union-attr]
+    except OSError as exc:
+        return exc
+
+
+def _stdin_outcome(name: str, data: bytes | OSError, active: Sequence[ActiveRule], limits: Limits,
+                   keep: bool) -> FileOutcome:
+    """Standard input checked as one file; over max-file-size, or unreadable, it is a parse-error finding, as a
+    file is."""
+    if isinstance(data, bytes) and len(data) <= limits.max_file_size:
+        return process(Path(name), name, active, limits, keep, data)
+    limit = limits.max_file_size
+    shown = f"{limit / 1048576:.0f} MB" if limit >= 1048576 else f"{limit:,} bytes"
+    message = (f"cannot read standard input: {data.strerror or type(data).__name__}" if isinstance(data, OSError)
+               else f"standard input is over the {shown} limit (max-file-size); it was not read further")
+    code, rule = PARSE_ERROR
+    return check_file(FileResult(name, findings=[Finding(name, 1, 1, code, rule, Severity.ERROR, message)]),
+                      active, keep)
 
 
 def fix_text(text: str, path: str, findings: Sequence[Finding]) -> str | None:

@@ -9,7 +9,7 @@ import json
 from typing import TextIO
 
 from qlint.finding import Severity
-from qlint.reporters import Report, fingerprints, relative_path
+from qlint.reporters import JsonSafeStream, Report, fingerprints, relative_path
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -28,5 +28,5 @@ def build(report: Report) -> list[dict]:
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:
-    json.dump(build(report), stream, indent=2, ensure_ascii=False)
+    json.dump(build(report), JsonSafeStream(stream), indent=2, ensure_ascii=False)
     stream.write("\n")

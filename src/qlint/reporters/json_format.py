@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from qlint.reporters import Report
+from qlint.reporters import Report, json_safe
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:
@@ -12,10 +12,10 @@ def render(report: Report, stream: TextIO, options: dict) -> None:
     stream.write('{\n  "version": 1,\n  "summary": ' + json.dumps(report.summary()) + ',\n  "findings": [')
     for start in range(0, len(report.findings), 10000):   # in slices: a million findings never make one string
         chunk = report.findings[start:start + 10000]
-        stream.write(("," if start else "") + "\n    " + ",\n    ".join([f.to_json() for f in chunk]))
+        stream.write(json_safe(("," if start else "") + "\n    " + ",\n    ".join([f.to_json() for f in chunk])))
     stream.write("\n  ]\n}\n" if report.findings else "]\n}\n")
 
 
 def render_lines(report: Report, stream: TextIO, options: dict) -> None:
     for finding in report.findings:
-        stream.write(finding.to_json() + "\n")
+        stream.write(json_safe(finding.to_json()) + "\n")

@@ -20,8 +20,17 @@ from qlint.reporters import Report, relative_path
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
+def _replace(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if 0xDC80 <= code <= 0xDCFF:  # a file name's byte that is not UTF-8 (os.fsdecode's surrogate): that byte
+        return f"\\x{code - 0xDC00:02x}"
+    return "\ufffd"
+
+
 def clean(text: str) -> str:
-    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100 else "\ufffd", text)
+    return _NOT_XML.sub(lambda m: _replace(m.group()), text)
 
 
 def classname(path: str) -> str:

@@ -8,6 +8,7 @@ line-independent identity so alerts survive lines moving.
 from __future__ import annotations
 
 import json
+import os
 from importlib import metadata
 from pathlib import Path
 from typing import TextIO
@@ -15,7 +16,7 @@ from urllib.parse import quote
 
 from qlint import __version__
 from qlint.finding import Finding, Severity
-from qlint.reporters import Report, fingerprints, relative_path
+from qlint.reporters import JsonSafeStream, Report, fingerprints, relative_path
 from qlint.rule import Rule
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -83,7 +84,8 @@ def _artifact(path: str, root: str) -> dict:
     rel = relative_path(path, root)
     if Path(rel).is_absolute() or rel.startswith("/"):
         return {"uri": Path(rel).as_uri()}
-    return {"uri": quote(rel, safe="/"), "uriBaseId": SRCROOT}
+    # a URI names the file's bytes: a name that is not UTF-8 keeps its own byte (%FF), as as_uri does
+    return {"uri": quote(os.fsencode(rel), safe="/"), "uriBaseId": SRCROOT}
 
 
 def _root_uri(root: str) -> str:
@@ -139,5 +141,5 @@ def build(report: Report) -> dict:
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:
-    json.dump(build(report), stream, indent=2, ensure_ascii=False)
+    json.dump(build(report), JsonSafeStream(stream), indent=2, ensure_ascii=False)
     stream.write("\n")

@@ -1,4 +1,7 @@
-"""Human output: ``path:line:col: CODE name: message``; snippet and colour only on a terminal."""
+"""Human output: ``path:line:col: CODE name: message``; snippet and colour only on a terminal.
+
+Snippets come from ``Report.sources``, the lines the run read under its limits: this module opens no file.
+"""
 from __future__ import annotations
 
 import os
@@ -6,7 +9,9 @@ from collections import Counter
 from typing import TextIO
 
 from qlint.finding import Severity
-from qlint.reporters import Report
+from qlint.reporters import Report, escape_text
+
+SNIPPET_WIDTH = 160  # characters of a source line shown (the run keeps a few more: a cut line ends in ...)
 
 _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
@@ -20,40 +25,31 @@ def use_colour(stream: TextIO) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def _snippet(path: str, line: int, column: int, cache: dict) -> str | None:
-    if path not in cache:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                cache[path] = handle.read().splitlines()
-        except OSError:
-            cache[path] = None
-    lines = cache[path]
-    if not lines or not 1 <= line <= len(lines):
-        return None
-    text = lines[line - 1].rstrip()
-    if len(text) > 160:
-        text = text[:157] + "..."
-    caret = " " * (max(column, 1) - 1) + "^"
+def _snippet(text: str, line: int, column: int) -> str:
+    text = text.rstrip()
+    if len(text) > SNIPPET_WIDTH:
+        text = text[:SNIPPET_WIDTH - 3] + "..."
+    caret = " " * (min(max(column, 1), SNIPPET_WIDTH) - 1) + "^"
     width = len(str(line))
-    return f"{' ' * width} |\n{line} | {text}\n{' ' * width} | {caret}"
+    return f"{' ' * width} |\n{line} | {escape_text(text)}\n{' ' * width} | {caret}"
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:
     colour = options.get("colour", use_colour(stream))
     show_source = options.get("show_source", colour)
     quiet = options.get("quiet", False)
-    cache: dict = {}
+    sources = report.sources if show_source else {}
     for f in report.findings:
-        where = f"{f.path}:{f.line}:{f.column}:"
+        where = f"{escape_text(f.path)}:{f.line}:{f.column}:"
         label = f"{f.code} {f.rule}:"
         if colour:
             where = f"{_BOLD}{where}{_RESET}"
             label = f"{_COLOURS[f.severity]}{f.code}{_RESET} {f.rule}:"
-        stream.write(f"{where} {label} {f.message}\n")
-        if show_source:
-            snippet = _snippet(f.path, f.line, f.column, cache)
-            if snippet:
-                stream.write((f"{_DIM}{snippet}{_RESET}" if colour else snippet) + "\n")
+        stream.write(f"{where} {label} {escape_text(f.message)}\n")
+        source = sources.get((f.path, f.line))
+        if source is not None:
+            snippet = _snippet(source, f.line, f.column)
+            stream.write((f"{_DIM}{snippet}{_RESET}" if colour else snippet) + "\n")
     if options.get("statistics"):
         counts = Counter((f.code, f.rule) for f in report.findings)
         for (code, rule), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
