@@ -95,13 +95,13 @@ def test_budget_skips_the_remaining_rules_with_one_finding(registry, monkeypatch
     assert (finding.code, finding.path, finding.line, str(finding.severity)) == ("Q904", "big.yaml", 1, "error")
     # start 0, deadline 25; checks at 10 (question 0) and 20 (question 16) pass, 30 (question 32) is past it
     assert "missing-rationale stopped after 32 of 40 questions; skipped stray-whitespace" in finding.message
-    assert "rule-time-budget" in finding.message
+    assert "(rule-time-budget = 25 s)" in finding.message
 
 
 def test_budget_before_any_rule_names_every_rule(registry):
     active = _active(registry, "missing-rationale", "stray-whitespace")
     loaded = load_text(BANK, "big.yaml")
-    findings = check_questions(loaded.questions, active, deadline=0.0)   # already past: nothing runs
+    findings = check_questions(loaded.questions, active, budget=0.0)   # no time at all: nothing runs
     assert [f.rule for f in findings] == ["rule-timeout"]
     assert "skipped missing-rationale, stray-whitespace" in findings[0].message
 

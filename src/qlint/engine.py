@@ -33,7 +33,7 @@ def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, e
 
 
 def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveRule],
-                    deadline: float = math.inf) -> list[Finding]:
+                    budget: float = math.inf) -> list[Finding]:
     """All question-rule findings for the questions of one file, rule by rule.
 
     Each rule runs over every question before the next starts: one rule's code, patterns and memos stay hot in
@@ -41,16 +41,17 @@ def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveR
     Findings come out grouped by rule (``finish`` sorts them); for any one question the rules keep their order,
     so fixes to one field still apply first come, first served.
 
-    Past ``deadline`` (a ``time.monotonic()`` value) the remaining work is skipped and one rule-timeout finding,
-    last in the list, says which rules did not run (or stopped part way) so that one file can never stall a run.
+    Once ``budget`` seconds have passed the remaining work is skipped and one rule-timeout finding, last in the
+    list, says which rules did not run (or stopped part way), so that one file can never stall a run.
     """
+    deadline = monotonic() + budget
     out: list[Finding] = []
     for index, active in enumerate(rules):
         rule = active.rule
         check, options, severity, code, name = rule.check, active.options, active.severity, rule.code, rule.name  # type: ignore[attr-defined]
         for done, item in enumerate(questions):
             if done % _CLOCK_STRIDE == 0 and monotonic() >= deadline:
-                out.append(_timeout(questions[0], rules[index:], done, len(questions), deadline))
+                out.append(_timeout(questions[0], rules[index:], done, len(questions), budget))
                 return out
             try:
                 for violation in check(item.question, options):
@@ -62,13 +63,14 @@ def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveR
     return out
 
 
-def _timeout(first: LoadedQuestion, left: Sequence[ActiveRule], done: int, total: int, deadline: float) -> Finding:
+def _timeout(first: LoadedQuestion, left: Sequence[ActiveRule], done: int, total: int, budget: float) -> Finding:
     """The one finding that says which rules the file's time budget cut short; ``left[0]`` stopped after ``done``."""
     names = [a.rule.name for a in left]
-    stopped = f"{names[0]} stopped after {done} of {total} questions; " if done else ""
+    cut = [f"{names[0]} stopped after {done} of {total} questions"] if done else []
     skipped = names[1:] if done else names
-    message = (f"the file's rule time budget (rule-time-budget) ran out: {stopped}"
-               f"skipped {', '.join(skipped) if skipped else 'no other rule'}; its other findings are incomplete")
+    cut += [f"skipped {', '.join(skipped)}"] if skipped else []
+    message = (f"the rules ran past this file's time budget (rule-time-budget = {budget:g} s): {'; '.join(cut)}; "
+               "the file is not fully checked")
     return Finding(first.path, 1, 1, RULE_TIMEOUT[0], RULE_TIMEOUT[1], Severity.ERROR, message)
 
 
@@ -85,11 +87,10 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
 
     ``budget`` is the seconds the question rules may take over this file (``Limits.rule_time_budget``).
     """
-    deadline = monotonic() + budget
     by_name = {a.rule.name: a for a in active}
     question_rules = [a for a in active if isinstance(a.rule, QuestionRule)]
     extractors = [a for a in active if isinstance(a.rule, BankRule) and a.rule.extract is not None]
-    checked = check_questions(result.questions, question_rules, deadline)
+    checked = check_questions(result.questions, question_rules, budget)
     timed_out = checked[-1:] if checked and checked[-1].rule == RULE_TIMEOUT[1] else []
     findings: list[Finding] = []
     for finding in result.findings + timed_out:
