@@ -144,8 +144,9 @@ def compile_linear(patterns: Iterable[str], ignorecase: bool):
             re2.compile(pattern, options)
         except re2.error as exc:
             reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else exc
-            raise PackError(f"pattern {pattern!r} is refused: {reason} (pack patterns run on RE2, in linear time; "
-                            "RE2 has no backreferences or lookarounds)") from None
+            raise PackError(f"pattern {pattern!r} is not a regular expression RE2 can run ({reason}); pack patterns "
+                            "run on RE2, which never backtracks (matching is linear in the text) and so has no "
+                            "backreferences or lookarounds") from None
     return re2.compile("|".join(f"(?:{p})" for p in patterns), options)
 
 
