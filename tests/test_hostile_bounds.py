@@ -42,8 +42,8 @@ def _active(registry, *names: str):
 # --- convergence-cue: one count of each part's holders instead of comparing every pair of options ----------------
 
 def test_convergence_cue_is_linear_in_options():
-    # 20,000 options took minutes comparing every pair; counting each part's holders once takes well under a second
-    options = [{"text": f"bf16 weights {i}", "correct": i == 0} for i in range(20_000)]
+    # 50,000 options: comparing every pair is billions of set lookups (many minutes); counting holders, about a second
+    options = [{"text": f"bf16 weights {i}", "correct": i == 0} for i in range(50_000)]
     question = Question(id="many", stem="Which settings give the lowest peak memory?", options=options)
     with within(20):
         assert list(convergence_cue.check(question, convergence_cue.Options())) == []
