@@ -122,3 +122,18 @@ def test_shipped_packs_keep_their_lookaheads(tmp_path):
     copy.write_bytes(shipped.read_bytes())
     with pytest.raises(PackError, match="lookahead|perl operator"):
         read_pack(copy)
+
+
+def test_patterns_too_large_together_are_refused(tmp_path, monkeypatch):
+    import re2
+
+    real = re2.compile
+
+    def bounded(pattern, options=None):   # as if the alternation of all of them passed RE2's memory bound
+        if "|" in pattern:
+            raise re2.error(b"pattern too large - compile failed")
+        return real(pattern, options)
+
+    monkeypatch.setattr("qlint.packs.re2.compile", bounded)
+    with pytest.raises(PackError, match="house.yaml: rule 'house-pattern': its 2 patterns together are too large"):
+        read_pack(_pattern_pack(tmp_path, "a", "b"))

@@ -147,7 +147,10 @@ def compile_linear(patterns: Iterable[str], ignorecase: bool):
             raise PackError(f"pattern {pattern!r} is not a regular expression RE2 can run ({reason}); pack patterns "
                             "run on RE2, which never backtracks (matching is linear in the text) and so has no "
                             "backreferences or lookarounds") from None
-    return re2.compile("|".join(f"(?:{p})" for p in patterns), options)
+    try:
+        return re2.compile("|".join(f"(?:{p})" for p in patterns), options)
+    except re2.error:  # each fits RE2's memory bound, all of them together do not
+        raise PackError(f"its {len(patterns)} patterns together are too large for RE2; split them over rules") from None
 
 
 def _phrase(token: str) -> str:
