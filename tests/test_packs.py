@@ -56,3 +56,84 @@ def test_shipped_packs_load_and_run_fast_on_hostile_text(tmp_path):
     for rule in rules:  # linear-time patterns: this returns at once (a backtracking pattern would hang here)
         list(rule.check(evil, rule.options()))
     assert read_pack(next((ROOT / "rules").glob("*.yaml")))
+
+
+# --- a bank's own pattern rules run on RE2: linear time whatever the pattern ----------------------------------------
+
+HOSTILE = [r"(a|a)+$", r"(.*){1,100}x", r"(a{1,100}){1,100}$", "a*" * 30 + "x", r"(a?){40}a{40}", r"(?=(a|a)+$)",
+           r"(a+)+$", r"(x+x+)+y", r"^(\w+\s?)*$"]
+
+
+def _pattern_pack(tmp_path: Path, *patterns: str, ignorecase: bool = True) -> Path:
+    path = tmp_path / "house.yaml"
+    lines = ["name: house-pattern", "code: H900", "extends: pattern", "summary: s", "why: w", "use-instead: u",
+             "message: 'found {match}'", "scope: [stem, options]", f"ignorecase: {str(ignorecase).lower()}",
+             "failing: ['x']", "patterns:"] + [f"  - '{p}'" for p in patterns]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("pattern", HOSTILE)
+def test_hostile_pattern_is_refused_or_runs_in_linear_time(pattern, tmp_path):
+    from test_hostile_bounds import within
+
+    from qlint.model import Question
+
+    try:
+        rules = read_pack(_pattern_pack(tmp_path, pattern))
+    except PackError as exc:   # what RE2 cannot run is refused, naming the file and the pattern
+        assert "house.yaml" in str(exc) and pattern in str(exc) and "RE2" in str(exc)
+        return
+    # each ran past 60 s on a 40-character stem under a backtracking engine
+    for stem in ("a" * 40 + "!", "a" * 40, "a" * 10_000 + "!", "x" * 40 + "!"):
+        question = Question(id="x", stem=stem, options=({"text": "a" * 40 + "b"}, {"text": "b"}))
+        with within(10):
+            list(rules[0].check(question, rules[0].options()))
+
+
+@pytest.mark.parametrize("pattern", [r"(?<![\w-])abc", r"(x)\1", r"(?=a)a", r"(?P<w>a)(?P=w)", r"a++", r"(?>a)"])
+def test_patterns_re2_cannot_run_are_refused_at_load(pattern, tmp_path):
+    with pytest.raises(PackError, match=r"house\.yaml: rule 'house-pattern': pattern .* is not a regular "
+                                        r"expression RE2 can run \(.+\); .* no backreferences or lookarounds"):
+        read_pack(_pattern_pack(tmp_path, pattern))
+
+
+def test_re2_pattern_rules_keep_their_meaning(tmp_path):
+    from qlint.model import Question
+
+    rule = read_pack(_pattern_pack(tmp_path, r"\bcolou?r\b", r"^\s*(?:\(?[a-d]\)\s*)?none\b"))[0]
+    fired = lambda stem, *opts: [v.field for v in rule.check(Question(id="x", stem=stem, options=[
+        {"text": t} for t in (opts or ("one", "two"))]), rule.options())]
+    assert fired("Which COLOR is it?") == ["stem"]           # ignorecase
+    assert fired("Which colours are there?") == []           # word boundary after the match
+    assert fired("Which multicolor one?") == []              # word boundary before it
+    assert fired("Which is it?", "(b) None", "none") == ["options[0].text", "options[1].text"]
+    assert fired("Which is it?", "Nonetheless yes", "x none") == []
+    exact = read_pack(_pattern_pack(tmp_path, r"\bColor\b", ignorecase=False))[0]
+    assert [v.message for v in exact.check(Question(id="x", stem="Color or color?", options=[
+        {"text": "a"}, {"text": "b"}]), exact.options())] == ["found Color"]
+
+
+def test_shipped_packs_keep_their_lookaheads(tmp_path):
+    # qlint's own packs are reviewed code, run on Python's re; the same file in a bank's folder is refused
+    shipped = next((ROOT / "rules").glob("*.yaml"))
+    assert read_pack(shipped)
+    copy = tmp_path / shipped.name
+    copy.write_bytes(shipped.read_bytes())
+    with pytest.raises(PackError, match="lookahead|perl operator"):
+        read_pack(copy)
+
+
+def test_patterns_too_large_together_are_refused(tmp_path, monkeypatch):
+    import re2
+
+    real = re2.compile
+
+    def bounded(pattern, options=None):   # as if the alternation of all of them passed RE2's memory bound
+        if "|" in pattern:
+            raise re2.error(b"pattern too large - compile failed")
+        return real(pattern, options)
+
+    monkeypatch.setattr("qlint.packs.re2.compile", bounded)
+    with pytest.raises(PackError, match="house.yaml: rule 'house-pattern': its 2 patterns together are too large"):
+        read_pack(_pattern_pack(tmp_path, "a", "b"))

@@ -12,6 +12,8 @@ from qlint.registry import load_registry
 RULES = list(load_registry())
 CASES = [(r.name, "failing", i, text) for r in RULES for i, text in enumerate(r.failing)] + \
         [(r.name, "passing", i, text) for r in RULES for i, text in enumerate(r.passing)]
+# rule-timeout's failing example fires only under a tiny rule-time-budget: test_hostile_bounds.py runs it so
+CASES = [c for c in CASES if c[:2] != ("rule-timeout", "failing")]
 
 
 @pytest.mark.parametrize("name,kind,index,text", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])

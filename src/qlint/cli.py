@@ -163,7 +163,7 @@ def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
     return source_lines(findings, run.config.settings.limits, run.stdin)
 
 
-FIX_SKIPPED = ("Q904", "fix-skipped")
+FIX_SKIPPED = ("Q905", "fix-skipped")
 
 
 def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:

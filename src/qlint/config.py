@@ -48,6 +48,7 @@ class Settings(BaseModel):
     max_file_size: int = Field(default=Limits.max_file_size, gt=0)
     max_depth: int = Field(default=Limits.max_depth, gt=0, le=500)
     max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0)
+    rule_time_budget: float = Field(default=Limits.rule_time_budget, gt=0, le=3600)
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     @field_validator("fail_on", mode="before")
@@ -57,7 +58,7 @@ class Settings(BaseModel):
 
     @property
     def limits(self) -> Limits:
-        return Limits(self.max_file_size, self.max_depth, self.max_alias_expansion)
+        return Limits(self.max_file_size, self.max_depth, self.max_alias_expansion, self.rule_time_budget)
 
 
 @dataclass(frozen=True)

@@ -7,17 +7,24 @@ filters and sorts.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from time import monotonic
 
 from qlint.config import ActiveRule
 from qlint.finding import Finding, Severity
 from qlint.items import BankItem, FileOutcome, to_item
-from qlint.loader import FileResult, LoadedQuestion
+from qlint.loader import FileResult, Limits, LoadedQuestion
 from qlint.rule import BankRule, QuestionRule
 
 INTERNAL_ERROR = ("Q901", "internal-error")
-_LOADER_NAMES = frozenset(("parse-error", "schema"))
+RULE_TIMEOUT = ("Q904", "rule-timeout")
+# findings made outside the rules themselves: reported only while their rule is on, at its configured severity
+_LOADER_NAMES = frozenset(("parse-error", "schema", RULE_TIMEOUT[1]))
+# reading the clock costs about as much as a small rule's call, so the budget is checked every this many questions;
+# every built-in rule is linear in a question's size, so the overshoot is a few calls of one rule
+_CLOCK_STRIDE = 16
 
 
 def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:
@@ -25,19 +32,27 @@ def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, e
                    f"rule {rule_name} failed: {type(exc).__name__}: {exc}", qid)
 
 
-def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveRule]) -> list[Finding]:
+def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveRule],
+                    budget: float = math.inf) -> list[Finding]:
     """All question-rule findings for the questions of one file, rule by rule.
 
     Each rule runs over every question before the next starts: one rule's code, patterns and memos stay hot in
     the CPU's caches, which made the rules about a sixth faster than taking each question through every rule.
     Findings come out grouped by rule (``finish`` sorts them); for any one question the rules keep their order,
     so fixes to one field still apply first come, first served.
+
+    Once ``budget`` seconds have passed the remaining work is skipped and one rule-timeout finding, last in the
+    list, says which rules did not run (or stopped part way), so that one file can never stall a run.
     """
+    deadline = monotonic() + budget
     out: list[Finding] = []
-    for active in rules:
+    for index, active in enumerate(rules):
         rule = active.rule
         check, options, severity, code, name = rule.check, active.options, active.severity, rule.code, rule.name  # type: ignore[attr-defined]
-        for item in questions:
+        for done, item in enumerate(questions):
+            if done % _CLOCK_STRIDE == 0 and monotonic() >= deadline:
+                out.append(_timeout(questions[0], rules[index:], done, len(questions), budget))
+                return out
             try:
                 for violation in check(item.question, options):
                     line, column = item.locate(violation.field)
@@ -48,6 +63,17 @@ def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveR
     return out
 
 
+def _timeout(first: LoadedQuestion, left: Sequence[ActiveRule], done: int, total: int, budget: float) -> Finding:
+    """The one finding that says which rules the file's time budget cut short; ``left[0]`` stopped after ``done``."""
+    names = [a.rule.name for a in left]
+    cut = [f"{names[0]} stopped after {done} of {total} questions"] if done else []
+    skipped = names[1:] if done else names
+    cut += [f"skipped {', '.join(skipped)}"] if skipped else []
+    message = (f"the rules ran past this file's time budget (rule-time-budget = {budget:g} s): {'; '.join(cut)}; "
+               "the file is not fully checked")
+    return Finding(first.path, 1, 1, RULE_TIMEOUT[0], RULE_TIMEOUT[1], Severity.ERROR, message)
+
+
 def _with_severity(finding: Finding, severity: Severity) -> Finding:
     if finding.severity == severity:
         return finding
@@ -55,18 +81,24 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
                    finding.message, finding.question, finding.field, finding.fix)
 
 
-def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions: bool = False) -> FileOutcome:
-    """Everything that depends on this file alone: loader findings that are on, question rules, bank features."""
+def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions: bool = False,
+               budget: float = Limits.rule_time_budget) -> FileOutcome:
+    """Everything that depends on this file alone: loader findings that are on, question rules, bank features.
+
+    ``budget`` is the seconds the question rules may take over this file (``Limits.rule_time_budget``).
+    """
     by_name = {a.rule.name: a for a in active}
     question_rules = [a for a in active if isinstance(a.rule, QuestionRule)]
     extractors = [a for a in active if isinstance(a.rule, BankRule) and a.rule.extract is not None]
+    checked = check_questions(result.questions, question_rules, budget)
+    timed_out = checked[-1:] if checked and checked[-1].rule == RULE_TIMEOUT[1] else []
     findings: list[Finding] = []
-    for finding in result.findings:
+    for finding in result.findings + timed_out:
         chosen = by_name.get(finding.rule)
         if chosen is None and finding.rule in _LOADER_NAMES:
             continue
         findings.append(_with_severity(finding, chosen.severity if chosen else finding.severity))
-    findings += check_questions(result.questions, question_rules)
+    findings += checked[:len(checked) - len(timed_out)]
     items = []
     for loaded in result.questions:
         item = to_item(loaded)
@@ -78,6 +110,11 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
         items.append(item)
     return FileOutcome(result.path, findings, items, result.suppressions,
                        list(result.questions) if keep_questions else None)
+
+
+def timed_out(outcome: FileOutcome) -> bool:
+    """Whether the time budget cut this file's rules short: an outcome that depends on the clock, not to be cached."""
+    return any(f.rule == RULE_TIMEOUT[1] for f in outcome.findings)
 
 
 def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule], memo: Path | None = None) -> list[Finding]:

@@ -55,6 +55,7 @@ class Limits:
     max_file_size: int = 20 * 1024 * 1024
     max_depth: int = 64
     max_alias_expansion: int = 10_000
+    rule_time_budget: float = 60.0  # seconds the question rules may take over one file before the rest are skipped
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,22 +125,30 @@ def find_suppressions(text: str) -> list[Suppression]:
     """Suppression comments in a file's text. A comment alone on its line covers the next content line."""
     if "qlint:" not in text:
         return []
-    lines = text.splitlines()
-    found = []
-    for number, line in enumerate(lines, start=1):
+    found: list[tuple[int, int, str, tuple[str, ...], str]] = []
+    targets: list[int] = []
+    waiting: list[int] = []  # indexes of comments alone on their line that have not met a content line yet
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.lstrip()
+        if stripped and not stripped.startswith("#"):
+            # one pass: a content line is the target of every lone comment still waiting above it (searching
+            # ahead from each comment instead was quadratic in a run of comment lines)
+            for index in waiting:
+                targets[index] = number
+            waiting.clear()
         if "qlint:" not in line:
             continue
         match = _SUPPRESSION.search(line)
         if match is None:
             continue
-        target = number
         if not line[: match.start()].strip():
-            target = next((n for n in range(number + 1, len(lines) + 1)
-                           if lines[n - 1].strip() and not lines[n - 1].lstrip().startswith("#")), number)
+            waiting.append(len(found))
         scope = "question" if match.group(1) == "ignore-question" else "line"
         rules = tuple(r.strip() for r in (match.group(2) or "").split(",") if r.strip())
-        found.append(Suppression(number, match.start() + 1, target, scope, rules, match.group(3).strip()))
-    return found
+        found.append((number, match.start() + 1, scope, rules, match.group(3).strip()))
+        targets.append(number)  # its own line until a content line below claims it
+    return [Suppression(number, column, target, scope, rules, reason)
+            for (number, column, scope, rules, reason), target in zip(found, targets)]
 
 
 class _Abort(Exception):

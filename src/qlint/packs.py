@@ -7,8 +7,14 @@ A pack file holds one rule, or a mapping with a ``rules:`` list. Each rule
   boundaries, case-insensitive unless ``ignorecase: false``), except where one of
   ``exceptions`` covers the match.
 - ``substitution``: report each key of ``swap`` and suggest its value.
-- ``pattern``: report matches of ``patterns`` (regular expressions, checked for
-  catastrophic backtracking when the pack is loaded).
+- ``pattern``: report matches of ``patterns`` (regular expressions). A bank's own packs
+  run them on RE2, which matches in time linear in the text whatever the pattern; what RE2
+  cannot run (backreferences, lookarounds) is refused when the pack is loaded. The packs
+  qlint ships keep Python's ``re`` (their lookaheads are reviewed and tested on hostile text).
+
+Tokens and swaps need no such engine: qlint builds their patterns itself from escaped
+literals joined by ``\\s+``, with one-character lookarounds for word edges, and those
+cannot backtrack more than linearly.
 
 ``scope`` picks the texts: stem, options, keys, distractors, rationales, explanation.
 Packs are validated on load; an unknown key is a configuration error with a did-you-mean.
@@ -21,6 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Literal
 
+import re2  # google-re2: linear-time matching for the patterns a bank's own packs write
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -121,6 +128,31 @@ def check_pattern_safety(pattern: str) -> None:
     walk(parsed, False)
 
 
+def _re2_options(ignorecase: bool) -> re2.Options:
+    options = re2.Options()
+    options.case_sensitive = not ignorecase
+    options.log_errors = False  # a refused pattern is a PackError, not a line on stderr
+    return options
+
+
+def compile_linear(patterns: Iterable[str], ignorecase: bool):
+    """One RE2 pattern matching any of ``patterns``: linear time in the text; PackError naming what RE2 refuses."""
+    options = _re2_options(ignorecase)
+    patterns = tuple(patterns)
+    for pattern in patterns:  # one by one, so the error names the pattern
+        try:
+            re2.compile(pattern, options)
+        except re2.error as exc:
+            reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else exc
+            raise PackError(f"pattern {pattern!r} is not a regular expression RE2 can run ({reason}); pack patterns "
+                            "run on RE2, which never backtracks (matching is linear in the text) and so has no "
+                            "backreferences or lookarounds") from None
+    try:
+        return re2.compile("|".join(f"(?:{p})" for p in patterns), options)
+    except re2.error:  # each fits RE2's memory bound, all of them together do not
+        raise PackError(f"its {len(patterns)} patterns together are too large for RE2; split them over rules") from None
+
+
 def _phrase(token: str) -> str:
     words = [re.escape(w) for w in token.split()]
     body = r"\s+".join(words)
@@ -159,7 +191,7 @@ def _literals(tokens: Iterable[str], ignorecase: bool) -> tuple[str, ...] | None
     return tuple(sorted(set(out)))
 
 
-def _compile(spec: PackRule):
+def _compile(spec: PackRule, shipped: bool = False):
     flags = re.IGNORECASE if spec.ignorecase else 0
     if spec.extends == "existence":
         body = "|".join(_phrase(t) for t in sorted(spec.tokens, key=len, reverse=True))
@@ -172,11 +204,13 @@ def _compile(spec: PackRule):
         swaps = {k.lower() if spec.ignorecase else k: v for k, v in spec.swap.items()}
         found = re.compile("|".join(_phrase(k) for k in sorted(spec.swap, key=len, reverse=True)), flags)
         return found, None, swaps, _literals(spec.swap, spec.ignorecase), False
-    for pattern in spec.patterns:
-        check_pattern_safety(pattern)
     # patterns that all open with "^" (and no multi-line flag) can match only at the start: one match() will do
     anchored = all(p.startswith("^") for p in spec.patterns) and not any(re.search(r"\(\?[a-zA-Z]*m", p)
                                                                          for p in spec.patterns)
+    if not shipped:
+        return compile_linear(spec.patterns, spec.ignorecase), None, {}, None, anchored
+    for pattern in spec.patterns:
+        check_pattern_safety(pattern)
     return re.compile("|".join(f"(?:{p})" for p in spec.patterns), flags), None, {}, None, anchored
 
 
@@ -198,8 +232,9 @@ def _check(spec: PackRule, compiled, question: Question, options: NoOptions) -> 
             break  # one finding per field is enough to act on
 
 
-def to_rule(spec: PackRule) -> QuestionRule:
-    compiled = _compile(spec)
+def to_rule(spec: PackRule, shipped: bool = False) -> QuestionRule:
+    """The pack rule as a question rule; ``shipped`` (qlint's own packs) keeps Python's ``re`` for its patterns."""
+    compiled = _compile(spec, shipped)
     return QuestionRule(
         code=spec.code, name=spec.name, summary=spec.summary, why=spec.why, use_instead=spec.use_instead,
         severity=Severity.parse(spec.severity), enabled=spec.enabled, passing=spec.passing,
@@ -223,6 +258,8 @@ def read_pack(path: Path) -> list[QuestionRule]:
     entries = data.get("rules") if isinstance(data, dict) and "rules" in data else [data]
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise PackError(f"{path}: a rule pack holds a rule mapping or a 'rules:' list of them")
+    shipped = shipped_dir()
+    trusted = shipped is not None and path.resolve().parent == shipped.resolve()
     rules = []
     for entry in entries:
         try:
@@ -233,7 +270,7 @@ def read_pack(path: Path) -> list[QuestionRule]:
             allowed = [f.alias or n for n, f in PackRule.model_fields.items()]
             raise PackError(validation_message(exc, allowed, str(path))) from None
         try:
-            rules.append(to_rule(spec))
+            rules.append(to_rule(spec, trusted))
         except (ValueError, re.error, PackError) as exc:
             raise PackError(f"{path}: rule {spec.name!r}: {exc}") from None
     return rules

@@ -20,7 +20,7 @@ from typing import BinaryIO
 from qlint.cache import Cache, config_key, encoded
 from qlint.cache import decode as decode_outcome
 from qlint.config import ActiveRule, Config, ConfigError, ignored_for, load_config, resolve_rules
-from qlint.engine import check_bank, check_file, finish
+from qlint.engine import check_bank, check_file, finish, timed_out
 from qlint.finding import Finding, Severity
 from qlint.items import FileOutcome
 from qlint.loader import PARSE_ERROR, FileResult, Limits, decode, discover, load_file, load_text, read_limited
@@ -93,7 +93,7 @@ def process(path: Path, display: str, active: Sequence[ActiveRule], limits: Limi
         text, problems = decode(data, display)
         result = load_text(text, display, limits) if text is not None else FileResult(display)
         result.findings[:0] = problems
-    return check_file(result, active, keep)
+    return check_file(result, active, keep, limits.rule_time_budget)
 
 
 Checked = tuple["FileOutcome | str", "str | None", "Signature | None"]   # outcome (or its encoding), digest, stat
@@ -109,7 +109,7 @@ def check_one(path: Path, display: str, active: Sequence[ActiveRule], limits: Li
     outcome = process(path, display, active, limits, keep, data)
     text = encoded(outcome) if (cache is not None or want_text) and not keep else None
     digest = Cache.digest(display, data) if cache is not None and data is not None else None
-    if digest is not None and text is not None:
+    if digest is not None and text is not None and not timed_out(outcome):  # a timeout depends on the clock
         cache.put(digest, text)  # type: ignore[union-attr]
     return outcome, text, digest, signature
 
@@ -517,7 +517,7 @@ def _fix_text(run: Run, path: str, text: str, rounds: int) -> tuple[str, int, li
     names = [r.name for r in run.registry] + [r.code for r in run.registry]
     applied, refused = 0, []
     for _ in range(rounds):
-        checked = check_file(load_text(text, path, limits), run.active)
+        checked = check_file(load_text(text, path, limits), run.active, budget=limits.rule_time_budget)
         fixes = fixable(apply_suppressions(checked.findings, [checked], run.active, names))
         if not fixes:
             break

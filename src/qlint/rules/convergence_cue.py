@@ -1,5 +1,6 @@
 """convergence-cue: the key is the option whose parts recur most across the other options."""
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from pydantic import Field
@@ -30,7 +31,10 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     parts = [_tokens(o.text) for o in opts]
     if any(len(p) > options.max_tokens for p in parts):
         return
-    score = [sum(sum(t in parts[j] for j in range(len(opts)) if j != i) for t in parts[i]) for i in range(len(opts))]
+    # how many options hold each part, counted once: an option's score is how often its parts recur in the
+    # others (the count less itself), linear in the options where comparing every pair was quadratic
+    holders = Counter(t for p in parts for t in p)
+    score = [sum(holders[t] - 1 for t in p) for p in parts]
     if score[k] >= options.min_shared_words and score[k] > max(s for j, s in enumerate(score) if j != k):
         yield Violation(f"options[{k}].text", f"the key (option {k + 1}) shares the most parts with the other "
                                               "options; candidates can converge on it without the content")

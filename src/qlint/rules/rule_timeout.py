@@ -1,0 +1,39 @@
+"""rule-timeout: a file whose rules ran out of their time budget, so some of them were skipped."""
+from qlint.finding import Severity
+from qlint.rule import LoaderRule
+
+# An error, like parse-error: a file whose rules did not all run is a file nobody fully checked, and a gate must not
+# pass it silently. The default budget (rule-time-budget, 60 s a file) is far above what any bank file within
+# max-file-size needs, so reaching it means a pathological file, not a busy machine.
+RULE = LoaderRule(
+    code="Q904",
+    name="rule-timeout",
+    severity=Severity.ERROR,
+    summary="The question rules ran past the file's time budget (`rule-time-budget`); the rules left were skipped.",
+    why=("One pathological file must not stall the whole bank: past the budget qlint stops checking that file and "
+         "says which rules it skipped, so that file's findings are incomplete and nobody has fully checked it."),
+    use_instead=("Split the file, or look at what makes it slow (thousands of options in one question, megabyte "
+                 "stems); raise `rule-time-budget` only if the file is as intended."),
+    notes="Its failing example fires only under a budget shorter than the rules take over it. ",
+    passing=("""\
+id: rt-ok
+stem: Which device holds a tensor created with torch.zeros(3) by default?
+options:
+  - text: The CPU
+    correct: true
+    rationale: Correct. Tensors are created on the CPU unless a device is given.
+  - text: The current CUDA device
+    rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
+""",),
+    failing=("""\
+# checked with rule-time-budget shorter than the rules take over this file
+id: rt-slow
+stem: Which device holds a tensor created with torch.zeros(3) by default?
+options:
+  - text: The CPU
+    correct: true
+    rationale: Correct. Tensors are created on the CPU unless a device is given.
+  - text: The current CUDA device
+    rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
+""",),
+)
