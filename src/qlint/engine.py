@@ -21,7 +21,6 @@ from qlint.rule import BankRule, QuestionRule
 INTERNAL_ERROR = ("Q901", "internal-error")
 RULE_TIMEOUT = ("Q904", "rule-timeout")
 # findings made outside the rules themselves: reported only while their rule is on, at its configured severity
-_LOADER_NAMES = frozenset(("parse-error", "schema", RULE_TIMEOUT[1]))
 # reading the clock costs about as much as a small rule's call, so the budget is checked every this many questions;
 # every built-in rule is linear in a question's size, so the overshoot is a few calls of one rule
 _CLOCK_STRIDE = 16
@@ -94,9 +93,9 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
     timed_out = checked[-1:] if checked and checked[-1].rule == RULE_TIMEOUT[1] else []
     findings: list[Finding] = []
     for finding in result.findings + timed_out:
+        # a file that cannot be read, or a question that is not one, is reported whatever --select or --ignore say
+        # (as ruff never hides a syntax error): the rules that are on did not see what it hides
         chosen = by_name.get(finding.rule)
-        if chosen is None and finding.rule in _LOADER_NAMES:
-            continue
         findings.append(_with_severity(finding, chosen.severity if chosen else finding.severity))
     findings += checked[:len(checked) - len(timed_out)]
     items = []

@@ -436,18 +436,48 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
         if not isinstance(raw, dict):
             result.findings.append(_finding(path, line, column, SCHEMA, "each question must be a mapping"))
             continue
-        try:
-            question = Question.model_validate(raw)
-        except ValidationError as exc:
-            qid = _question_id(raw)
-            for where, message in _schema_messages(exc):
-                probe = LoadedQuestion(None, path, line, column, positions)  # type: ignore[arg-type]
-                fline, fcol = probe.locate(where)
-                result.findings.append(_finding(path, fline, fcol, SCHEMA, message, qid, where))
-            continue
-        result.questions.append(LoadedQuestion(question, path, line, column, positions))
+        question = _validated(raw, path, line, column, positions, result.findings)
+        if question is not None:
+            result.questions.append(LoadedQuestion(question, path, line, column, positions))
     result.findings.extend(walker.findings)
     return result
+
+
+def _validated(raw: dict, path: str, line: int, column: int, positions: dict[str, tuple[int, int]],
+               findings: list[Finding]) -> Question | None:
+    """The question, with a schema finding for each problem. A question whose only problems are unknown keys (a
+    misspelt ``rationnale``) is still checked by every other rule, as if those keys were not there."""
+    try:
+        return Question.model_validate(raw)
+    except ValidationError as exc:
+        qid = _question_id(raw)
+        probe = LoadedQuestion(None, path, line, column, positions)  # type: ignore[arg-type]
+        for where, message in _schema_messages(exc):
+            findings.append(_finding(path, *probe.locate(where), SCHEMA, message, qid, where))
+        unknown = [e["loc"] for e in exc.errors() if e["type"] == "extra_forbidden"]
+        # pydantic also reports a list whose items failed as "too short": that follows from the unknown keys
+        others = [e for e in exc.errors() if e["type"] != "extra_forbidden"
+                  and not (e["type"] == "too_short" and any(loc[:len(e["loc"])] == e["loc"] for loc in unknown))]
+        if others:
+            return None
+        for loc in unknown:
+            _drop(raw, loc)
+    try:
+        return Question.model_validate(raw)
+    except ValidationError:
+        return None
+
+
+def _drop(raw: Any, loc: tuple) -> None:
+    """Remove the value at a pydantic error location (a key path) from the raw mapping, if it is there."""
+    node = raw
+    for part in loc[:-1]:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return
+    if isinstance(node, dict):
+        node.pop(loc[-1], None)
 
 
 def read_limited(handle, size: int, limit: int) -> bytes:

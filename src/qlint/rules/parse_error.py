@@ -9,6 +9,7 @@ RULE = LoaderRule(
     summary="A file that is not readable YAML: syntax errors, bad bytes, unsupported encodings, limits exceeded.",
     why="A file qlint cannot read is a file nobody checked, and one an exam delivery system may reject or misread.",
     use_instead="Fix the YAML at the reported line. Keep bank files UTF-8, one YAML document each.",
+    notes=("A finding of this rule is reported whatever `--select`, `--ignore` or `select` in the config say, as ruff never hides a syntax error: the rules that are on did not see what it hides. Its severity can be changed."),
     passing=("""\
 id: ok-1
 stem: Which device holds a tensor created with torch.zeros(3) by default?

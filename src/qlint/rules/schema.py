@@ -11,6 +11,7 @@ RULE = LoaderRule(
          "or no rationale. qlint knows every field of the format and names the one you probably meant."),
     use_instead=("Question keys: id, stem, options, select, explanation, difficulty, objective, tags, meta, qlint. "
                  "Option keys: text, correct, rationale."),
+    notes=("A finding of this rule is reported whatever `--select`, `--ignore` or `select` in the config say, as ruff never hides a syntax error: the rules that are on did not see what it hides. Its severity can be changed."),
     passing=("""\
 id: ok-2
 stem: Which call returns a Python number from a one-element tensor?
