@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from qlint.registry import Registry
 from qlint.rule import Rule, RuleOptions
 
 CONFIG_FILES = ("qlint.toml", ".qlint.toml", "pyproject.toml")
+MAX_CONFIG_BYTES = 4 * 1024 * 1024   # a config file, pyproject.toml included, is a few kB
 
 
 class ConfigError(Exception):
@@ -45,9 +48,9 @@ class Settings(BaseModel):
     fail_on: Severity = Severity.ERROR
     rule_packs: tuple[str, ...] = ()
     cache_dir: str | None = None
-    max_file_size: int = Field(default=Limits.max_file_size, gt=0)
+    max_file_size: int = Field(default=Limits.max_file_size, gt=0, le=1024 ** 3)
     max_depth: int = Field(default=Limits.max_depth, gt=0, le=500)
-    max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0)
+    max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0, le=10_000_000)
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     @field_validator("fail_on", mode="before")
@@ -83,7 +86,8 @@ class ActiveRule:
 
 
 def find_config(start: Path) -> Path | None:
-    """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]."""
+    """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]. One that
+    cannot be read as TOML is a ConfigError: it may hold [tool.qlint], and its settings must not silently lapse."""
     here = Path(os.path.realpath(start))  # realpath: a symlink loop is a path, not an exception
     if here.is_file() or not here.exists():
         here = here.parent
@@ -94,26 +98,69 @@ def find_config(start: Path) -> Path | None:
                 continue
             if name != "pyproject.toml":
                 return candidate
-            try:
-                if "qlint" in tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {}):
-                    return candidate
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
+            tool = read_toml(candidate)[1].get("tool")
+            if isinstance(tool, dict) and "qlint" in tool:
+                return candidate
     return None
 
 
-def validation_message(exc: ValidationError, allowed: Iterable[str], where: str) -> str:
-    """pydantic's errors as one line each, ``where: ...``; an unknown key gets a did-you-mean."""
+def read_toml(source: Path) -> tuple[str, dict[str, Any]]:
+    """A config file's text and table; ConfigError naming the file (and the line where there is one) when it
+    cannot be read, is not UTF-8, is not TOML or nests too deeply for the parser."""
+    try:
+        with open(source, "rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"{source}: cannot read config: {exc.strerror}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: config file larger than {MAX_CONFIG_BYTES // 1024 ** 2} MiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{source}:{line}: invalid TOML: not UTF-8 text (byte {raw[exc.start]:#04x})") from None
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"at line (\d+)", str(exc))   # Python 3.11's only note of where
+        line = at[1] if at else text.count("\n") + 1    # else "at end of document"
+        raise ConfigError(f"{source}:{line}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: invalid TOML: nested too deeply") from None
+
+
+def key_line(text: str, table: str, key: str) -> int | None:
+    """The line of ``text`` that sets ``key`` in ``[table]`` ("" for the top level), or opens ``[table.key]``;
+    None when it is not written plainly (for error messages only)."""
+    current, header = "", f"{table}.{key}" if table else key
+    assignment = re.compile(rf"""["']?{re.escape(key)}["']?\s*=""")
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            current = stripped.strip("[]").strip()
+            if current == header:
+                return number
+        elif current == table and assignment.match(stripped):
+            return number
+    return None
+
+
+def validation_message(exc: ValidationError, allowed: Iterable[str], where: str,
+                       line_of: Callable[[str], int | None] | None = None) -> str:
+    """pydantic's errors as one line each, ``where: ...`` (``where:line: ...`` when ``line_of`` finds the
+    top-level key's line); an unknown key gets a did-you-mean."""
     lines = []
     allowed = list(allowed)
     for err in exc.errors():
         key = ".".join(str(p) for p in err["loc"])
+        line = line_of(str(err["loc"][0])) if line_of is not None and err["loc"] else None
+        where_key = f"{where}:{line}" if line is not None else where
         if err["type"] == "extra_forbidden":
             close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(allowed)}"
-            lines.append(f"{where}: unknown key {key!r}{hint}")
+            lines.append(f"{where_key}: unknown key {key!r}{hint}")
         else:
-            lines.append(f"{where}: {key}: {err['msg']}")
+            lines.append(f"{where_key}: {key}: {err['msg']}")
     return "\n".join(lines)
 
 
@@ -125,23 +172,47 @@ def load_config(path: Path | None, start: Path) -> Config:
         return Config(Settings(), root if root.is_dir() else root.parent, None)
     if not source.is_file():  # a FIFO or a device would block the read
         raise ConfigError(f"{source}: a config file must be a regular file")
-    try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{source}: cannot read config: {exc.strerror}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{source}: invalid TOML: {exc}") from None
-    table = data.get("tool", {}).get("qlint", {}) if source.name == "pyproject.toml" else data
+    text, data = read_toml(source)
+    table_name = "tool.qlint" if source.name == "pyproject.toml" else ""
+    table = data
+    if table_name:
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{source}:{key_line(text, '', 'tool') or 1}: [tool] must be a table")
+        table = tool.get("qlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: [tool.qlint] must be a table")
     try:
         settings = Settings.model_validate(table)
     except ValidationError as exc:
         allowed = [f.alias or name for name, f in Settings.model_fields.items()]
-        raise ConfigError(validation_message(exc, allowed, str(source))) from None
+        lines = partial(key_line, text, table_name)
+        raise ConfigError(validation_message(exc, allowed, str(source), lines)) from None
     except ValueError as exc:
         raise ConfigError(f"{source}: {exc}") from None
-    return Config(settings, Path(os.path.realpath(source.parent)), source)
+    root = Path(os.path.realpath(source.parent))
+    _check_cache_dir(settings, root, f"{source}:{key_line(text, table_name, 'cache-dir') or 1}")
+    return Config(settings, root, source)
+
+
+def _check_cache_dir(settings: Settings, root: Path, where: str) -> None:
+    """A config file's ``cache-dir`` stays inside the config's folder tree and clear of the bank paths: a
+    repository must not steer qlint's writes elsewhere (through ``..`` or a committed symlink), nor put the cache's
+    ``.gitignore`` over bank files. QLINT_CACHE_DIR, set by the user, may point anywhere."""
+    if settings.cache_dir is None:
+        return
+    try:
+        folder = Path(os.path.realpath(root / settings.cache_dir))
+        banks = [(p, Path(os.path.realpath(root / p))) for p in settings.paths]
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{where}: cache-dir: {exc}") from None
+    if root not in folder.parents:
+        raise ConfigError(f"{where}: cache-dir {settings.cache_dir!r} must be a folder below {root} "
+                          "(set QLINT_CACHE_DIR to keep the cache elsewhere)")
+    for name, bank in banks:
+        if bank == folder or bank in folder.parents or folder in bank.parents:
+            raise ConfigError(f"{where}: cache-dir {settings.cache_dir!r} overlaps the bank path {name!r} "
+                              "(its .gitignore would hide bank files from git)")
 
 
 def _match(registry: Registry, selector: str, where: str) -> list[Rule]:
