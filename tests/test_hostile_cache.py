@@ -242,6 +242,7 @@ def _config_bank(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("text, needle", [
     ("# limits\nmax-alias-expansion = 1000000000000\n", "qlint.toml:2: max-alias-expansion"),
     ("max-file-size = 10737418240\n", "qlint.toml:1: max-file-size"),
+    ("max-file-size = true\n", "qlint.toml:1: max-file-size"),   # not a size of 1 byte
     ("[rules.option-length]\nlong-ratio = 1e300\n", "long-ratio"),
     ("[rules.answer-position-bias]\nmax-run = 1000000000000000\n", "max-run"),
     ("[rules.reading-level]\nmax-grade = inf\n", "max-grade"),
@@ -251,6 +252,14 @@ def test_numbers_in_the_config_are_bounded(text, needle, tmp_path):
     (root / "qlint.toml").write_text(text)
     code, _, err = check(root, "--no-cache")
     assert code == 2 and needle in err, err
+
+
+def test_a_bad_value_in_pyproject_names_the_line_of_its_tool_qlint_key(tmp_path):
+    root = _config_bank(tmp_path)
+    (root / "pyproject.toml").write_text("[tool.other]\nmax-alias-expansion = 5\n\n[tool.qlint]\n"
+                                         "max-alias-expansion = 1000000000000\n")
+    code, _, err = check(root, "--no-cache")
+    assert code == 2 and "pyproject.toml:5: max-alias-expansion" in err, err
 
 
 def test_a_parent_pyproject_whose_tool_is_not_a_table_is_not_a_qlint_config(tmp_path):

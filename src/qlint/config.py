@@ -48,9 +48,9 @@ class Settings(BaseModel):
     fail_on: Severity = Severity.ERROR
     rule_packs: tuple[str, ...] = ()
     cache_dir: str | None = None
-    max_file_size: int = Field(default=Limits.max_file_size, gt=0, le=1024 ** 3)
-    max_depth: int = Field(default=Limits.max_depth, gt=0, le=500)
-    max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0, le=10_000_000)
+    max_file_size: int = Field(default=Limits.max_file_size, gt=0, le=1024 ** 3, strict=True)
+    max_depth: int = Field(default=Limits.max_depth, gt=0, le=500, strict=True)
+    max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0, le=10_000_000, strict=True)
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     @field_validator("fail_on", mode="before")
