@@ -137,7 +137,7 @@ def key_line(text: str, table: str, key: str) -> int | None:
     for number, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if stripped.startswith("["):
-            current = stripped.strip("[]").strip()
+            current = stripped.split("]")[0].lstrip("[").strip()   # "[tool.qlint]  # a comment" too
             if current == header:
                 return number
         elif current == table and assignment.match(stripped):
