@@ -243,7 +243,7 @@ def _config_bank(tmp_path: Path) -> Path:
     ("# limits\nmax-alias-expansion = 1000000000000\n", "qlint.toml:2: max-alias-expansion"),
     ("max-file-size = 10737418240\n", "qlint.toml:1: max-file-size"),
     ("max-file-size = true\n", "qlint.toml:1: max-file-size"),   # not a size of 1 byte
-    ("[rules.option-length]\nlong-ratio = 1e300\n", "long-ratio"),
+    ("# house limits\n[rules.option-length]\nlong-ratio = 1e300\n", "qlint.toml:2: [rules.option-length]: long-ratio"),
     ("[rules.answer-position-bias]\nmax-run = 1000000000000000\n", "max-run"),
     ("[rules.reading-level]\nmax-grade = inf\n", "max-grade"),
 ])

@@ -215,6 +215,17 @@ def _check_cache_dir(settings: Settings, root: Path, where: str) -> None:
                               "(its .gitignore would hide bank files from git)")
 
 
+def _rules_where(config: Config, key: str) -> str:
+    """``file:line`` of the ``[rules.<key>]`` table, for an error about it (the file is read again: errors only)."""
+    where = str(config.source or "config")
+    try:
+        text = read_toml(config.source)[0] if config.source is not None else ""
+    except ConfigError:
+        return where
+    line = key_line(text, "tool.qlint.rules" if config.source.name == "pyproject.toml" else "rules", key)
+    return f"{where}:{line}" if line is not None else where
+
+
 def _match(registry: Registry, selector: str, where: str) -> list[Rule]:
     """Rules named by a selector: a name, a code, a code prefix (``Q3``) or ``ALL``."""
     key = selector.strip()
@@ -255,28 +266,29 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
         for sel in selectors:
             _match(registry, sel, f"{where}: per-file-ignores[{pattern!r}]")
 
-    per_rule: dict[str, dict[str, Any]] = {}
+    per_rule: dict[str, tuple[str, dict[str, Any]]] = {}   # rule name -> (the key it was set under, its table)
     for key, table in settings.rules.items():
-        matched = _match(registry, key, f"{where}: [rules.{key}]")
+        matched = _match(registry, key, f"{_rules_where(config, key)}: [rules.{key}]")
         if not isinstance(table, dict):
-            raise ConfigError(f"{where}: [rules.{key}] must be a table")
+            raise ConfigError(f"{_rules_where(config, key)}: [rules.{key}] must be a table")
         for rule in matched:
-            per_rule[rule.name] = table
+            per_rule[rule.name] = (key, table)
 
     active = []
     for rule in registry:
-        table = dict(per_rule.get(rule.name, {}))
+        key, table = per_rule.get(rule.name, (rule.name, {}))
+        table = dict(table)
         severity = rule.severity
         if "severity" in table:
             try:
                 severity = Severity.parse(table.pop("severity"))
             except ValueError as exc:
-                raise ConfigError(f"{where}: [rules.{rule.name}]: {exc}") from None
+                raise ConfigError(f"{_rules_where(config, key)}: [rules.{rule.name}]: {exc}") from None
         try:
             options = rule.options.model_validate(table)
         except ValidationError as exc:
             allowed = ["severity"] + [f.alias or n for n, f in rule.options.model_fields.items()]
-            raise ConfigError(validation_message(exc, allowed, f"{where}: [rules.{rule.name}]")) from None
+            raise ConfigError(validation_message(exc, allowed, f"{_rules_where(config, key)}: [rules.{rule.name}]")) from None
         if rule.name in names:
             active.append(ActiveRule(rule, options, severity))
     return active
