@@ -18,7 +18,8 @@ DEEP = "[" * 100_000 + "]" * 100_000
 
 def check(root: Path, *args: str, env: dict | None = None, cmd: str = "check") -> tuple[int, str, str]:
     """A qlint run that must never show a traceback or an internal error."""
-    env = {"QLINT_CACHE_SECRET": SECRET, "XDG_CACHE_HOME": str(root / "xdg"), **(env or {})}
+    # an empty QLINT_CACHE_DIR is unset: the cache goes where the config puts it, whatever the caller's environment
+    env = {"QLINT_CACHE_DIR": "", "QLINT_CACHE_SECRET": SECRET, "XDG_CACHE_HOME": str(root / "xdg"), **(env or {})}
     full = [cmd, *args] if cmd != "check" else ["check", "bank", "--format", "json", *args]
     code, out, err, _ = run_qlint(full, root, env)
     assert "Traceback" not in err and "internal error" not in err.lower(), err
