@@ -4,7 +4,9 @@ Keyed by file content and displayed path (CI checkouts reset mtimes, so mtimes a
 trusted) under a key of the qlint version and source, the Python version, the settings and
 the active rules with their options and severity. Entries are JSON, never pickle: a cache
 folder that arrives with a checkout must not be able to run code. Writes go to a temporary
-file and are renamed into place, so two concurrent runs never see half an entry.
+file and are renamed into place, so two concurrent runs never see half an entry. An entry is checked against
+the shape qlint writes as it is decoded (types, table indices, lengths): anything else is a miss, never a finding
+at a wrong place. A cache folder that is a symbolic link is never followed.
 """
 from __future__ import annotations
 
@@ -15,10 +17,12 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 from dataclasses import asdict
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +76,29 @@ _COLUMNS = tuple(k for k in _FIELDS if k != "path")   # the path is stored only 
 _SEVERITY = {int(s): s for s in Severity}
 
 
+class Damaged(ValueError):
+    """An entry not in the shape qlint writes (cut short by a crash, edited by hand, or planted): a miss."""
+
+
+def _require(ok: bool) -> None:
+    if not ok:
+        raise Damaged("damaged cache entry")
+
+
+def _only(values: Any, kind: type) -> bool:
+    """Every value is exactly ``kind`` (``bool`` is not an ``int`` here); ``map(type, ...)`` runs in C."""
+    return set(map(type, values)) <= {kind}
+
+
+def _nested(lists: list, kind: type) -> bool:
+    return _only(lists, list) and _only(chain.from_iterable(lists), kind)
+
+
+def _strings(value: Any) -> list[str]:
+    _require(type(value) is list and _only(value, str))
+    return value
+
+
 def _encode_features(values: list[Any]) -> Any:
     """One bank rule's feature for every question of a file, column by column (StemKeys field by field; the word
     hashes of all of them as one base64 blob with their lengths)."""
@@ -84,16 +111,27 @@ def _encode_features(values: list[Any]) -> Any:
     return {"values": values}
 
 
-def _decode_features(column: dict) -> list[Any]:
+def _decode_features(column: Any, count: int) -> list[Any]:
+    """One bank rule's feature column, checked against the shape ``_encode_features`` writes."""
+    _require(type(column) is dict and len(column) == 1)
     if "stemkeys" in column:
-        texts, numbers, codes, bags, sizes, blob, sigs = column["stemkeys"]
-        data = base64.b64decode(blob)
+        parts = column["stemkeys"]
+        _require(type(parts) is list and len(parts) == 7)
+        texts, numbers, codes, bags, sizes, blob, sigs = parts
+        _require(all(type(c) is list and len(c) == count for c in (texts, numbers, codes, bags, sizes, sigs))
+                 and _only(texts, str) and _only(bags, str) and _only(sizes, int) and _only(sigs, int)
+                 and _nested(numbers, str) and _nested(codes, str) and type(blob) is str)
+        data = base64.b64decode(blob, validate=True)
+        _require(not sizes or (min(sizes) >= 0 and sum(sizes) == len(data) and all(s % 4 == 0 for s in sizes)))
+        _require(not sigs or (min(sigs) >= 0 and max(sigs) < 1 << 64))
         out, at = [], 0
         for t, n, c, b, size, sig in zip(texts, numbers, codes, bags, sizes, sigs):
             out.append(StemKey(t, tuple(n), tuple(c), b, data[at:at + size], sig))
             at += size
         return out
-    return column["values"]
+    values = column["values"]
+    _require(type(values) is list and len(values) == count)
+    return values
 
 
 def _rows(findings: list[Finding], path: str | None) -> dict[str, list]:
@@ -118,18 +156,32 @@ def _rows(findings: list[Finding], path: str | None) -> dict[str, list]:
             "rows": rows}
 
 
-def _findings(doc: dict[str, list]) -> list[Finding]:
+def _findings(doc: Any) -> list[Finding]:
+    """Rows back to findings; Damaged unless every row has the shape ``_rows`` writes (a type or an index out of
+    its table is a damaged entry, never a finding at a wrong place)."""
+    _require(type(doc) is dict)
+    kinds = doc["kinds"]
+    _require(type(kinds) is list and all(type(k) is list and len(k) == 2 and _only(k, str) for k in kinds))
     # every name interned once per entry: a million findings share them (as unpickled objects did), which is
     # hundreds of MB on a million-question bank
     shared = sys.intern
-    paths = [shared(p) for p in doc["paths"]] + [None]
-    codes = [shared(code) for code, _ in doc["kinds"]]
-    rules = [shared(rule) for _, rule in doc["kinds"]]
-    ids = [shared(q) for q in doc["ids"]] + [None]        # index -1: no question
-    fields = [shared(f) for f in doc["fields"]] + [None]  # index -1: no field
+    paths = [shared(p) for p in _strings(doc["paths"])]
+    codes = [shared(code) for code, _ in kinds]
+    rules = [shared(rule) for _, rule in kinds]
+    ids = [shared(q) for q in _strings(doc["ids"])] + [None]        # index -1: no question
+    fields = [shared(f) for f in _strings(doc["fields"])] + [None]  # index -1: no field
+    rows = doc["rows"]
+    _require(type(rows) is list and all(type(r) is list and len(r) == 8 for r in rows))
+    if rows:
+        p, line, col, k, sev, msg, q, f = zip(*rows)
+        _require(_only(p, int) and _only(line, int) and _only(col, int) and _only(k, int) and _only(sev, int)
+                 and _only(msg, str) and _only(q, int) and _only(f, int)
+                 and 0 <= min(p) and max(p) < len(paths) and min(line) >= 1 and min(col) >= 1
+                 and 0 <= min(k) and max(k) < len(kinds) and set(sev) <= _SEVERITY.keys()
+                 and -1 <= min(q) and max(q) < len(ids) - 1 and -1 <= min(f) and max(f) < len(fields) - 1)
     severity = _SEVERITY
     return [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[f])
-            for p, line, col, k, sev, msg, q, f in doc["rows"]]
+            for p, line, col, k, sev, msg, q, f in rows]
 
 
 def encode(outcome: FileOutcome) -> str:
@@ -166,24 +218,60 @@ def encoded(outcome: FileOutcome) -> str | None:
         return None
 
 
+# what each column of an entry's questions may hold (BankItem's fields, ``path`` None where it is the file's)
+_COLUMN_TYPES = {"id": {str}, "path": {str, type(None)}, "line": {int}, "column": {int}, "end_line": {int},
+                 "select": {int}, "keys": {list}, "option_count": {int}, "objective": {str, type(None)},
+                 "tags": {list}, "difficulty": {int, str, type(None)}, "ignore": {dict, type(None)},
+                 "positions": {dict}}
+_POSITIVE = ("line", "column", "end_line")
+_SUPPRESSION = {"line": int, "column": int, "target_line": int, "scope": str, "rules": list, "reason": str}
+
+
+def _suppression(entry: Any) -> Suppression:
+    _require(type(entry) is dict and entry.keys() == _SUPPRESSION.keys()
+             and all(type(entry[k]) is kind for k, kind in _SUPPRESSION.items()) and _only(entry["rules"], str)
+             and min(entry["line"], entry["column"], entry["target_line"]) >= 1)
+    return Suppression(**{**entry, "rules": tuple(entry["rules"])})
+
+
+def _columns(columns: Any, count: int) -> dict[str, list]:
+    """The questions' columns, Damaged unless each has one value of the right type per question."""
+    _require(type(columns) is dict and columns.keys() == _COLUMN_TYPES.keys())
+    for name, kinds in _COLUMN_TYPES.items():
+        column = columns[name]
+        _require(type(column) is list and len(column) == count and set(map(type, column)) <= kinds)
+    _require(all(min(columns[k], default=1) >= 1 for k in _POSITIVE) and min(columns["select"], default=0) >= 0
+             and min(columns["option_count"], default=0) >= 0
+             and _only(chain.from_iterable(columns["keys"]), int) and _only(chain.from_iterable(columns["tags"]), str))
+    for mapping, kind in ((columns["positions"], int), (columns["ignore"], str)):
+        present = [m for m in mapping if m]
+        _require(_only(chain.from_iterable(present), str) and _only(chain.from_iterable(m.values() for m in present), kind))
+    return columns
+
+
 def decode(text: str, features: bool = True) -> FileOutcome:
     """An entry as an outcome; with ``features=False`` the questions come without bank features, and are left
-    out altogether (only counted) when the file has no suppression or ignore field that needs them."""
+    out altogether (only counted) when the file has no suppression or ignore field that needs them. Damaged (or
+    any error of ``json``) when the entry is not in the shape ``encode`` writes."""
     head, _, rest = text.partition("\n")
     doc = json.loads(head)
-    path = doc["path"]
+    _require(type(doc) is dict and type(doc["path"]) is str and type(doc["questions"]) is int
+             and doc["questions"] >= 0 and type(doc["ignores"]) is bool and type(doc["suppressions"]) is list)
+    path, count = doc["path"], doc["questions"]
     findings = _findings(doc["findings"])
-    suppressions = [Suppression(**{**s, "rules": tuple(s["rules"])}) for s in doc["suppressions"]]
+    suppressions = [_suppression(s) for s in doc["suppressions"]]
     if not (features or suppressions or doc["ignores"]):
-        return FileOutcome(path, findings, [], suppressions, count=doc["questions"])
+        return FileOutcome(path, findings, [], suppressions, count=count)
     middle, _, tail = rest.partition("\n")
-    columns = json.loads(middle)
-    feats = {name: _decode_features(column) for name, column in json.loads(tail).items()} if features else {}
+    columns = _columns(json.loads(middle), count)
+    kept = json.loads(tail) if features else {}
+    _require(type(kept) is dict)
+    feats = {name: _decode_features(column, count) for name, column in kept.items()}
     names = list(feats)
     items = []
     rows = zip(*(columns[k] for k in _FIELDS), *feats.values())
-    for qid, p, line, col, end, select, keys, count, objective, tags, difficulty, ignore, positions, *values in rows:
-        items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, tuple(keys), count, objective, tuple(tags),
+    for qid, p, line, col, end, select, keys, n, objective, tags, difficulty, ignore, positions, *values in rows:
+        items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, tuple(keys), n, objective, tuple(tags),
                               difficulty, ignore or NO_IGNORE, positions, dict(zip(names, values))))
     return FileOutcome(path, findings, items, suppressions)
 
@@ -191,7 +279,7 @@ def decode(text: str, features: bool = True) -> FileOutcome:
 def _entry_folders(base: Path) -> list[Path]:
     """The entry folders under a cache base: only names qlint made, whatever folder ``cache-dir`` points at."""
     try:
-        return [p for p in base.iterdir() if _ENTRY_FOLDER.fullmatch(p.name) and p.is_dir()]
+        return [p for p in base.iterdir() if _ENTRY_FOLDER.fullmatch(p.name) and p.is_dir() and not p.is_symlink()]
     except OSError:
         return []
 
@@ -200,7 +288,8 @@ def _secret() -> bytes | None:
     """This user's cache key: QLINT_CACHE_SECRET (e.g. a CI secret, to reuse a restored cache), else 32 random
     bytes kept in the user's cache folder (created once, atomically); None when there is nowhere to keep it."""
     if os.environ.get("QLINT_CACHE_SECRET"):
-        return os.environ["QLINT_CACHE_SECRET"].encode()
+        # the variable's bytes as they are: os.environ holds undecodable bytes as lone surrogates
+        return os.environ["QLINT_CACHE_SECRET"].encode("utf-8", "surrogateescape")
     home = Path(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")) / "qlint"
     path = home / "secret"
     try:
@@ -233,6 +322,54 @@ def _secret() -> bytes | None:
     return data if len(data) == 32 else None
 
 
+class SymlinkedFolder(OSError):
+    """A cache folder that is a symbolic link: a checkout could point it anywhere, so it is never followed."""
+
+
+def _own_folder(path: Path) -> bool:
+    """Make ``path`` a folder (its parents too); True when this call made it. SymlinkedFolder when it is a
+    symbolic link, checked with lstat after the fact, so a link that was already there is never written through."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir()
+        made = True
+    except FileExistsError:
+        made = False
+    info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise SymlinkedFolder(f"{path} is a symbolic link")
+    if not stat.S_ISDIR(info.st_mode):
+        raise NotADirectoryError(path)
+    return made
+
+
+def _create(path: Path, text: str) -> None:
+    """Write a new file; never through a symbolic link, never over a file already there."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except FileExistsError:
+        return
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _read(path: Path) -> str:
+    """A regular file's text, read without following a symbolic link in its last component (and without
+    blocking on a FIFO: the open does not wait for a writer, and the fstat refuses it)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return handle.read().decode("utf-8")
+
+
+IGNORE_ALL = "# Created by qlint: never commit this folder.\n*\n"
+# What can go wrong decoding a damaged entry: not JSON, the wrong shape (Damaged), an absurd nesting (RecursionError
+# is a RuntimeError), a value too big, a bad base64 blob; every one means "recompute".
+DECODE_ERRORS = (ValueError, KeyError, TypeError, IndexError, AttributeError, RuntimeError, OverflowError,
+                 MemoryError, UnicodeError)
+
+
 class Cache:
     """One folder of entries for one configuration key."""
 
@@ -251,6 +388,7 @@ class Cache:
 
     @classmethod
     def open(cls, config, key: str) -> Cache | None:
+        """The entry folder for ``key``; None (run without a cache) when there is nowhere safe to keep it."""
         base = cls.location(config)
         secret = _secret()
         if secret is None:
@@ -258,15 +396,20 @@ class Cache:
         # The folder's name is keyed with a secret kept outside the repository: entries committed to a bank repo
         # (say, a planted "no findings" for a flawed file) are never found, so the cache cannot open the gate.
         name = hmac.new(secret, f"v{FORMAT}-{key}".encode(), hashlib.sha256).hexdigest()[:32]
+        folder = base / f"v{FORMAT}-{name}"
         try:
-            base.mkdir(parents=True, exist_ok=True)
-            ignore = base / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# Created by qlint: never commit this folder.\n*\n")
-                (base / "CACHEDIR.TAG").write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
-            folder = base / f"v{FORMAT}-{name}"
-            folder.mkdir(exist_ok=True)
+            # the markers go only into a folder qlint made (or an empty one): a .gitignore of "*" in a folder
+            # that holds anything else would hide its files from git
+            if _own_folder(base) or not any(os.scandir(base)):
+                _create(base / ".gitignore", IGNORE_ALL)
+                _create(base / "CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
+            if _own_folder(folder):
+                _create(folder / ".gitignore", IGNORE_ALL)   # its entries stay out of git wherever the base is
             (folder / USED).touch()
+        except SymlinkedFolder as exc:
+            # a checkout can carry a symlink where the cache goes; the run is still right without a cache
+            print(f"qlint: warning: not using the cache: {exc}", file=sys.stderr)
+            return None
         except OSError:
             return None  # a read-only checkout simply runs without a cache
         cls.prune(base, keep=folder)
@@ -294,12 +437,15 @@ class Cache:
     @staticmethod
     def clean(base: Path) -> int:
         """Delete every entry folder under ``base`` (and ``base`` itself when nothing else is left in it); the number
-        of folders deleted. Only names qlint made are touched, so a cache-dir set to a shared folder is safe."""
+        of folders deleted. Only names qlint made are touched, so a cache-dir set to a shared folder is safe, and a
+        base that is a symbolic link is not followed."""
+        if base.is_symlink():
+            return 0
         folders = _entry_folders(base)
         for folder in folders:
             shutil.rmtree(folder, ignore_errors=True)
         try:   # the two marker files, when qlint wrote them
-            if (base / ".gitignore").read_text(encoding="utf-8").startswith("# Created by qlint"):
+            if _read(base / ".gitignore").startswith("# Created by qlint"):
                 (base / ".gitignore").unlink()
                 (base / "CACHEDIR.TAG").unlink(missing_ok=True)
         except (OSError, UnicodeDecodeError):
@@ -331,8 +477,8 @@ class Cache:
         """A file's outcome; with ``features=False`` its questions come without bank features (when the bank
         findings come from ``get_bank``, nothing needs them, and they are most of an entry)."""
         try:
-            return decode(self._path(digest).read_text(encoding="utf-8"), features)
-        except (OSError, ValueError, KeyError, TypeError):
+            return decode(_read(self._path(digest)), features)
+        except (OSError, *DECODE_ERRORS):
             return None  # missing, or damaged by a crash or a hand: recompute
 
     def put(self, digest: str, outcome: FileOutcome | str) -> None:
@@ -349,11 +495,14 @@ class Cache:
         seconds before it started (a write in the same clock tick as the last one leaves mtime and ctime as
         they were; git's index guards against the same race)."""
         try:
-            doc = json.loads((self.folder / "signatures.json").read_text(encoding="utf-8"))
+            doc = json.loads(_read(self.folder / "signatures.json"))
+            _require(type(doc) is dict and type(doc["started"]) is int and type(doc["files"]) is dict)
+            entries = doc["files"].values()
+            _require(all(type(e) is list and len(e) == 6 and _only(e[:5], int) and type(e[5]) is str for e in entries))
             settled = doc["started"] - self.SETTLED_NS
             return {display: (tuple(entry[:5]), entry[5]) for display, entry in doc["files"].items()
                     if entry[2] < settled}
-        except (OSError, ValueError, KeyError, TypeError, IndexError):
+        except (OSError, *DECODE_ERRORS):
             return {}
 
     def put_signatures(self, seen: dict[str, tuple[tuple, str]], started: int) -> None:
@@ -373,8 +522,8 @@ class Cache:
 
     def get_bank(self, name: str) -> list[Finding] | None:
         try:
-            return _findings(json.loads((self.folder / "bank" / f"{name}.json").read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError, TypeError):
+            return _findings(json.loads(_read(self.folder / "bank" / f"{name}.json")))
+        except (OSError, *DECODE_ERRORS):
             return None
 
     def put_bank(self, name: str, findings: list[Finding]) -> None:
@@ -392,7 +541,7 @@ class Cache:
     def _write(target: Path, text: str) -> None:
         """Write through a temporary file renamed into place: a concurrent reader sees all of it or nothing."""
         try:
-            target.parent.mkdir(exist_ok=True)
+            _own_folder(target.parent)
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)

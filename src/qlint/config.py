@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from qlint.registry import Registry
 from qlint.rule import Rule, RuleOptions
 
 CONFIG_FILES = ("qlint.toml", ".qlint.toml", "pyproject.toml")
+MAX_CONFIG_BYTES = 4 * 1024 * 1024   # a config file, pyproject.toml included, is a few kB
 
 
 class ConfigError(Exception):
@@ -45,9 +48,9 @@ class Settings(BaseModel):
     fail_on: Severity = Severity.ERROR
     rule_packs: tuple[str, ...] = ()
     cache_dir: str | None = None
-    max_file_size: int = Field(default=Limits.max_file_size, gt=0)
-    max_depth: int = Field(default=Limits.max_depth, gt=0, le=500)
-    max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0)
+    max_file_size: int = Field(default=Limits.max_file_size, gt=0, le=1024 ** 3, strict=True)
+    max_depth: int = Field(default=Limits.max_depth, gt=0, le=500, strict=True)
+    max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0, le=10_000_000, strict=True)
     rule_time_budget: float = Field(default=Limits.rule_time_budget, gt=0, le=3600)
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
@@ -84,7 +87,8 @@ class ActiveRule:
 
 
 def find_config(start: Path) -> Path | None:
-    """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]."""
+    """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]. One that
+    cannot be read as TOML is a ConfigError: it may hold [tool.qlint], and its settings must not silently lapse."""
     here = Path(os.path.realpath(start))  # realpath: a symlink loop is a path, not an exception
     if here.is_file() or not here.exists():
         here = here.parent
@@ -95,26 +99,69 @@ def find_config(start: Path) -> Path | None:
                 continue
             if name != "pyproject.toml":
                 return candidate
-            try:
-                if "qlint" in tomllib.loads(candidate.read_text(encoding="utf-8")).get("tool", {}):
-                    return candidate
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
+            tool = read_toml(candidate)[1].get("tool")
+            if isinstance(tool, dict) and "qlint" in tool:
+                return candidate
     return None
 
 
-def validation_message(exc: ValidationError, allowed: Iterable[str], where: str) -> str:
-    """pydantic's errors as one line each, ``where: ...``; an unknown key gets a did-you-mean."""
+def read_toml(source: Path) -> tuple[str, dict[str, Any]]:
+    """A config file's text and table; ConfigError naming the file (and the line where there is one) when it
+    cannot be read, is not UTF-8, is not TOML or nests too deeply for the parser."""
+    try:
+        with open(source, "rb") as handle:
+            raw = handle.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"{source}: cannot read config: {exc.strerror}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: config file larger than {MAX_CONFIG_BYTES // 1024 ** 2} MiB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{source}:{line}: invalid TOML: not UTF-8 text (byte {raw[exc.start]:#04x})") from None
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"at line (\d+)", str(exc))   # Python 3.11's only note of where
+        line = at[1] if at else text.count("\n") + 1    # else "at end of document"
+        raise ConfigError(f"{source}:{line}: invalid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: invalid TOML: nested too deeply") from None
+
+
+def key_line(text: str, table: str, key: str) -> int | None:
+    """The line of ``text`` that sets ``key`` in ``[table]`` ("" for the top level), or opens ``[table.key]``;
+    None when it is not written plainly (for error messages only)."""
+    current, header = "", f"{table}.{key}" if table else key
+    assignment = re.compile(rf"""["']?{re.escape(key)}["']?\s*=""")
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            current = stripped.split("]")[0].lstrip("[").strip()   # "[tool.qlint]  # a comment" too
+            if current == header:
+                return number
+        elif current == table and assignment.match(stripped):
+            return number
+    return None
+
+
+def validation_message(exc: ValidationError, allowed: Iterable[str], where: str,
+                       line_of: Callable[[str], int | None] | None = None) -> str:
+    """pydantic's errors as one line each, ``where: ...`` (``where:line: ...`` when ``line_of`` finds the
+    top-level key's line); an unknown key gets a did-you-mean."""
     lines = []
     allowed = list(allowed)
     for err in exc.errors():
         key = ".".join(str(p) for p in err["loc"])
+        line = line_of(str(err["loc"][0])) if line_of is not None and err["loc"] else None
+        where_key = f"{where}:{line}" if line is not None else where
         if err["type"] == "extra_forbidden":
             close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(allowed)}"
-            lines.append(f"{where}: unknown key {key!r}{hint}")
+            lines.append(f"{where_key}: unknown key {key!r}{hint}")
         else:
-            lines.append(f"{where}: {key}: {err['msg']}")
+            lines.append(f"{where_key}: {key}: {err['msg']}")
     return "\n".join(lines)
 
 
@@ -126,23 +173,58 @@ def load_config(path: Path | None, start: Path) -> Config:
         return Config(Settings(), root if root.is_dir() else root.parent, None)
     if not source.is_file():  # a FIFO or a device would block the read
         raise ConfigError(f"{source}: a config file must be a regular file")
-    try:
-        data = tomllib.loads(source.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{source}: cannot read config: {exc.strerror}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{source}: invalid TOML: {exc}") from None
-    table = data.get("tool", {}).get("qlint", {}) if source.name == "pyproject.toml" else data
+    text, data = read_toml(source)
+    table_name = "tool.qlint" if source.name == "pyproject.toml" else ""
+    table = data
+    if table_name:
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{source}:{key_line(text, '', 'tool') or 1}: [tool] must be a table")
+        table = tool.get("qlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: [tool.qlint] must be a table")
     try:
         settings = Settings.model_validate(table)
     except ValidationError as exc:
         allowed = [f.alias or name for name, f in Settings.model_fields.items()]
-        raise ConfigError(validation_message(exc, allowed, str(source))) from None
+        lines = partial(key_line, text, table_name)
+        raise ConfigError(validation_message(exc, allowed, str(source), lines)) from None
     except ValueError as exc:
         raise ConfigError(f"{source}: {exc}") from None
-    return Config(settings, Path(os.path.realpath(source.parent)), source)
+    root = Path(os.path.realpath(source.parent))
+    _check_cache_dir(settings, root, f"{source}:{key_line(text, table_name, 'cache-dir') or 1}")
+    return Config(settings, root, source)
+
+
+def _check_cache_dir(settings: Settings, root: Path, where: str) -> None:
+    """A config file's ``cache-dir`` stays inside the config's folder tree and clear of the bank paths: a
+    repository must not steer qlint's writes elsewhere (through ``..`` or a committed symlink), nor put the cache's
+    ``.gitignore`` over bank files. QLINT_CACHE_DIR, set by the user, may point anywhere."""
+    if settings.cache_dir is None:
+        return
+    try:
+        folder = Path(os.path.realpath(root / settings.cache_dir))
+        banks = [(p, Path(os.path.realpath(root / p))) for p in settings.paths]
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{where}: cache-dir: {exc}") from None
+    if root not in folder.parents:
+        raise ConfigError(f"{where}: cache-dir {settings.cache_dir!r} must be a folder below {root} "
+                          "(set QLINT_CACHE_DIR to keep the cache elsewhere)")
+    for name, bank in banks:
+        if bank == folder or bank in folder.parents or folder in bank.parents:
+            raise ConfigError(f"{where}: cache-dir {settings.cache_dir!r} overlaps the bank path {name!r} "
+                              "(its .gitignore would hide bank files from git)")
+
+
+def _rules_where(config: Config, key: str) -> str:
+    """``file:line`` of the ``[rules.<key>]`` table, for an error about it (the file is read again: errors only)."""
+    where = str(config.source or "config")
+    try:
+        text = read_toml(config.source)[0] if config.source is not None else ""
+    except ConfigError:
+        return where
+    line = key_line(text, "tool.qlint.rules" if config.source.name == "pyproject.toml" else "rules", key)
+    return f"{where}:{line}" if line is not None else where
 
 
 def _match(registry: Registry, selector: str, where: str) -> list[Rule]:
@@ -185,28 +267,29 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
         for sel in selectors:
             _match(registry, sel, f"{where}: per-file-ignores[{pattern!r}]")
 
-    per_rule: dict[str, dict[str, Any]] = {}
+    per_rule: dict[str, tuple[str, dict[str, Any]]] = {}   # rule name -> (the key it was set under, its table)
     for key, table in settings.rules.items():
-        matched = _match(registry, key, f"{where}: [rules.{key}]")
+        matched = _match(registry, key, f"{_rules_where(config, key)}: [rules.{key}]")
         if not isinstance(table, dict):
-            raise ConfigError(f"{where}: [rules.{key}] must be a table")
+            raise ConfigError(f"{_rules_where(config, key)}: [rules.{key}] must be a table")
         for rule in matched:
-            per_rule[rule.name] = table
+            per_rule[rule.name] = (key, table)
 
     active = []
     for rule in registry:
-        table = dict(per_rule.get(rule.name, {}))
+        key, table = per_rule.get(rule.name, (rule.name, {}))
+        table = dict(table)
         severity = rule.severity
         if "severity" in table:
             try:
                 severity = Severity.parse(table.pop("severity"))
             except ValueError as exc:
-                raise ConfigError(f"{where}: [rules.{rule.name}]: {exc}") from None
+                raise ConfigError(f"{_rules_where(config, key)}: [rules.{rule.name}]: {exc}") from None
         try:
             options = rule.options.model_validate(table)
         except ValidationError as exc:
             allowed = ["severity"] + [f.alias or n for n, f in rule.options.model_fields.items()]
-            raise ConfigError(validation_message(exc, allowed, f"{where}: [rules.{rule.name}]")) from None
+            raise ConfigError(validation_message(exc, allowed, f"{_rules_where(config, key)}: [rules.{rule.name}]")) from None
         if rule.name in names:
             active.append(ActiveRule(rule, options, severity))
     return active

@@ -235,29 +235,40 @@ class _Writer:
 
 
 def _load(path: Path, params: dict) -> Kept | None:
-    """The kept search, or None when there is none, it was made with other settings, or it is damaged."""
+    """The kept search, or None when there is none, it was made with other settings, or it is damaged (any
+    error reading or decoding it, or arrays out of shape: a damaged or foreign file means a full search)."""
     try:
         data = path.read_bytes()
         if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 8:
             return None
         size = int.from_bytes(data[-8:], "little")
-        meta = json.loads(data[len(data) - 8 - size:len(data) - 8])
-        if meta["params"] != params:
+        end = len(data) - 8 - size   # where the arrays end and the footer starts
+        meta = json.loads(data[end:len(data) - 8]) if len(MAGIC) <= end else None
+        if type(meta) is not dict or meta.get("params") != params or type(meta.get("bits")) is not int:
             return None
         arrays = {}
         for name, dtype in _ARRAYS.items():
             offset, spelled, shape = meta["arrays"][name]
-            if np.dtype(spelled) != np.dtype(dtype) or len(shape) != (2 if name == "pairs" else 1):
+            dims = 2 if name == "pairs" else 1
+            if (np.dtype(spelled) != np.dtype(dtype) or type(shape) is not list or len(shape) != dims
+                    or not all(type(d) is int and d >= 0 for d in [offset, *shape])):
                 return None
-            count = int(np.prod(shape))
+            count = int(np.prod(shape, dtype=object))
+            if offset + count * np.dtype(dtype).itemsize > end:
+                return None
             arrays[name] = np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(shape)
-        kept = Kept(int(meta["bits"]), **arrays)
-    except (OSError, ValueError, KeyError, TypeError):
+        kept = Kept(meta["bits"], **arrays)
+    except Exception:   # whatever a damaged file raises (RecursionError, OverflowError, ...): search afresh
         return None
+    return kept if _consistent(kept) else None
+
+
+def _consistent(kept: Kept) -> bool:
+    """The arrays agree with each other: every stem and pair index in range, codes sorted, scores similarities."""
     n, m = len(kept.sig), len(kept.codes)
-    if not (len(kept.stems) == m and len(kept.per_stem) == n and len(kept.scores) == len(kept.pairs)
+    return (len(kept.stems) == m and len(kept.per_stem) == n and len(kept.scores) == len(kept.pairs)
             and kept.pairs.shape[1] == 2 and bool(np.all(kept.codes[1:] >= kept.codes[:-1]))
             and (m == 0 or 0 <= int(kept.stems.min()) and int(kept.stems.max()) < n)
-            and (len(kept.pairs) == 0 or 0 <= int(kept.pairs.min()) and int(kept.pairs.max()) < n)):
-        return None
-    return kept
+            and (n == 0 or int(kept.per_stem.min()) >= 0)
+            and (len(kept.pairs) == 0 or 0 <= int(kept.pairs.min()) and int(kept.pairs.max()) < n)
+            and bool(np.all((kept.scores >= 0) & (kept.scores <= 100))))

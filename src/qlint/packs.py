@@ -22,6 +22,7 @@ Packs are validated on load; an unknown key is a configuration error with a did-
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable, Iterator
 from functools import partial
 from pathlib import Path
@@ -93,6 +94,21 @@ class PackRule(BaseModel):
         if not need:
             field = {"existence": "tokens", "substitution": "swap", "pattern": "patterns"}[self.extends]
             raise ValueError(f"a rule that extends {self.extends} needs {field!r}")
+        return self
+
+    @model_validator(mode="after")
+    def _message_template(self) -> PackRule:
+        # the message is filled with text from the bank: only the two names, never a format spec or a conversion
+        # ("{match:>400000000}" would write 400 MB per finding) or an attribute ("{match.__class__}")
+        try:
+            fields = [(name, spec, conv) for _, name, spec, conv in string.Formatter().parse(self.message)
+                      if name is not None]
+        except ValueError as exc:
+            raise ValueError(f"message {self.message!r} is not a valid template: {exc}") from None
+        for name, spec, conv in fields:
+            if name not in ("match", "suggestion") or spec or conv:
+                raise ValueError(f"message {self.message!r}: only {{match}} and {{suggestion}} may be filled in, "
+                                 f"without a format spec or conversion")
         return self
 
 

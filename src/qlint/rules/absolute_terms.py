@@ -14,7 +14,7 @@ TERMS = TermList(load_data("absolute-terms"))
 class Options(RuleOptions):
     include_weak: bool = Field(default=False, description="also count no, any, whole, must, cannot (more findings, "
                                                           "lower precision)")
-    max_words: int = Field(default=20, ge=1, description="skip options longer than this: in narrative options the "
+    max_words: int = Field(default=20, ge=1, le=10_000, description="skip options longer than this: in narrative options the "
                                                          "word is context, not a claim")
     skip_if_in_stem: bool = Field(default=True, description="ignore an absolute word the stem itself uses "
                                                             "('Are all X ...?')")

@@ -22,7 +22,7 @@ _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii":
 
 
 class Options(RuleOptions):
-    min_enumerated: int = Field(default=3, ge=2, description=(
+    min_enumerated: int = Field(default=3, ge=2, le=1000, description=(
         "an option naming every enumerated statement ('(i), (ii) and (iii)') is reported from this many statements"))
     flag_both: bool = Field(default=True, description="also report 'both of the above' and 'both A and B'")
 

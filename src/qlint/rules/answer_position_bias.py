@@ -14,10 +14,10 @@ LETTERS = "ABCDEFGHIJ"
 
 class Options(RuleOptions):
     alpha: float = Field(default=0.01, gt=0, lt=0.5, description="significance level of the chi-square test")
-    min_questions: int = Field(default=20, ge=2,
+    min_questions: int = Field(default=20, ge=2, le=10_000_000,
                                description="option-count groups smaller than this are not tested "
                                            "(and never fewer than 5 expected keys per position)")
-    max_run: int = Field(default=0, ge=0,
+    max_run: int = Field(default=0, ge=0, le=10_000_000,
                          description="flag runs of the same key position longer than this in file order; "
                                      "0 picks the length whose chance under random placement is below alpha")
 

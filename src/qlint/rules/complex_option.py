@@ -20,9 +20,9 @@ _SPLIT = re.compile(r"\s*[,;]\s+|\s+/\s+")   # "True, False"; not "35,000"
 
 
 class Options(RuleOptions):
-    min_tuple_options: int = Field(default=3, ge=2, description=(
+    min_tuple_options: int = Field(default=3, ge=2, le=1000, description=(
         "judgement tuples ('True, False') are reported when at least this many options share the crossing"))
-    max_values_per_slot: int = Field(default=3, ge=2, description="a tuple slot takes at most this many values")
+    max_values_per_slot: int = Field(default=3, ge=2, le=1000, description="a tuple slot takes at most this many values")
 
 
 def _refs_ok(text: str, stem: str) -> bool:

@@ -14,8 +14,8 @@ TOKEN = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)?")
 
 
 class Options(RuleOptions):
-    min_shared_words: int = Field(default=2, ge=1, description="the key's parts must recur at least this often")
-    max_tokens: int = Field(default=12, ge=1, description="skip questions with options longer than this many "
+    min_shared_words: int = Field(default=2, ge=1, le=1000, description="the key's parts must recur at least this often")
+    max_tokens: int = Field(default=12, ge=1, le=10_000, description="skip questions with options longer than this many "
                                                           "content words (long prose shares words by chance)")
 
 

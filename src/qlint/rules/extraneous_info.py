@@ -12,9 +12,9 @@ from qlint.text import CODE_SPAN
 
 
 class Options(RuleOptions):
-    max_stem_words: int = Field(default=20, ge=1, description="judge only stems up to this many words (long "
+    max_stem_words: int = Field(default=20, ge=1, le=100_000, description="judge only stems up to this many words (long "
                                                               "scenarios repeat names legitimately)")
-    min_repeats: int = Field(default=2, ge=2, description="how often a content word must occur")
+    min_repeats: int = Field(default=2, ge=2, le=1000, description="how often a content word must occur")
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:

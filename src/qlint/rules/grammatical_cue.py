@@ -98,11 +98,11 @@ class Options(RuleOptions):
     check_numeric_format: bool = Field(default=True, description="one numeric option written unlike the others")
     check_sentence_mix: bool = Field(default=True, description="full sentences mixed with bare phrases, or an option "
                                                                "opening a new section among continuations")
-    max_phrase_words: int = Field(default=3, ge=1,
+    max_phrase_words: int = Field(default=3, ge=1, le=1000,
                                   description="sentence mix: a bare phrase has at most this many words")
     check_form: bool = Field(default=True, description="a prepositional phrase among noun phrases, or the reverse")
-    max_words: int = Field(default=6, ge=1, description="judge parallel form only for options up to this many words")
-    min_options: int = Field(default=3, ge=2, description="judge the options against each other only with at least "
+    max_words: int = Field(default=6, ge=1, le=10_000, description="judge parallel form only for options up to this many words")
+    min_options: int = Field(default=3, ge=2, le=1000, description="judge the options against each other only with at least "
                                                           "this many")
     max_minority_share: float = Field(default=0.5, gt=0, le=1, description="an odd form must be at most this share")
 

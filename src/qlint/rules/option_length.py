@@ -11,22 +11,22 @@ from qlint.rules._cues_b import is_code, is_meta, is_numeric, plain, strip_code
 
 
 class Options(RuleOptions):
-    long_ratio: float = Field(default=1.8, gt=1, description="an option this many times the median length of the "
+    long_ratio: float = Field(default=1.8, gt=1, le=1000, description="an option this many times the median length of the "
                                                               "others is an outlier ...")
-    min_extra_chars: int = Field(default=10, ge=0, description="... when it is also this many characters longer")
+    min_extra_chars: int = Field(default=10, ge=0, le=1_000_000, description="... when it is also this many characters longer")
     short_ratio: float = Field(default=0.4, gt=0, lt=1, description="an option this fraction of the median of the "
                                                                     "others is a stub ...")
-    min_short_gap: int = Field(default=10, ge=0, description="... when it is also this many characters shorter")
-    key_ratio: float = Field(default=1.5, gt=1, description="the key is flagged when it is this many times as long "
+    min_short_gap: int = Field(default=10, ge=0, le=1_000_000, description="... when it is also this many characters shorter")
+    key_ratio: float = Field(default=1.5, gt=1, le=1000, description="the key is flagged when it is this many times as long "
                                                             "as the longest distractor ...")
-    key_min_words: int = Field(default=5, ge=1, description="... and has at least this many words")
-    pair_ratio: float = Field(default=1.3, gt=1, description="two-option questions: longer / shorter")
-    distractor_ratio: float = Field(default=1.8, gt=1, description=(
+    key_min_words: int = Field(default=5, ge=1, le=10_000, description="... and has at least this many words")
+    pair_ratio: float = Field(default=1.3, gt=1, le=1000, description="two-option questions: longer / shorter")
+    distractor_ratio: float = Field(default=1.8, gt=1, le=1000, description=(
         "a long distractor is an outlier at this many times the median of the others (a long distractor cues "
         "nothing towards the key, so it may be held to a higher bar than long-ratio)"))
     twin_tolerance: float = Field(default=0.25, ge=0, lt=1, description=(
         "an option is no outlier when another option is within this fraction of its length ('FIFO' / 'LIFO')"))
-    math_min_chars: int = Field(default=6, ge=1, description="numbers and formulas are judged only when some option "
+    math_min_chars: int = Field(default=6, ge=1, le=1_000_000, description="numbers and formulas are judged only when some option "
                                                              "has this many symbols")
 
 

@@ -12,11 +12,11 @@ from qlint.rules._cues_a import quantity, short, words_in
 
 
 class Options(RuleOptions):
-    min_numeric: int = Field(default=3, ge=2, description="at least this many options must state a quantity")
+    min_numeric: int = Field(default=3, ge=2, le=1000, description="at least this many options must state a quantity")
     min_numeric_share: float = Field(default=0.5, ge=0, le=1, description="... and at least this share of the options")
     template_similarity: float = Field(default=0.75, ge=0, le=1, description=(
         "a sentence option counts only if the text around its number matches another option's this closely"))
-    max_unit_words: int = Field(default=3, ge=0, description="words allowed around a bare quantity ('42 km/h')")
+    max_unit_words: int = Field(default=3, ge=0, le=1000, description="words allowed around a bare quantity ('42 km/h')")
     allow_descending: bool = Field(default=False, description=(
         "accept largest-to-smallest lists too; off by default because the human reviewers it was measured "
         "against flag descending lists"))

@@ -10,10 +10,10 @@ from qlint.rule import QuestionRule, RuleOptions, Violation
 
 
 class Options(RuleOptions):
-    max_grade: float = Field(default=16.0, gt=0, description=(
+    max_grade: float = Field(default=16.0, gt=0, le=100, description=(
         "highest Flesch-Kincaid grade a stem may have (16: a graduate reader; certification stems in public "
         "banks have a 95th percentile near 14)"))
-    min_words: int = Field(default=20, ge=1,
+    min_words: int = Field(default=20, ge=1, le=1_000_000,
                            description="stems with fewer plain words are not graded (formulas are unstable on short text)")
 
 

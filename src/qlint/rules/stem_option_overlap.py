@@ -10,8 +10,8 @@ from qlint.rules._cues_b import content_stems, is_numeric
 
 
 class Options(RuleOptions):
-    min_chars: int = Field(default=3, ge=1, description="shortest word that counts as a content word")
-    min_margin: int = Field(default=0, ge=0, description="the key must share this many more stem words than the "
+    min_chars: int = Field(default=3, ge=1, le=1000, description="shortest word that counts as a content word")
+    min_margin: int = Field(default=0, ge=0, le=10_000, description="the key must share this many more stem words than the "
                                                          "best distractor (1: strictly more; fewer findings)")
     max_numeric_share: float = Field(default=0.5, ge=0, le=1,
                                      description="skip questions whose options are mostly numbers or formulas")

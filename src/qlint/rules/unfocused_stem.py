@@ -94,7 +94,7 @@ class Options(RuleOptions):
     allow_unmarked_question: bool = Field(default=False, description="a wh-question without its '?' counts as focused")
     allow_passage_end: bool = Field(default=True, description="a stem ending in a complete declarative sentence "
                                                                "(a passage to continue) counts as focused")
-    open_question_words: int = Field(default=0, ge=0, description=(
+    open_question_words: int = Field(default=0, ge=0, le=10_000, description=(
         "flag one-sentence what/who/where questions up to this many words (0: off; off by default because short "
         "direct questions such as 'What does DNS resolve?' are usually fine)"))
 

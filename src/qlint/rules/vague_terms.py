@@ -14,7 +14,7 @@ TERMS = TermList(load_data("vague-terms"))
 class Options(RuleOptions):
     include_weak: bool = Field(default=True, description="also count modals and degree words (may, very, some, "
                                                          "appropriate, ...)")
-    max_words: int = Field(default=30, ge=1, description="skip options longer than this (narrative options)")
+    max_words: int = Field(default=30, ge=1, le=10_000, description="skip options longer than this (narrative options)")
     skip_if_in_stem: bool = Field(default=True, description="ignore a vague word the stem itself uses")
 
 
