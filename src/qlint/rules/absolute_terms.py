@@ -50,8 +50,9 @@ RULE = QuestionRule(
            "...) are data: src/qlint/rules/data/absolute-terms.yaml. A Python rule rather than a pack because "
            "it needs guards a pack cannot express: exemptions that are patterns (every 3 hours), skipping long "
            "narrative options, and ignoring a word the stem itself uses (as a pack without them: precision 0.52, "
-           "kappa 0.49 on the dev labels). The key is not reported: an absolute that is true cues against the key, not "
-           "towards it. A negated absolute ('not always', \"isn't necessarily\") is a hedge and is exempt. Info severity: precision 0.65, below the 0.7 bar for warnings."),
+           "kappa 0.49 on the dev labels). The key is not reported: an absolute that is true cues against the "
+           "key, not towards it. A negated absolute ('not always', \"isn't necessarily\") is a hedge and is exempt. "
+           "Info severity: precision 0.65, below the 0.7 bar for warnings."),
     passing=("""\
 id: abs-ok
 stem: How often should a training job write a checkpoint?
