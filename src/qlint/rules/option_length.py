@@ -224,10 +224,10 @@ options:
 id: ol-short-key-few-chars
 stem: Which parallelism splits each weight matrix across the GPUs of a node?
 options:
-  - {text: tensor parallelism, correct: true, rationale: Correct. Each GPU holds a slice of every matrix.}
+  - {text: tensor model parallelism, correct: true, rationale: Correct. Each GPU holds a slice of every matrix.}
   - {text: data parallelism, rationale: Incorrect. Each GPU holds every weight.}
-  - {text: pipelining, rationale: Incorrect. It splits the layers, not the matrices.}
   - {text: ZeRO, rationale: Incorrect. It shards optimizer state and gradients.}
+  - {text: FSDP, rationale: Incorrect. It shards whole parameters between uses.}
 """),
     failing=("""\
 id: ol-bad

@@ -152,7 +152,7 @@ stem: What does the development server print once it is ready?
 options:
   - {text: 'server running at http://127.0.0.1:3000/', correct: true, rationale: Correct. It listens on the loopback address.}
   - {text: 'listening on port 0', rationale: Incorrect. Port 0 asks the system for any port.}
-  - {text: '![screenshot](https://example.org/ready.png)', rationale: Incorrect. An image is content, not a source.}
+  - {text: '![screenshot](https://example.org/ready.png)', rationale: 'Incorrect. An image is content, not a source.'}
 """, """\
 id: rio-sentences-about-subject
 stem: Which storage class suits data read once a quarter?
