@@ -27,6 +27,12 @@ COMMENTARY = [
     "Tag every object (a common trap: tags carry no history)",
     "Switch to a cold storage tier. This is a tempting distractor for cost questions.",
     "Add a bucket policy, which is incorrect.",
+    "Copy the objects nightly. This option sounds right, but copies are deleted too.",
+    "Use object lock. This is a distractor.",
+    "Enable transfer acceleration. (Correct answer.)",
+    "Mirror the bucket, which is a common misconception about backups.",
+    "Keep a manifest. This would only be true if the manifest held the data.",
+    "Compress the objects. Wrong! Compression keeps no history.",
 ]
 
 
@@ -35,6 +41,31 @@ def test_commentary_in_a_distractor_is_caught(distractor, registry):
     text = question(STEM, [KEY, (distractor, False), ("Shorten the retention period", False)])
     findings = [f for f in lint_text(text, registry) if f.rule == "rationale-in-option"]
     assert findings and all(f.severity is Severity.WARNING for f in findings)
+
+
+# sentences that state the answer, not comment on it: the first sentence, outputs, people's choices as content
+CONTENT = [
+    "Restart the pod. This clears the in-memory cache.",
+    "It returns undefined. That is the default return value.",
+    "Enable MFA - this adds a second factor.",
+    "The statement is false. It contradicts the premise.",
+    "Users pick it from the dropdown. The list is sorted by name.",
+    "Open the preview. It looks correct there, but the export is blank.",
+    "Right-click the file (right pane) and choose Rename.",
+    "It prints true. The comparison coerces both sides.",
+    "Patients often choose this treatment because it is cheaper.",
+    "Run npm start. The console shows: server running at http://localhost:3000",
+    "Visit https://portal.azure.com and open the resource group.",
+    "Source: the access log. Destination: a storage account.",
+    "Store keys in the code. It is a tempting target for attackers.",
+    "x == 1 (true) and y == 0 (false), so the branch runs once.",
+]
+
+
+@pytest.mark.parametrize("option", CONTENT, ids=[f"content-{i}" for i in range(len(CONTENT))])
+def test_content_sentences_are_not_commentary(option, registry):
+    text = question("Which step fixes the problem?", [(option, True), ("Reinstall the tool", False)])
+    assert fired(text, "rationale-in-option", registry) == []
 
 
 # ---- clean items: no warning or error from the default rules -------------------------------------------------------

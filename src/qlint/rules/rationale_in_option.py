@@ -15,7 +15,9 @@ _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+\.\w{2,}", re.I)
 # a link is a source (commentary) when it is a markdown link, follows a lead ("See", "Reference:"), stands in
 # brackets of its own, or sits on a line or in a sentence of its own after the answer; a link the answer names
 # ("server running at http://127.0.0.1:3000/", "the scope 'https://...'") is content, and so is an image
-_MD_LINK = re.compile(r"(?<!!)\[[^\]\n]{1,200}\]\(\s*(?:https?://|www\.)", re.I)
+_MD_LINK = re.compile(r"(?<!!)\[(?!\s*(?:https?://|www\.))[^\]\n]{1,200}\]\(\s*(?:https?://|www\.)", re.I)
+# a local address is something the answer runs or prints, never a source
+_LOCAL = re.compile(r"\bhttps?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])\S*", re.I)
 _IMAGE = re.compile(r"!\[[^\]\n]{0,200}\]\([^)\s]{1,2000}\)")
 _LED_LINK = re.compile(r"\b(?:" + "|".join(_DATA["link_leads"]) + r")\s*:?\s*<?(?:https?://|www\.)", re.I)
 _ALONE_LINK = re.compile(r"(?:[(\[]\s*<?(?:https?://|www\.)[^\s)\]]+\s*[)\]]|(?:\n|[.!?]\s)\s*<?(?:https?://|www\.)\S+"
@@ -48,6 +50,7 @@ def _link(text: str) -> bool:
     """A link used as a source: markdown link, led by 'See'/'Reference:', bracketed alone, or trailing alone."""
     if "![" in text:
         text = _IMAGE.sub(" ", text)
+    text = _LOCAL.sub(" ", text)
     if _URL.search(text) is None:
         return False
     return bool(_MD_LINK.search(text) or _LED_LINK.search(text) or _ALONE_LINK.search(text))
