@@ -33,6 +33,7 @@ COMMENTARY = [
     "Mirror the bucket, which is a common misconception about backups.",
     "Keep a manifest. This would only be true if the manifest held the data.",
     "Compress the objects. Wrong! Compression keeps no history.",
+    "Encrypt the bucket. Explanation: encryption hides data. Source: the storage guide.",
 ]
 
 

@@ -23,7 +23,8 @@ _LED_LINK = re.compile(r"\b(?:" + "|".join(_DATA["link_leads"]) + r")\s*:?\s*<?(
 _ALONE_LINK = re.compile(r"(?:[(\[]\s*<?(?:https?://|www\.)[^\s)\]]+\s*[)\]]|(?:\n|[.!?]\s)\s*<?(?:https?://|www\.)\S+"
                          r"\s*$)", re.I)
 _TAIL = re.compile(r"(?:[.;!?(\[\n]|\s[-–—]+)\s*(?:" + "|".join(_DATA["labels"]) + r")\s*:\s*\S", re.I)
-# "Key: value" fields: an option of two or more is a form ("Source: X. Target: Y."), its labels are content
+# "Key: value" fields: an option that opens with one and has two or more is a form ("Source: X. Target: Y.",
+# "Metric source: X. Metric name: Y."), whose labels are content
 _FIELD = re.compile(r"(?:^|[.;,\n]\s*)[A-Z][\w-]*(?: [\w-]+){0,3}\s*:\s+\S")
 # a verdict that fills its bracket, or opens a reason: "(correct)", "(wrong - ...)", not "(right atrium)"
 _BRACKET = re.compile(r"[(\[]\s*(?:this\s+is\s+(?:the\s+)?)?(?:" + "|".join(_DATA["verdicts"]) + r")"
@@ -56,6 +57,12 @@ def _link(text: str) -> bool:
     return bool(_MD_LINK.search(text) or _LED_LINK.search(text) or _ALONE_LINK.search(text))
 
 
+def _form(text: str) -> bool:
+    """The option is a set of labelled fields: it opens with one and has at least two."""
+    fields = [m.start() for m in _FIELD.finditer(text)]
+    return len(fields) >= 2 and fields[0] == 0
+
+
 def _comments(text: str) -> bool:
     """A later sentence or clause comments on the option itself (its appeal, its verdict, who picks it)."""
     if text.startswith(("\"", "“", "'")):
@@ -72,7 +79,7 @@ def _problem(text: str, options: Options) -> str | None:
     lower = text.lower()
     if options.flag_urls and ("http" in lower or "www." in lower) and _link(text):
         return "contains a link; move sources into the rationale"
-    if ":" in text and _TAIL.search(text) and len(_FIELD.findall(text)) < 2:
+    if ":" in text and _TAIL.search(text) and not _form(text):
         return "contains a labelled explanation; move it into the rationale"
     bracket = "(" in text or "[" in text
     dash = "-" in text or "–" in text or "—" in text
