@@ -36,11 +36,12 @@ _DASH = re.compile(r"\s[-–—]+\s*(?:correct|incorrect|wrong|right answer|the 
                    r"|\s[-–—]+\s*(?:" + "|".join(_DATA["dash_verdicts"]) + r")\s*(?:[:;,(]|\s(?:because|since|as|it|this)\b)",
                    re.I)
 _WHICH = re.compile(_DATA["which_verdict"], re.I)
-_COMMENT = re.compile(r"^\s*(?:" + "|".join(_DATA["comment_sentences"]) + ")", re.I)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
-# clause breaks after which commentary may follow: "...; this sounds plausible", "... - a common trap", "..., but it
-# would be dangerous if true"; "Stare decisis - this is a common misconception"
-_ASIDE = re.compile(r"\s[-–—]+\s*|\s*[–—]\s*|\s*[(\[]\s*|;\s+|,\s+(?=but\b|however\b)")
+# commentary opens a later sentence, or a clause after a break: "...; this sounds plausible", "... - a common trap",
+# "..., but it would be dangerous if true", "Stare decisis (this is a common misconception)"; one search with the
+# break as its prefix, each branch opening with a definite character, so most positions fail at once
+_BREAK = r"(?:[.!?]\s+(?-i:(?=[A-Z(]))|\s[-–—]+\s*|[–—]\s*|[(\[]\s*|;\s+|,\s+(?=but\b|however\b))"
+_BREAK_CHARS = frozenset(".!?;-–—([")
+_COMMENT = re.compile(_BREAK + r"\s*(?:" + "|".join(_DATA["comment_sentences"]) + ")", re.I)
 
 
 class Options(RuleOptions):
@@ -67,9 +68,9 @@ def _comments(text: str) -> bool:
     """A later sentence or clause comments on the option itself (its appeal, its verdict, who picks it)."""
     if text.startswith(("\"", "“", "'")):
         return False   # a quoted utterance: its sentences are the answer
-    if ("." in text or "!" in text or "?" in text) and any(_COMMENT.match(s) for s in _SENTENCES.split(text)[1:]):
-        return True
-    return any(_COMMENT.match(s) for s in _ASIDE.split(text)[1:])
+    if not _BREAK_CHARS.intersection(text) and ", but" not in text and ", however" not in text:
+        return False   # most options have no break for commentary to follow: skip the search
+    return _COMMENT.search(text) is not None
 
 
 def _problem(text: str, options: Options) -> str | None:
