@@ -82,5 +82,12 @@ options:
   - {text: It usually gets somewhat longer, correct: true, rationale: Correct. Activations are recomputed.}
   - {text: It halves, rationale: Incorrect. No compute is saved.}
   - {text: It is unchanged, rationale: Incorrect. The recomputation costs time.}
-""",),
+""", """\
+id: vague-that-most
+stem: Which test suites should run before every merge?
+options:
+  - {text: the suites that cover the changed modules, correct: true, rationale: Correct. They can catch a regression.}
+  - {text: the suites that most teams rely on, rationale: Incorrect. Popularity says nothing about the change.}
+  - {text: the suites that finished last night, rationale: Incorrect. They ran on older code.}
+"""),
 )
