@@ -82,5 +82,12 @@ options:
   - {text: It recomputes activations during the backward pass, correct: true, rationale: Correct. That is the trade.}
   - {text: It always makes training faster, rationale: Incorrect. It adds compute.}
   - {text: It never changes peak memory, rationale: Incorrect. Lowering peak memory is its purpose.}
-""",),
+""", """\
+id: abs-that-all
+stem: What does a learning-rate warmup do at the start of training?
+options:
+  - {text: It raises the rate step by step over the first updates, correct: true, rationale: Correct. That is warmup.}
+  - {text: It keeps the rate fixed at all times, rationale: Incorrect. The rate changes during warmup.}
+  - {text: It ensures that all layers get the same gradient, rationale: Incorrect. Gradients differ by layer.}
+"""),
 )
