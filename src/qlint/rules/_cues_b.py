@@ -95,6 +95,19 @@ def content_stems(text: str, min_chars: int = 3) -> set[str]:
     return out
 
 
+def spelled_as(text: str, stems: set[str], min_chars: int = 3) -> list[str]:
+    """The words of a text, as written, whose content stem is in ``stems`` (first spelling of each, in text
+    order): what a message quotes, since a stem such as 'cach' is no word the writer used."""
+    if "[" in text:
+        text = MARKUP.sub(" ", text)
+    seen: dict[str, str] = {}
+    for word in WORD.findall(text):
+        stem = _content_stem(word, min_chars)
+        if stem in stems and stem not in seen:
+            seen[stem] = word.strip("'-")
+    return list(seen.values())
+
+
 def is_numeric(text: str) -> bool:
     """Mostly digits and symbols: a number, a formula, a date."""
     t = text.strip()

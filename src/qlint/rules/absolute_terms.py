@@ -23,6 +23,8 @@ class Options(RuleOptions):
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
     for i, found in term_findings(question, TERMS, options.include_weak, options.max_words, options.skip_if_in_stem):
+        if question.options[i].correct:
+            continue  # a key that states a true absolute cues against itself: test-wise candidates drop it
         listed = ", ".join(f'"{t}"' for t in found)
         yield Violation(f"options[{i}].text", f"option {i + 1} uses the absolute term {listed}; test-wise "
                                               "candidates rule such options out")
@@ -48,7 +50,9 @@ RULE = QuestionRule(
            "...) are data: src/qlint/rules/data/absolute-terms.yaml. A Python rule rather than a pack because "
            "it needs guards a pack cannot express: exemptions that are patterns (every 3 hours), skipping long "
            "narrative options, and ignoring a word the stem itself uses (as a pack without them: precision 0.52, "
-           "kappa 0.49 on the dev labels). Info severity: precision 0.65, below the 0.7 bar for warnings."),
+           "kappa 0.49 on the dev labels). The key is not reported: an absolute that is true cues against the "
+           "key, not towards it. A negated absolute ('not always', \"isn't necessarily\") is a hedge and is exempt. "
+           "Info severity: precision 0.65, below the 0.7 bar for warnings."),
     passing=("""\
 id: abs-ok
 stem: How often should a training job write a checkpoint?
@@ -63,6 +67,13 @@ options:
   - {text: I and II only, correct: true, rationale: Correct. Both shrink stored activations.}
   - {text: II and III only, rationale: Incorrect. The learning rate does not change memory.}
   - {text: III only, rationale: Incorrect. The learning rate does not change memory.}
+""", """\
+id: abs-true-key
+stem: What does a process see after another process has called fsync on a file and returned?
+options:
+  - {text: Every write made before the call survives a power loss, correct: true, rationale: Correct. That is fsync's promise.}
+  - {text: Writes are not always visible to other processes, rationale: Incorrect. The page cache is shared.}
+  - {text: The file is locked until it is closed, rationale: Incorrect. fsync takes no lock.}
 """),
     failing=("""\
 id: abs-bad
@@ -71,5 +82,12 @@ options:
   - {text: It recomputes activations during the backward pass, correct: true, rationale: Correct. That is the trade.}
   - {text: It always makes training faster, rationale: Incorrect. It adds compute.}
   - {text: It never changes peak memory, rationale: Incorrect. Lowering peak memory is its purpose.}
-""",),
+""", """\
+id: abs-that-all
+stem: What does a learning-rate warmup do at the start of training?
+options:
+  - {text: It raises the rate step by step over the first updates, correct: true, rationale: Correct. That is warmup.}
+  - {text: It keeps the rate fixed at all times, rationale: Incorrect. The rate changes during warmup.}
+  - {text: It ensures that all layers get the same gradient, rationale: Incorrect. Gradients differ by layer.}
+"""),
 )

@@ -18,13 +18,20 @@ class Options(RuleOptions):
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    tokens = [w.lower() for w in WORD.findall(CODE_SPAN.sub(" ", question.stem))]  # code names repeat by necessity
+    written = WORD.findall(CODE_SPAN.sub(" ", question.stem))  # code names repeat by necessity
+    tokens = [w.lower() for w in written]
     if not tokens or len(tokens) > options.max_stem_words:
         return
     counts = Counter(stem_token(w) for w in tokens if len(w) >= 4 and w not in STOPWORDS)
     repeated = sorted(w for w, n in counts.items() if n >= options.min_repeats)
     if repeated:
-        yield Violation("stem", f"the stem repeats {', '.join(repeated)}; cut what does not change the question")
+        # quote each repeated word as first written, not its stem ('cach')
+        first = {}
+        for word, lower in zip(written, tokens):
+            if len(lower) >= 4 and lower not in STOPWORDS:
+                first.setdefault(stem_token(lower), word)
+        listed = ", ".join(f'"{first[w]}"' for w in repeated)
+        yield Violation("stem", f"the stem repeats {listed}; cut what does not change the question")
 
 
 RULE = QuestionRule(

@@ -28,6 +28,9 @@ class Options(RuleOptions):
         "an option is no outlier when another option is within this fraction of its length ('FIFO' / 'LIFO')"))
     math_min_chars: int = Field(default=6, ge=1, le=1_000_000, description="numbers and formulas are judged only when some option "
                                                              "has this many symbols")
+    short_words: int = Field(default=3, ge=1, description=(
+        "options of at most this many words each (names, short terms) are judged only for the key being the "
+        "longest, by min-extra-chars over every distractor: a long or short distractor among names cues nothing"))
 
 
 # words for key-min-words: runs of letters, so "(a + b)(a - b)" has none
@@ -41,10 +44,45 @@ def _median(values) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
+def _wordy(text: str) -> bool:
+    """Mostly letters: a name or term, not a number, formula or code."""
+    visible = len(text) - text.count(" ")
+    return visible > 0 and sum(map(str.isalpha, text)) >= 0.8 * visible
+
+
 def _length(text: str, mathy: bool) -> int:
     if mathy:  # numbers and formulas: count digits and symbols, not spacing or currency/TeX noise
         return len(re.sub(r"[\s$\\{}]", "", text))
     return len(text)
+
+
+def _pair(opts, idx: list[int], length: dict[int, int], short: bool, options: Options) -> Iterator[Violation]:
+    """Two options: the longer stands out by pair-ratio and min-extra-chars (among short ones, only a long key)."""
+    a, b = idx
+    lo, hi = sorted((length[a], length[b]))
+    i = a if length[a] > length[b] else b
+    if lo and hi / lo >= options.pair_ratio and hi - lo >= options.min_extra_chars and (opts[i].correct or not short):
+        yield Violation(f"options[{i}].text", f"of the two options, option {i + 1} is {hi / lo:.1f}x as long "
+                                              "as the other; length alone picks one")
+
+
+def _short_key(opts, idx: list[int], length: dict[int, int], name_words: dict[int, int] | None,
+               options: Options) -> Iterator[Violation]:
+    """Short options (names, a few words): only a single key that is longer than every distractor by
+    min-extra-chars, and long-ratio times their median, is a cue; a few characters' difference is not.
+    ``name_words``: word counts when the options are names of one or two words."""
+    keys = [i for i in idx if opts[i].correct]
+    if len(keys) != 1:
+        return
+    k = keys[0]
+    if name_words and len({name_words[j] for j in idx if j != k}) == 1:
+        return  # "Standard deviation" among "Mean", "Median": how the names are, not a cue
+    others = [length[j] for j in idx if j != k]
+    median = _median(others)
+    ratio = max(options.long_ratio, options.key_ratio)
+    if median and length[k] - max(others) >= options.min_extra_chars and length[k] >= ratio * median:
+        yield Violation(f"options[{k}].text", f"option {k + 1} is {length[k] / median:.1f}x as long as the "
+                                              "median of the others; an outlier draws the eye")
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
@@ -59,19 +97,18 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     length = {i: _length(texts[i], mathy) for i in idx}
     if mathy and max(length.values()) < options.math_min_chars:
         return  # short numbers differ in digits naturally (9 vs 12)
-    if len(idx) == 2:
-        a, b = idx
-        lo, hi = sorted((length[a], length[b]))
-        if lo and hi / lo >= options.pair_ratio and hi - lo >= options.min_extra_chars:
-            i = a if length[a] > length[b] else b
-            yield Violation(f"options[{i}].text", f"of the two options, option {i + 1} is {hi / lo:.1f}x as long "
-                                                  "as the other; length alone picks one")
-        return
-    longest_all = max(length.values())
     words = {i: texts[i].count(" ") + 1 for i in idx}
+    short = max(words.values()) <= options.short_words and all(map(_wordy, texts.values()))
+    if len(idx) == 2:
+        yield from _pair(opts, idx, length, short, options)
+        return
     # names of one or two words: one two-word term among single words ("Standard deviation" among "Mean",
     # "Median", "Range") or one word among two-word terms ("Water" among acids) is how the names are, not a cue
     short_names = max(words.values()) <= 2 and not any(is_numeric(t) for t in texts.values())
+    if short:
+        yield from _short_key(opts, idx, length, words if short_names else None, options)
+        return
+    longest_all = max(length.values())
     for i in idx:
         if any(j != i and abs(length[j] - length[i]) <= options.twin_tolerance * length[i] for j in idx):
             continue  # another option shares its length: two of a kind are no outlier
@@ -119,7 +156,10 @@ RULE = QuestionRule(
            "code, or all single words, are not judged. Names of one or two words are not judged against a list "
            "whose other options all have one word count (a lone 'Standard deviation' among 'Mean', 'Median', "
            "'Range'); a key is never flagged for being short (a short key among long distractors cues against "
-           "itself), and key-min-words counts words, not the symbols of a formula."),
+           "itself), and key-min-words counts words, not the symbols of a formula. Among short options (names and "
+           "terms of at most short-words words) only a key that is longer than every distractor by min-extra-chars "
+           "is reported: a long or short distractor among names cues nothing, and neither does a key a few "
+           "characters longer than the next option."),
     passing=("""\
 id: ol-ok
 stem: Why does storing `loss` in a list every step make GPU memory grow?
@@ -172,6 +212,22 @@ options:
   - {text: Mean, rationale: Incorrect. It moves with the shift.}
   - {text: Median, rationale: Incorrect. It moves with the shift.}
   - {text: Maximum, rationale: Incorrect. It moves with the shift.}
+""", """\
+id: ol-short-long-distractor
+stem: Which collective communication sums gradients and leaves the result on every rank?
+options:
+  - {text: all-reduce, correct: true, rationale: Correct. Every rank gets the sum.}
+  - {text: broadcast, rationale: Incorrect. It copies one rank's tensor.}
+  - {text: reduce-scatter with padding, rationale: Incorrect. Each rank keeps only a shard.}
+  - {text: gather, rationale: Incorrect. Only one rank receives the tensors.}
+""", """\
+id: ol-short-key-few-chars
+stem: Which parallelism splits each weight matrix across the GPUs of a node?
+options:
+  - {text: tensor model parallelism, correct: true, rationale: Correct. Each GPU holds a slice of every matrix.}
+  - {text: data parallelism, rationale: Incorrect. Each GPU holds every weight.}
+  - {text: ZeRO, rationale: Incorrect. It shards optimizer state and gradients.}
+  - {text: FSDP, rationale: Incorrect. It shards whole parameters between uses.}
 """),
     failing=("""\
 id: ol-bad

@@ -6,7 +6,7 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import content_stems, is_numeric
+from qlint.rules._cues_b import content_stems, is_numeric, spelled_as
 
 
 class Options(RuleOptions):
@@ -33,9 +33,9 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     others = set().union(*(s for i, s in enumerate(shared) if i != k))
     only_key = shared[k] - others
     if only_key and len(shared[k]) - best_distractor >= options.min_margin:
-        listed = ", ".join(sorted(only_key))
+        listed = ", ".join(f'"{w}"' for w in spelled_as(opts[k].text, only_key, options.min_chars))
         yield Violation(f"options[{k}].text",
-                        f"the key (option {k + 1}) repeats stem word(s) ({listed}) that no distractor repeats; "
+                        f"the key (option {k + 1}) repeats stem word(s) {listed} that no distractor repeats; "
                         "word matching alone finds it")
 
 

@@ -49,6 +49,8 @@ NAMED_TASK = re.compile(r"(?:\b(?:known|referred\s+to|described|defined|classifi
 BLANK_END = re.compile(r"_{2,}\W*$")
 # options that are bare verdicts on statements made in the stem: "True", "False, True", "Yes"
 VERDICT_OPTION = re.compile(r"^\W*(?:(?:true|false|yes|no)\b\W*)+$", re.I)
+# ... one verdict each: the true/false (yes/no) format, whose stem is the statement to judge
+SINGLE_VERDICT = re.compile(r"^\W*(?:true|false|yes|no)\W*$", re.I)
 OPEN_Q = re.compile(r"^\s*(?:what|who|where)\b", re.I)
 FINITE = re.compile(r"\b(?:is|are|was|were|will|can|has|have|had|do|does|need|needs|want|wants|must|should|allows?)\b",
                     re.I)
@@ -134,6 +136,8 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     lower = stem.lower()
     if any(w in lower for w in _COUNT_WORDS):
         stem = COUNT_TAG.sub("", stem).strip() or stem
+    if all(SINGLE_VERDICT.match(o.text) for o in question.options):
+        return  # a true/false item: the stem states what to judge and the format says how
     last = last_sentence(stem)
     first = last[:1].lower()
     if QUESTION_END.search(stem):
@@ -203,10 +207,11 @@ RULE = QuestionRule(
            "a bare topic or fragment ('Activation checkpointing', 'How to brine a turkey'), a statement with a "
            "question mark ('The rate of interest is?'), a question that only points at the options ('Which of the "
            "following is true about X?', 'Select the correct statement.', 'All of the following are true EXCEPT'), "
-           "or statements that only verdict options ('True, False') turn into a task. Two well-formed questions "
-           "with an unbounded answer also fail: a one-line question whose wh-word is the subject of an open "
-           "property ('What can be deceptive?', 'Who has blood and parents?', 'What are social?'; not 'What is "
-           "X?', not the perfect 'What has caused X?', not a definite or compared property 'Who has the veto?'), "
+           "or statements that only combined verdict options ('True, False') turn into a task; a single "
+           "statement with the options 'True' and 'False' (or 'Yes' and 'No') is the true/false format and "
+           "passes. Two well-formed questions with an unbounded answer also fail: a one-line question whose "
+           "wh-word is the subject of an open property ('What can be deceptive?', 'Who has blood and parents?', "
+           "'What are social?'; not 'What is X?', not the perfect 'What has caused X?', not a definite or compared property 'Who has the veto?'), "
            "and a question for what must be done 'before this' with no goal named. A completion stem without "
            "a colon or blank fails unless its ending names the task ('... is known as', '... EXCEPT'); a stem "
            "ending in a complete sentence (a passage to continue) passes. Other questions that are vague in "
@@ -256,6 +261,12 @@ options:
   - {text: Rerun the block's forward pass, correct: true, rationale: Correct. That recomputes them.}
   - {text: Reload them from disk, rationale: Incorrect. Nothing is written to disk.}
   - {text: Skip the block's gradient, rationale: Incorrect. Every block still gets gradients.}
+""", """\
+id: us-true-false
+stem: Gradient checkpointing lowers peak memory.
+options:
+  - {text: 'True', correct: true, rationale: Correct. Fewer activations are stored.}
+  - {text: 'False', rationale: Incorrect. Lowering peak memory is its purpose.}
 """),
     failing=("""\
 id: us-bad
