@@ -1,0 +1,27 @@
+"""Item analysis: how people answered a bank's questions, joined to the bank, turned into findings.
+
+Response data can be millions of rows, so it never becomes Python objects one per response: it is read,
+joined and aggregated inside DuckDB, an embedded analytical engine that streams from disk. The statistics are
+plain SQL aggregations (GROUP BY, joins, one window for score groups) that port to a distributed SQL engine.
+
+DuckDB is an optional extra (``pip install 'qlint[analysis]'``): linting a bank needs none of this.
+"""
+from __future__ import annotations
+
+
+class AnalysisError(Exception):
+    """Response data that cannot be analysed at all (missing engine, unreadable file): exit code 2."""
+
+
+def connect(memory_limit: str = "1GB", threads: int | None = None):
+    """A fresh in-memory DuckDB connection, bounded in memory so that big inputs spill to disk instead."""
+    try:
+        import duckdb  # optional heavy dependency: only item analysis needs it
+    except ImportError:
+        raise AnalysisError("item analysis needs DuckDB: pip install 'qlint[analysis]'") from None
+    con = duckdb.connect(":memory:")
+    con.execute(f"SET memory_limit = '{memory_limit}'")
+    con.execute("SET preserve_insertion_order = false")
+    if threads:
+        con.execute(f"SET threads = {int(threads)}")
+    return con

@@ -1,0 +1,142 @@
+"""Item analysis end to end: bank files and response files in, located findings and statistics out."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from qlint.analysis import AnalysisError, connect
+from qlint.analysis.bankkeys import BankQuestion, load_bank
+from qlint.analysis.ctt import Statistics, compute
+from qlint.analysis.readers import (NOT_SCORED, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers,
+                                    read_file)
+from qlint.analysis.rule import ItemView, ResponseRule
+from qlint.config import ActiveRule
+from qlint.finding import Finding, Severity
+from qlint.loader import LoadedQuestion, load_file
+
+DATA_RULE = ("Q700", "response-data")
+
+
+@dataclass
+class Analysis:
+    """Findings, the statistics behind them, what the readers did, and which rules stayed silent for want of data."""
+
+    findings: list[Finding]
+    stats: Statistics
+    intake: Intake
+    questions: list[BankQuestion]
+    silent: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> list[str]:
+        """Lines for the end of a run: what was read, what was not, who stayed silent and why."""
+        counts = self.intake.status_counts
+        lines = [f"item analysis: {sum(counts.values())} answers read; " + ", ".join(
+            f"{n} {STATUS_NAMES[s]}" for s, n in sorted(counts.items()) if n)]
+        for form in self.stats.forms:
+            alpha = "n/a" if form.alpha is None else f"{form.alpha:.3f}"
+            name = f"form {form.form!r}: " if form.form else ""
+            lines.append(f"item analysis: {name}{form.persons} persons, {form.items} questions, mean {form.mean:.2f}, "
+                         f"sd {form.sd:.2f}, alpha (KR-20) {alpha}")
+        if self.stats.repeats:
+            lines.append(f"item analysis: {self.stats.repeats} repeated answers (later attempts) not scored")
+        for rule, n in sorted(self.silent.items()):
+            lines.append(f"item analysis: {rule} did not judge {n} question{'s' if n != 1 else ''} "
+                         "with fewer answers than its min-responses")
+        return lines
+
+
+def bank_questions(paths: Sequence[str]) -> list[BankQuestion]:
+    """The bank's questions with every field's position, in file order (the order Moodle slots refer to)."""
+    loaded: list[LoadedQuestion] = []
+    for path in paths:
+        loaded += load_file(Path(path), path).questions
+    return [BankQuestion(i, q) for i, q in enumerate(loaded)]
+
+
+def analyze(questions: list[BankQuestion], responses: Sequence[Path], active: Sequence[ActiveRule],
+            data_severity: Severity | None = Severity.WARNING) -> Analysis:
+    """Read the responses, compute the statistics, run the response rules."""
+    if not questions:
+        raise AnalysisError("the bank has no valid questions to join the responses to")
+    con = connect()
+    try:
+        load_bank(con, questions)
+        create_answers(con)
+        intake = Intake()
+        for i, path in enumerate(responses):
+            read_file(con, path, f"f{i}", questions, intake)
+        _tally(con, intake)
+        stats = compute(con, {q.index: q.key for q in questions}, {q.index: len(q.options) for q in questions})
+        unknown_options = _unknown_options(con)
+    finally:
+        con.close()
+    result = Analysis([], stats, intake, questions)
+    _judge(result, [a for a in active if isinstance(a.rule, ResponseRule) and a.rule.name != DATA_RULE[1]])
+    if data_severity is not None:
+        result.findings += data_findings(result, responses, unknown_options, data_severity)
+    return result
+
+
+def _tally(con, intake: Intake) -> None:
+    intake.status_counts = dict(con.execute("SELECT status, count(*) FROM answers GROUP BY status").fetchall())
+    intake.unknown_items = con.execute(
+        f"SELECT raw_item, count(*) FROM answers WHERE status = {UNKNOWN_ITEM} GROUP BY raw_item "
+        "ORDER BY count(*) DESC, raw_item LIMIT 5").fetchall()
+
+
+def _unknown_options(con) -> dict[int, list[tuple[str, int]]]:
+    out: dict[int, list[tuple[str, int]]] = {}
+    for qi, response, n in con.execute(
+            f"SELECT qi, raw_response, count(*) FROM answers WHERE status = {UNKNOWN_OPTION} GROUP BY qi, raw_response "
+            "ORDER BY qi, count(*) DESC, raw_response").fetchall():
+        out.setdefault(qi, []).append((response, n))
+    return out
+
+
+def _judge(result: Analysis, rules: Sequence[ActiveRule]) -> None:
+    forms = {f.form: f for f in result.stats.forms}
+    for stats in result.stats.items:
+        question = result.questions[stats.qi]
+        view = ItemView(question, stats, forms[stats.form], len(forms))
+        for active in rules:
+            rule = active.rule
+            if stats.n < getattr(active.options, "min_responses", 0):
+                result.silent[rule.name] = result.silent.get(rule.name, 0) + 1
+                continue
+            for violation in rule.check(view, active.options):  # type: ignore[attr-defined]
+                line, column = question.loaded.locate(violation.field)
+                result.findings.append(Finding(question.loaded.path, line, column, rule.code, rule.name,
+                                               active.severity, violation.message, question.id, violation.field))
+
+
+def data_findings(result: Analysis, responses: Sequence[Path], unknown_options: dict[int, list[tuple[str, int]]],
+                  severity: Severity) -> list[Finding]:
+    """Response rows that could not be used, as findings: on the response file, or on the question they name."""
+    code, name = DATA_RULE
+    out = []
+    for rejected in result.intake.rejected:
+        lines = ", ".join(str(n) for n in rejected.lines)
+        more = ", ..." if rejected.count > len(rejected.lines) else ""
+        out.append(Finding(rejected.path, rejected.lines[0] if rejected.lines else 1, 1, code, name, severity,
+                           f"{rejected.count} row{'s' if rejected.count != 1 else ''} not read ({rejected.kind}): "
+                           f"line {lines}{more}"))
+    if result.intake.unknown_items:
+        total = result.intake.status_counts.get(UNKNOWN_ITEM, 0)
+        shown = ", ".join(f"{item!r} ({n})" for item, n in result.intake.unknown_items)
+        where = str(responses[0]) if len(responses) == 1 else "<responses>"
+        out.append(Finding(where, 1, 1, code, name, severity,
+                           f"{total} answers name question ids the bank does not have: {shown}"))
+    for qi, seen in unknown_options.items():
+        q = result.questions[qi]
+        line, column = q.loaded.locate("options")
+        shown = ", ".join(f"{r!r} ({n})" for r, n in seen[:5])
+        out.append(Finding(q.loaded.path, line, column, code, name, severity,
+                           f"{sum(n for _, n in seen)} answers name no option of this question: {shown} "
+                           "(a letter, a 1-based number or an option's exact text is expected)", q.id, "options"))
+    unscored = result.intake.status_counts.get(NOT_SCORED, 0)
+    if unscored:
+        out.append(Finding(str(responses[0]), 1, 1, code, name, Severity.INFO,
+                           f"{unscored} answers to questions with more than one key were not scored "
+                           "(item analysis covers single-key questions)"))
+    return out
