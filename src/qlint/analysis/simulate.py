@@ -84,7 +84,32 @@ def simulate(items: int = 40, options: int = 4, seed: int = 0, miskeyed: int = 4
         a[i] = 0.0
         truth.flat.add(ids[i])
     weights[np.arange(items), true_keys] = 0.0
+    _keep_distractors_working(a, b, weights, truth, ids)
     return Simulation(_bank(ids, bank_keys, options), ids, bank_keys, true_keys, a, b, weights, truth)
+
+
+def expected_shares(a: np.ndarray, b: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """(items, options) share of wrong-answer choices each option gets, expected over ability ~ N(0, 1)."""
+    theta = np.linspace(-4, 4, 81)
+    density = np.exp(-theta ** 2 / 2)
+    density /= density.sum()
+    wrong = 1 - (1 / (1 + np.exp(-a[:, None] * (theta[None, :] - b[:, None])))) @ density
+    return wrong[:, None] * weights / weights.sum(axis=1, keepdims=True)
+
+
+def _keep_distractors_working(a, b, weights, truth: Truth, ids: list[str]) -> None:
+    """Make every distractor not planted dead draw at least 8% of answers in expectation (a question easy
+    enough to starve its distractors is made harder), so that a flagged distractor is either planted or a
+    real error of the rule: the truth the tests measure precision against."""
+    dead = {ids.index(qid) for qid, _ in truth.dead}
+    for i in range(len(ids)):
+        if i in dead:
+            continue
+        for _ in range(200):
+            shares = expected_shares(a[i:i + 1], b[i:i + 1], weights[i:i + 1])[0]
+            if shares[weights[i] > 0].min() >= 0.08:
+                break
+            b[i] += 0.05
 
 
 def _bank(ids: list[str], keys: np.ndarray, options: int) -> str:
