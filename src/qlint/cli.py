@@ -48,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
+    check.add_argument("--responses", action="append", metavar="FILE",
+                       help="response data to analyse against the bank (repeatable); turns on the response rules")
 
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -64,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     from qlint.report.cli import add_parsers as add_report_parsers
 
     add_report_parsers(sub)  # report, stats
+    from qlint.analysis.cli import add_parser as add_analyze_parser
+
+    add_analyze_parser(sub)  # analyze
     return parser
 
 
@@ -104,6 +109,10 @@ def cmd_check(args: argparse.Namespace, out) -> int:
                             use_cache=not args.no_cache)
 
     findings = run.findings
+    if getattr(args, "responses", None):
+        from qlint.analysis.cli import response_findings
+
+        findings = response_findings(args, run, findings)
     if args.write_baseline:
         from qlint import baseline
 
@@ -242,6 +251,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return cmd_rule(args, out)
         if args.command == "clean":
             return cmd_clean(args, out)
+        if args.command == "analyze":
+            from qlint.analysis.cli import as_check
+
+            return cmd_check(as_check(args), out)
         if args.command in ("report", "stats"):
             from qlint.report import cli as report_cli
 

@@ -3,6 +3,7 @@ from collections.abc import Iterator
 
 from pydantic import Field
 
+from qlint.analysis.bankkeys import letter
 from qlint.analysis.rule import ItemView, ResponseRule, SampleOptions, enough, example
 from qlint.finding import Severity
 from qlint.rule import Violation
@@ -27,12 +28,12 @@ def check(view: ItemView, options: Options) -> Iterator[Violation]:
         return
     key_text = "nobody chose it" if key_pb is None else f"{key_pb:+.2f}"
     if key_like:
-        yield Violation("options", f"likely mis-keyed{view.where}: option {view.label(best.opt)} behaves like the key "
+        yield Violation(f"options[{stats.key}].text", f"likely mis-keyed{view.where}: option {view.label(best.opt)} behaves like the key "
                         f"(option-rest point-biserial {best.rest_pb:+.2f}, chosen by {best.proportion:.0%}) while the "
                         f"stated key {view.label(stats.key)} has {key_text}, n={stats.n}; check whether "
-                        f"{view.label(best.opt)} is the right answer")
+                        f"{letter(best.opt)} is the right answer")
     else:
-        yield Violation("options", f"likely mis-keyed{view.where}: people who do well on the rest of the test avoid the "
+        yield Violation(f"options[{stats.key}].text", f"likely mis-keyed{view.where}: people who do well on the rest of the test avoid the "
                         f"stated key {view.label(stats.key)} (option-rest point-biserial {key_text}, n={stats.n})")
 
 
