@@ -1,0 +1,141 @@
+"""qlint analyze / check --responses through the CLI: layouts, reporters, suppressions, baseline, hostile input."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("duckdb")
+
+from qlint.analysis.simulate import simulate  # noqa: E402
+
+DATA = Path(__file__).parent / "data" / "responses"
+
+
+@pytest.fixture
+def sim_files(tmp_path):
+    sim = simulate(seed=4)
+    (tmp_path / "bank.yaml").write_text(sim.bank_yaml, encoding="utf-8")
+    with open(tmp_path / "responses.csv", "w", encoding="utf-8") as handle:
+        handle.write("person,item,response\n")
+        handle.writelines(sim.long_rows(500, 4))
+    return sim, tmp_path
+
+
+def test_analyze_reports_the_planted_miskeys_in_every_format(sim_files, run_cli):
+    sim, folder = sim_files
+    code, out, err = run_cli("analyze", "responses.csv", "bank.yaml", "--format", "json", cwd=folder)
+    assert code == 1, err
+    found = json.loads(out)["findings"]
+    assert {f["question"] for f in found if f["rule"] == "likely-miskeyed"} == set(sim.truth.miskeyed)
+    assert "alpha (KR-20)" in err
+    for fmt in ("text", "sarif", "github", "gitlab", "junit", "json-lines"):
+        code, out, err = run_cli("analyze", "responses.csv", "bank.yaml", "--format", fmt, "-q", cwd=folder)
+        assert code == 1 and "likely-miskeyed" in out and "Traceback" not in err, fmt
+
+
+def test_check_with_responses_adds_response_findings_to_the_lint(sim_files, run_cli):
+    _, folder = sim_files
+    code, out, _ = run_cli("check", "bank.yaml", "--responses", "responses.csv", "--format", "json", cwd=folder)
+    rules = {f["rule"] for f in json.loads(out)["findings"]}
+    assert {"likely-miskeyed", "missing-rationale"} <= rules
+    code, out, _ = run_cli("check", "bank.yaml", "--format", "json", cwd=folder)
+    assert "likely-miskeyed" not in {f["rule"] for f in json.loads(out)["findings"]}
+
+
+def test_a_question_level_suppression_silences_a_response_rule(sim_files, run_cli):
+    sim, folder = sim_files
+    victim = sorted(sim.truth.miskeyed)[0]
+    text = (folder / "bank.yaml").read_text().replace(
+        f"  - id: {victim}\n", f"  - id: {victim}\n    qlint:\n      ignore:\n        likely-miskeyed: key confirmed by the board\n")
+    (folder / "bank.yaml").write_text(text)
+    _, out, _ = run_cli("analyze", "responses.csv", "bank.yaml", "--format", "json", cwd=folder)
+    flagged = {f["question"] for f in json.loads(out)["findings"] if f["rule"] == "likely-miskeyed"}
+    assert flagged == set(sim.truth.miskeyed) - {victim}
+
+
+def test_baseline_round_trip(sim_files, run_cli):
+    _, folder = sim_files
+    assert run_cli("analyze", "responses.csv", "bank.yaml", "--write-baseline", "base.json", cwd=folder)[0] == 0
+    code, out, _ = run_cli("analyze", "responses.csv", "bank.yaml", "--baseline", "base.json", cwd=folder)
+    assert code == 0, out
+
+
+def test_finding_on_an_option_points_at_its_text(sim_files, run_cli):
+    sim, folder = sim_files
+    _, out, _ = run_cli("analyze", "responses.csv", "bank.yaml", "--format", "json", "--select",
+                        "non-functioning-distractor", cwd=folder)
+    lines = (folder / "bank.yaml").read_text().splitlines()
+    found = json.loads(out)["findings"]
+    assert found
+    for f in found:
+        assert lines[f["line"] - 1].strip().startswith("- text: Answer"), f
+
+
+@pytest.mark.parametrize("name", ["long.csv", "long.tsv", "long.parquet", "wide.csv", "moodle.csv", "canvas.csv"])
+def test_every_documented_layout_reads_without_loss(name, tmp_path, run_cli):
+    for f in DATA.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    code, out, err = run_cli("analyze", name, "bank.yaml", "--format", "json", cwd=tmp_path)
+    assert code == 0, out + err
+    assert "answered" in err and "unknown" not in err and "no such option" not in err, err
+
+
+def test_layouts_agree(tmp_path, run_cli):
+    """The long and wide example files hold the same answers: the same statistics come out."""
+    from qlint.analysis.run import analyze, bank_questions
+
+    questions = bank_questions([str(DATA / "bank.yaml")])
+    long = analyze(questions, [DATA / "long.csv"], [], None).stats
+    wide = analyze(questions, [DATA / "wide.csv"], [], None).stats
+    assert [(i.qi, i.p) for i in long.items] == [(i.qi, i.p) for i in wide.items]
+    assert long.forms[0].alpha == pytest.approx(wide.forms[0].alpha)
+
+
+HOSTILE = {
+    "ragged.csv": b"person,item,response\np1,capital-fr,A\np2,capital-fr\np3,capital-fr,A,extra\np4,boil,B\n",
+    "latin1.csv": "person,item,response\np1,capital-fr,A\np\xe9,boil,B\n".encode("latin-1"),
+    "binary.csv": bytes(range(256)) * 20,
+    "empty.csv": b"",
+    "header-only.csv": b"person,item,response\n",
+    "unknown.csv": b'person,item,response\np1,"no,such ""id""",A\np1,capital-fr,Z\n',
+    "one-line.csv": b"person,item,response\n" + b"x" * 3_000_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_response_files_give_a_finding_or_a_clear_error(name, tmp_path, run_cli):
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    (tmp_path / name).write_bytes(HOSTILE[name])
+    code, out, err = run_cli("analyze", name, "bank.yaml", cwd=tmp_path)
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert code in (0, 1, 2)
+    if code == 2:
+        assert err.startswith("qlint: error:") and len(err.splitlines()) <= 3, err
+    else:
+        assert name not in ("ragged.csv", "latin1.csv", "unknown.csv", "one-line.csv") or "response-data" in out, out
+
+
+def test_missing_response_file_is_a_usage_error(tmp_path, run_cli):
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    code, _, err = run_cli("analyze", "nope.csv", "bank.yaml", cwd=tmp_path)
+    assert code == 2 and "nope.csv" in err
+
+
+def test_missing_engine_gives_an_install_hint(monkeypatch, tmp_path, run_cli):
+    import builtins
+
+    real = builtins.__import__
+
+    def no_duckdb(name, *args, **kwargs):
+        if name == "duckdb":
+            raise ImportError("no duckdb")
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_duckdb)
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    shutil.copy(DATA / "long.csv", tmp_path / "long.csv")
+    code, _, err = run_cli("analyze", "long.csv", "bank.yaml", cwd=tmp_path)
+    assert code == 2 and "qlint[analysis]" in err
