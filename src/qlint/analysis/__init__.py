@@ -22,6 +22,7 @@ def connect(memory_limit: str = "1GB", threads: int | None = None):
     con = duckdb.connect(":memory:")
     con.execute(f"SET memory_limit = '{memory_limit}'")
     con.execute("SET preserve_insertion_order = false")
+    con.execute("SET enable_progress_bar = false")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     return con

@@ -84,6 +84,10 @@ def load_bank(con, questions: Sequence[BankQuestion]) -> None:
     con.execute("CREATE OR REPLACE TABLE tokens AS SELECT qi, token, arg_min(opt, prio) AS opt "
                 "FROM tokens GROUP BY qi, token")
     con.execute("CREATE OR REPLACE TABLE stems AS SELECT stem, min(qi) AS qi FROM stems GROUP BY stem")
+    # how an answer names its question: by id, or by position (a Moodle slot); a repeated id (duplicate-id
+    # reports it) joins its first question only, so no answer is counted twice
+    con.execute("CREATE OR REPLACE TABLE refs AS SELECT 'id:' || id AS ref, min(qi) AS qi FROM questions GROUP BY id "
+                "UNION ALL SELECT '#slot:' || qi, qi FROM questions")
 
 
 def _columns(con, table: str) -> dict[str, str]:

@@ -34,6 +34,7 @@ RESPONSE_NAMES = ("response", "answer", "choice", "option", "selected")
 _MOODLE_RESPONSE = re.compile(r"response (\d+)", re.I)
 _CANVAS_QUESTION = re.compile(r"(\d+): (.*)", re.S)
 # the spellings of "no answer": blank, a dash, or the usual placeholders
+SLOT = "#slot:"   # how an item names the bank's Nth question rather than an id (see bankkeys.refs)
 OMIT_TOKENS = ("", "-", "--", ".", "na", "n/a", "null", "none", "omit", "omitted", "skip", "skipped")
 
 
@@ -115,8 +116,8 @@ def create_answers(con) -> None:
 def _insert(con, rows_sql: str) -> None:
     """Join (form, person, item, response, attempt) rows to the bank and append them to ``answers``.
 
-    ``item`` is a question id, or ``#N`` for the bank's Nth question (Moodle slots, Canvas columns matched
-    by question text)."""
+    ``item`` is a question id, or ``SLOT`` + N for the bank's Nth question (Moodle slots, Canvas columns
+    matched by question text); both become one equality join against ``refs``."""
     omit = ", ".join(_quote(t) for t in OMIT_TOKENS)
     con.execute(f"""
         INSERT INTO answers
@@ -124,7 +125,7 @@ def _insert(con, rows_sql: str) -> None:
         norm AS (
             SELECT form, person, attempt, item, response,
                    lower(trim(regexp_replace(coalesce(response, ''), '\\s+', ' ', 'g'))) AS token,
-                   CASE WHEN starts_with(item, '#') THEN TRY_CAST(substr(item, 2) AS INTEGER) END AS slot
+                   CASE WHEN starts_with(item, '{SLOT}') THEN item ELSE 'id:' || trim(item) END AS ref
             FROM raw)
         SELECT n.form, n.person, q.qi, t.opt,
                CASE WHEN q.qi IS NULL THEN {UNKNOWN_ITEM}
@@ -136,7 +137,8 @@ def _insert(con, rows_sql: str) -> None:
                CASE WHEN q.qi IS NULL OR t.opt IS NULL THEN n.item END,
                CASE WHEN q.qi IS NULL OR t.opt IS NULL THEN n.response END
         FROM norm n
-        LEFT JOIN questions q ON (n.slot IS NULL AND q.id = trim(n.item)) OR q.qi = n.slot
+        LEFT JOIN refs r ON r.ref = n.ref
+        LEFT JOIN questions q ON q.qi = r.qi
         LEFT JOIN tokens t ON t.qi = q.qi AND t.token = n.token
     """)
 
@@ -146,7 +148,10 @@ def read_file(con, path: Path, tag: str, questions: Sequence[BankQuestion], inta
     if not path.is_file():
         raise AnalysisError(f"{path}: not a readable file")
     src = source(path, tag)
-    names = columns(con, src)
+    try:
+        names = columns(con, src)
+    except AnalysisError as exc:
+        raise AnalysisError(f"{path}: {exc}") from None
     kind = layout_of(names)
     intake.layouts[str(path)] = kind
     rows = {"long": _long_rows, "wide": _wide_rows, "moodle": _moodle_rows, "canvas": _canvas_rows}[kind](
@@ -206,11 +211,11 @@ def _moodle_rows(names: Sequence[str], src: str, questions: Sequence[BankQuestio
     stem_case = " ".join(f"WHEN {_quote(col)} THEN {ident(stems[slot])}" for col, slot in slots.items()
                          if slot in stems)
     stem_expr = f"CASE __column {stem_case} END" if stem_case else "NULL"
-    slot_case = " ".join(f"WHEN {_quote(col)} THEN '#{slot}'" for col, slot in slots.items())
+    slot_case = " ".join(f"WHEN {_quote(col)} THEN '{SLOT}{slot}'" for col, slot in slots.items())
     kept = ", ".join(ident(stems[s]) for s in sorted(set(stems) & set(slots.values())))
     answers = ", ".join(f"CAST({ident(c)} AS VARCHAR) AS {ident(c)}" for c in slots)
     return (f"SELECT '' AS form, CAST(__person AS VARCHAR) AS person, "
-            f"coalesce('#' || s.qi, CASE __column {slot_case} END) AS item, response, NULL AS attempt FROM ("
+            f"coalesce('{SLOT}' || s.qi, CASE __column {slot_case} END) AS item, response, NULL AS attempt FROM ("
             f"SELECT * FROM (SELECT {ident(person)} AS __person{', ' + kept if kept else ''}, {answers} "
             f"FROM {src} WHERE coalesce(lower(CAST({ident(names[0])} AS VARCHAR)), '') NOT LIKE 'overall average%') "
             f"UNPIVOT INCLUDE NULLS (response FOR __column IN ({', '.join(ident(c) for c in slots)}))) u "
@@ -220,7 +225,7 @@ def _moodle_rows(names: Sequence[str], src: str, questions: Sequence[BankQuestio
 def _canvas_rows(names: Sequence[str], src: str, questions: Sequence[BankQuestion]) -> str:
     """Canvas: ``<canvas id>: <question text>`` columns; matched to the bank by id first, then by stem text."""
     by_id = {q.id: q.id for q in questions}
-    by_stem = {normalise(q.loaded.question.stem): f"#{q.index}" for q in questions}
+    by_stem = {normalise(q.loaded.question.stem): f"{SLOT}{q.index}" for q in questions}
     items: dict[str, str] = {}
     for name in names:
         match = _CANVAS_QUESTION.fullmatch(name.strip())
