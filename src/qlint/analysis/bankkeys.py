@@ -49,9 +49,9 @@ def letter(index: int) -> str:
 
 
 def normalise(text: str) -> str:
-    """How a response and an option text are compared: trimmed, case-folded, inner spaces collapsed (the SQL
-    side does the same with lower(trim(regexp_replace(...))))."""
-    return " ".join(text.split()).lower()
+    """How a response and an option text are compared: trimmed and lower-cased, as the SQL side's
+    lower(trim(response)) does (a per-row regular expression to collapse inner spaces cost a third of the read)."""
+    return text.strip().lower()
 
 
 def token_rows(questions: Sequence[BankQuestion]):

@@ -124,7 +124,7 @@ def _insert(con, rows_sql: str) -> None:
         WITH raw AS ({rows_sql}),
         norm AS (
             SELECT form, person, attempt, item, response,
-                   lower(trim(regexp_replace(coalesce(response, ''), '\\s+', ' ', 'g'))) AS token,
+                   lower(trim(coalesce(response, ''))) AS token,
                    CASE WHEN starts_with(item, '{SLOT}') THEN item ELSE 'id:' || trim(item) END AS ref
             FROM raw)
         SELECT n.form, n.person, q.qi, t.opt,
@@ -219,7 +219,7 @@ def _moodle_rows(names: Sequence[str], src: str, questions: Sequence[BankQuestio
             f"SELECT * FROM (SELECT {ident(person)} AS __person{', ' + kept if kept else ''}, {answers} "
             f"FROM {src} WHERE coalesce(lower(CAST({ident(names[0])} AS VARCHAR)), '') NOT LIKE 'overall average%') "
             f"UNPIVOT INCLUDE NULLS (response FOR __column IN ({', '.join(ident(c) for c in slots)}))) u "
-            f"LEFT JOIN stems s ON s.stem = lower(trim(regexp_replace({stem_expr}, '\\s+', ' ', 'g')))")
+            f"LEFT JOIN stems s ON s.stem = lower(trim({stem_expr}))")
 
 
 def _canvas_rows(names: Sequence[str], src: str, questions: Sequence[BankQuestion]) -> str:
