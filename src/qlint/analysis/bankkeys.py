@@ -88,6 +88,7 @@ def load_bank(con, questions: Sequence[BankQuestion]) -> None:
     # reports it) joins its first question only, so no answer is counted twice
     con.execute("CREATE OR REPLACE TABLE refs AS SELECT 'id:' || id AS ref, min(qi) AS qi FROM questions GROUP BY id "
                 "UNION ALL SELECT '#slot:' || qi, qi FROM questions")
+    con.execute("CREATE OR REPLACE TABLE refs AS SELECT r.ref, r.qi, q.key FROM refs r JOIN questions q USING (qi)")
 
 
 def _columns(con, table: str) -> dict[str, str]:

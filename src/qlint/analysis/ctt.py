@@ -71,19 +71,19 @@ class Statistics:
     repeats: int = 0
 
 
-def build_scored(con) -> int:
-    """``scored``: one row per person and question (the first attempt), with its score; returns repeats."""
+def build_scored(con, attempts: bool = True) -> int:
+    """``scored``: one row per person and question, with its score, and ``persons``: each person's total,
+    27% band and fifth. Returns the number of repeated answers left out. With an attempt column the first
+    attempt counts; without one (rows have no order in SQL) the lowest option of the repeats does."""
+    pick = f"arg_min(coalesce(a.opt, {OMIT}), (TRY_CAST(a.attempt AS DOUBLE), a.attempt))" if attempts else \
+        f"min(coalesce(a.opt, {OMIT}))"
     con.execute(f"""
         CREATE OR REPLACE TABLE scored AS
-        SELECT a.form, a.person, a.qi,
-               arg_min(coalesce(a.opt, {OMIT}), (TRY_CAST(a.attempt AS DOUBLE), a.attempt)) AS opt,
-               count(*) AS n
-        FROM answers a WHERE a.status IN ({ANSWERED}, {OMITTED}) GROUP BY a.form, a.person, a.qi""")
+        SELECT s.form, s.person, s.qi, s.opt, CAST(s.opt = q.key AS TINYINT) AS score, s.n
+        FROM (SELECT a.form, a.person, a.qi, {pick} AS opt, count(*) AS n
+              FROM answers a WHERE a.status IN ({ANSWERED}, {OMITTED}) GROUP BY a.form, a.person, a.qi) s
+        JOIN questions q USING (qi)""")
     repeats = con.execute("SELECT coalesce(sum(n) - count(*), 0) FROM scored").fetchone()[0]
-    con.execute("""
-        CREATE OR REPLACE TABLE scored AS
-        SELECT s.form, s.person, s.qi, s.opt, CAST(s.opt = q.key AS TINYINT) AS score
-        FROM scored s JOIN questions q USING (qi)""")
     con.execute(f"""
         CREATE OR REPLACE TABLE persons AS
         WITH t AS (SELECT form, person, sum(score) AS total FROM scored GROUP BY form, person),
@@ -96,39 +96,47 @@ def build_scored(con) -> int:
     return int(repeats)
 
 
-_FORMS = """
-    WITH k AS (SELECT form, count(DISTINCT qi) AS k FROM scored GROUP BY form),
-    p AS (SELECT form, count(*) AS np, avg(total) AS mean, var_pop(total) AS var_t FROM persons GROUP BY form),
-    iv AS (SELECT s.form, s.qi, sum(s.score) / any_value(p.np) AS pi FROM scored s JOIN p USING (form)
-           GROUP BY s.form, s.qi)
-    SELECT p.form, p.np, k.k, p.mean, sqrt(p.var_t), p.var_t, sum(iv.pi * (1 - iv.pi)) AS sum_var
-    FROM p JOIN k USING (form) JOIN iv USING (form) GROUP BY p.form, p.np, k.k, p.mean, p.var_t ORDER BY p.form
+# the one pass over the answers: sufficient statistics per question, option, score fifth and 27% band. Within a
+# cell every answer has the same score (the option decides it), so rest-score sums follow from total sums.
+_CELLS = """
+    SELECT s.form, s.qi, s.opt, p.grp, p.band, count(*) AS n, sum(p.total) AS st, sum(p.total * p.total) AS stt
+    FROM scored s JOIN persons p USING (form, person) GROUP BY s.form, s.qi, s.opt, p.grp, p.band
 """
+_FORMS = "SELECT form, count(*), avg(total), var_pop(total) FROM persons GROUP BY form ORDER BY form"
 
-_ITEMS = """
-    WITH f AS (SELECT form, count(*) AS np, avg(total) AS mean_t, var_pop(total) AS var_t FROM persons GROUP BY form),
-    j AS (SELECT s.form, s.qi, s.opt, s.score, p.total, p.total - s.score AS rest, p.band, p.grp
-          FROM scored s JOIN persons p USING (form, person))
-    SELECT j.form, j.qi, count(*) AS n, avg(j.score) AS p, count(*) FILTER (WHERE j.opt = -1) AS omitted,
-           corr(j.score, j.rest) AS item_rest,
-           avg(j.score) FILTER (WHERE j.band = 1) - avg(j.score) FILTER (WHERE j.band = -1) AS disc,
-           sum(j.score) / any_value(f.np) AS p_full,
-           sum(j.score * j.total) / any_value(f.np) AS e_tx,
-           any_value(f.mean_t) AS mean_t, any_value(f.var_t) AS var_t,
-           avg(j.rest) AS mean_rest, stddev_pop(j.rest) AS sd_rest
-    FROM j JOIN f USING (form) GROUP BY j.form, j.qi ORDER BY j.form, j.qi
-"""
 
-_OPTIONS = """
-    SELECT s.form, s.qi, s.opt, count(*) AS n, avg(p.total - s.score) AS mean_rest
-    FROM scored s JOIN persons p USING (form, person) GROUP BY s.form, s.qi, s.opt
-"""
+@dataclass
+class _Sums:
+    """Running sums for one question on one form, filled from its cells."""
 
-_OPTION_GROUPS = """
-    WITH c AS (SELECT s.form, s.qi, s.opt, p.grp, count(*) AS n
-               FROM scored s JOIN persons p USING (form, person) GROUP BY s.form, s.qi, s.opt, p.grp)
-    SELECT form, qi, opt, grp, n, sum(n) OVER (PARTITION BY form, qi, grp) AS group_n FROM c
-"""
+    n: int = 0
+    correct: int = 0
+    omitted: int = 0
+    rest: int = 0
+    rest2: int = 0
+    score_rest: int = 0
+    score_total: int = 0
+    option_n: dict[int, int] = field(default_factory=dict)
+    option_rest: dict[int, int] = field(default_factory=dict)
+    group_n: dict[tuple[int, int], int] = field(default_factory=dict)   # (option, fifth) -> n
+    band: dict[int, list[int]] = field(default_factory=dict)            # band -> [n, correct]
+
+    def add(self, opt: int, grp: int, band: int, n: int, st: int, stt: int, key: int) -> None:
+        score = 1 if opt == key else 0
+        rest, rest2 = st - score * n, stt - 2 * score * st + score * n
+        self.n += n
+        self.correct += score * n
+        self.omitted += n if opt == OMIT else 0
+        self.rest += rest
+        self.rest2 += rest2
+        self.score_rest += score * rest
+        self.score_total += score * st
+        self.option_n[opt] = self.option_n.get(opt, 0) + n
+        self.option_rest[opt] = self.option_rest.get(opt, 0) + rest
+        self.group_n[(opt, grp)] = self.group_n.get((opt, grp), 0) + n
+        counts = self.band.setdefault(band, [0, 0])
+        counts[0] += n
+        counts[1] += score * n
 
 
 def _alpha(k: int, sum_var: float, var_total: float) -> float | None:
@@ -137,47 +145,51 @@ def _alpha(k: int, sum_var: float, var_total: float) -> float | None:
     return k / (k - 1) * (1 - sum_var / var_total)
 
 
-def compute(con, keys: dict[int, int], option_counts: dict[int, int]) -> Statistics:
+def compute(con, keys: dict[int, int], option_counts: dict[int, int], attempts: bool = True) -> Statistics:
     """Every form's and question's statistics. ``keys`` and ``option_counts`` are by question index."""
-    stats = Statistics(repeats=build_scored(con))
-    sum_vars: dict[str, tuple[int, float]] = {}
-    for form, np_, k, mean, sd, var_t, sum_var in con.execute(_FORMS).fetchall():
-        stats.forms.append(FormStats(form, int(np_), int(k), float(mean), float(sd or 0.0),
-                                     _alpha(int(k), float(sum_var), float(var_t))))
-        sum_vars[form] = (int(k), float(sum_var))
-    counts: dict[tuple[str, int], dict[int, int]] = {}
-    rests: dict[tuple[str, int], dict[int, float]] = {}
-    for form, qi, opt, n, mean_rest in con.execute(_OPTIONS).fetchall():
-        counts.setdefault((form, qi), {})[int(opt)] = int(n)
-        rests.setdefault((form, qi), {})[int(opt)] = float(mean_rest)
-    groups: dict[tuple[str, int, int], list[float]] = {}
-    for form, qi, opt, grp, n, group_n in con.execute(_OPTION_GROUPS).fetchall():
-        groups.setdefault((form, qi, int(opt)), [0.0] * GROUPS)[int(grp)] = n / group_n if group_n else 0.0
-    for row in con.execute(_ITEMS).fetchall():
-        stats.items.append(_item(row, keys, option_counts, counts, rests, groups, sum_vars))
+    stats = Statistics(repeats=build_scored(con, attempts))
+    sums: dict[tuple[str, int], _Sums] = {}
+    for form, qi, opt, grp, band, n, st, stt in con.execute(_CELLS).fetchall():
+        sums.setdefault((form, qi), _Sums()).add(int(opt), int(grp), int(band), int(n), int(st), int(stt), keys[qi])
+    forms = {}
+    for form, np_, mean, var_t in con.execute(_FORMS).fetchall():
+        items = {qi: s for (f, qi), s in sums.items() if f == form}
+        sum_var = sum((s.correct / np_) * (1 - s.correct / np_) for s in items.values())
+        forms[form] = FormStats(form, int(np_), len(items), float(mean), float(var_t) ** 0.5,
+                                _alpha(len(items), sum_var, float(var_t)))
+        stats.forms.append(forms[form])
+        for qi, s in sorted(items.items()):
+            stats.items.append(_item(form, qi, s, keys[qi], option_counts[qi], int(np_), float(mean),
+                                     float(var_t), sum_var, len(items)))
     return stats
 
 
-def _item(row, keys, option_counts, counts, rests, groups, sum_vars) -> ItemStats:
-    form, qi, n, p, omitted, item_rest, disc, p_full, e_tx, mean_t, var_t, mean_rest, sd_rest = row
-    k, sum_var = sum_vars[form]
+def _item(form: str, qi: int, s: _Sums, key: int, option_count: int, np_: int, mean_t: float, var_t: float,
+          sum_var: float, k: int) -> ItemStats:
+    p = s.correct / s.n
+    mean_rest = s.rest / s.n
+    var_rest = max(s.rest2 / s.n - mean_rest ** 2, 0.0)
+    sd_rest = var_rest ** 0.5
+    cov = s.score_rest / s.n - p * mean_rest
+    var_score = p * (1 - p)
+    item_rest = cov / (var_score * var_rest) ** 0.5 if var_score > 0 and var_rest > 0 else None
+    upper, lower = s.band.get(1), s.band.get(-1)
+    disc = upper[1] / upper[0] - lower[1] / lower[0] if upper and lower and upper[0] and lower[0] else None
+    p_full = s.correct / np_
     var_i = p_full * (1 - p_full)
-    var_without = var_t + var_i - 2 * (e_tx - mean_t * p_full)
+    var_without = var_t + var_i - 2 * (s.score_total / np_ - mean_t * p_full)
     alpha_del = _alpha(k - 1, sum_var - var_i, var_without) if k > 2 else None
+    group_size = [sum(n for (o, g), n in s.group_n.items() if g == grp) for grp in range(GROUPS)]
+
+    def shares(opt: int) -> tuple[float, ...]:
+        return tuple(s.group_n.get((opt, g), 0) / group_size[g] if group_size[g] else 0.0 for g in range(GROUPS))
+
     options = []
-    for opt in range(option_counts[qi]):
-        chosen = counts.get((form, qi), {}).get(opt, 0)
-        share = chosen / n
+    for opt in range(option_count):
+        chosen = s.option_n.get(opt, 0)
+        share = chosen / s.n
         pb = None
-        if 0 < chosen < n and sd_rest:
-            pb = (rests[(form, qi)][opt] - mean_rest) / sd_rest * (share / (1 - share)) ** 0.5
-        options.append(OptionStats(opt, chosen, share, pb, tuple(groups.get((form, qi, opt), [0.0] * GROUPS))))
-    return ItemStats(form, int(qi), keys[qi], int(n), float(p), int(omitted), _num(item_rest), _num(disc),
-                     alpha_del, tuple(options), tuple(groups.get((form, qi, OMIT), [0.0] * GROUPS)))
-
-
-def _num(value) -> float | None:
-    if value is None:
-        return None
-    value = float(value)
-    return None if value != value else value   # NaN (a constant column) is "not defined"
+        if 0 < chosen < s.n and sd_rest > 0:
+            pb = (s.option_rest[opt] / chosen - mean_rest) / sd_rest * (share / (1 - share)) ** 0.5
+        options.append(OptionStats(opt, chosen, share, pb, shares(opt)))
+    return ItemStats(form, int(qi), key, s.n, p, s.omitted, item_rest, disc, alpha_del, tuple(options), shares(OMIT))

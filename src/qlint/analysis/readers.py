@@ -127,19 +127,18 @@ def _insert(con, rows_sql: str) -> None:
                    lower(trim(coalesce(response, ''))) AS token,
                    CASE WHEN starts_with(item, '{SLOT}') THEN item ELSE 'id:' || trim(item) END AS ref
             FROM raw)
-        SELECT n.form, n.person, q.qi, t.opt,
-               CASE WHEN q.qi IS NULL THEN {UNKNOWN_ITEM}
+        SELECT n.form, n.person, r.qi, t.opt,
+               CASE WHEN r.qi IS NULL THEN {UNKNOWN_ITEM}
                     WHEN n.token IN ({omit}) THEN {OMITTED}
-                    WHEN q.key IS NULL THEN {NOT_SCORED}
+                    WHEN r.key IS NULL THEN {NOT_SCORED}
                     WHEN t.opt IS NULL THEN {UNKNOWN_OPTION}
                     ELSE {ANSWERED} END AS status,
                n.attempt,
-               CASE WHEN q.qi IS NULL OR t.opt IS NULL THEN n.item END,
-               CASE WHEN q.qi IS NULL OR t.opt IS NULL THEN n.response END
+               CASE WHEN r.qi IS NULL OR t.opt IS NULL THEN n.item END,
+               CASE WHEN r.qi IS NULL OR t.opt IS NULL THEN n.response END
         FROM norm n
         LEFT JOIN refs r ON r.ref = n.ref
-        LEFT JOIN questions q ON q.qi = r.qi
-        LEFT JOIN tokens t ON t.qi = q.qi AND t.token = n.token
+        LEFT JOIN tokens t ON t.qi = r.qi AND t.token = n.token
     """)
 
 

@@ -67,7 +67,9 @@ def analyze(questions: list[BankQuestion], responses: Sequence[Path], active: Se
         for i, path in enumerate(responses):
             read_file(con, path, f"f{i}", questions, intake)
         _tally(con, intake)
-        stats = compute(con, {q.index: q.key for q in questions}, {q.index: len(q.options) for q in questions})
+        attempts = con.execute("SELECT 1 FROM answers WHERE attempt IS NOT NULL LIMIT 1").fetchone() is not None
+        stats = compute(con, {q.index: q.key for q in questions}, {q.index: len(q.options) for q in questions},
+                        attempts)
         unknown_options = _unknown_options(con)
     finally:
         con.close()
