@@ -8,6 +8,7 @@ from pathlib import Path
 from qlint.analysis import AnalysisError, connect
 from qlint.analysis.bankkeys import BankQuestion, load_bank
 from qlint.analysis.ctt import Statistics, compute
+from qlint.analysis.irt import fit_2pl
 from qlint.analysis.readers import (NOT_SCORED, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers,
                                     read_file)
 from qlint.analysis.rule import ItemView, ResponseRule
@@ -27,6 +28,7 @@ class Analysis:
     intake: Intake
     questions: list[BankQuestion]
     silent: dict[str, int] = field(default_factory=dict)
+    irt: list = field(default_factory=list)   # IrtItem per question and form, when asked for
 
     def summary(self) -> list[str]:
         """Lines for the end of a run: what was read, what was not, who stayed silent and why."""
@@ -55,8 +57,8 @@ def bank_questions(paths: Sequence[str]) -> list[BankQuestion]:
 
 
 def analyze(questions: list[BankQuestion], responses: Sequence[Path], active: Sequence[ActiveRule],
-            data_severity: Severity | None = Severity.WARNING) -> Analysis:
-    """Read the responses, compute the statistics, run the response rules."""
+            data_severity: Severity | None = Severity.WARNING, irt: bool = False) -> Analysis:
+    """Read the responses, compute the statistics (and a 2PL fit when ``irt``), run the response rules."""
     if not questions:
         raise AnalysisError("the bank has no valid questions to join the responses to")
     con = connect()
@@ -71,9 +73,10 @@ def analyze(questions: list[BankQuestion], responses: Sequence[Path], active: Se
         stats = compute(con, {q.index: q.key for q in questions}, {q.index: len(q.options) for q in questions},
                         attempts)
         unknown_options = _unknown_options(con)
+        fitted = fit_2pl(con, [f.form for f in stats.forms]) if irt else []
     finally:
         con.close()
-    result = Analysis([], stats, intake, questions)
+    result = Analysis([], stats, intake, questions, irt=fitted)
     _judge(result, [a for a in active if isinstance(a.rule, ResponseRule) and a.rule.name != DATA_RULE[1]])
     if data_severity is not None:
         result.findings += data_findings(result, responses, unknown_options, data_severity)
