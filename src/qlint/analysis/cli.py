@@ -46,33 +46,41 @@ def as_check(args: argparse.Namespace) -> argparse.Namespace:
                         "diff": False})
 
 
-def response_findings(args: argparse.Namespace, run, findings: list) -> list:
-    """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
+def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ignore=(), irt: bool = False):
+    """The item analysis of a check run's bank: (Analysis, the response rules that ran). Bad data: UsageError."""
     from qlint.analysis import AnalysisError
     from qlint.analysis.rule import ResponseRule
     from qlint.analysis.run import DATA_RULE, analyze, bank_questions
     from qlint.cli import UsageError
     from qlint.config import ConfigError, resolve_rules
-    from qlint.engine import finish
 
     registry = run.registry
     names = [r.name for r in registry if isinstance(r, ResponseRule)]
     try:
-        wanted = [a for a in resolve_rules(run.config, registry, select=args.select, extend_select=args.extend_select,
-                                           ignore=args.ignore) if isinstance(a.rule, ResponseRule)]
+        wanted = [a for a in resolve_rules(run.config, registry, select=select, extend_select=extend_select,
+                                           ignore=ignore) if isinstance(a.rule, ResponseRule)]
         if not wanted:   # check --responses without naming any: all of them, less those ignored
-            wanted = [a for a in resolve_rules(run.config, registry, select=args.select,
-                                               extend_select=[*args.extend_select, *names], ignore=args.ignore)
+            wanted = [a for a in resolve_rules(run.config, registry, select=select,
+                                               extend_select=[*extend_select, *names], ignore=ignore)
                       if isinstance(a.rule, ResponseRule)]
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
     data = next((a.severity for a in wanted if a.rule.name == DATA_RULE[1]), None)
     try:
-        analysis = analyze(bank_questions([o.path for o in run.results]), [Path(p) for p in args.responses],
-                           wanted, data)
+        analysis = analyze(bank_questions([o.path for o in run.results]), [Path(p) for p in responses],
+                           wanted, data, irt=irt)
     except AnalysisError as exc:
         raise UsageError(str(exc)) from None
-    found = finish(run.results, analysis.findings, wanted, all_rules=[r.name for r in registry])
+    return analysis, wanted
+
+
+def response_findings(args: argparse.Namespace, run, findings: list) -> list:
+    """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
+    from qlint.engine import finish
+
+    analysis, wanted = run_analysis(run, args.responses, select=args.select, extend_select=args.extend_select,
+                                    ignore=args.ignore)
+    found = finish(run.results, analysis.findings, wanted, all_rules=[r.name for r in run.registry])
     if run.report_only is not None:
         banks = {o.path for o in run.results}
         found = [f for f in found if f.path in run.report_only or f.path not in banks]
