@@ -139,3 +139,11 @@ def test_missing_engine_gives_an_install_hint(monkeypatch, tmp_path, run_cli):
     shutil.copy(DATA / "long.csv", tmp_path / "long.csv")
     code, _, err = run_cli("analyze", "long.csv", "bank.yaml", cwd=tmp_path)
     assert code == 2 and "qlint[analysis]" in err
+
+
+def test_a_wide_file_without_a_person_column_numbers_its_rows(tmp_path, run_cli):
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    (tmp_path / "w.csv").write_text('capital-fr,"q,""2",boil\nA,B,B\nB,B,A\nA,,C\n')
+    code, out, err = run_cli("analyze", "w.csv", "bank.yaml", cwd=tmp_path)
+    assert code == 0, out + err
+    assert "9 answers read; 8 answered, 1 omitted" in err and "3 persons" in err

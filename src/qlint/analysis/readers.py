@@ -194,9 +194,15 @@ def _unpivot(src: str, person: str, item_columns: dict[str, str], form: str | No
 
 
 def _wide_rows(names: Sequence[str], src: str, questions: Sequence[BankQuestion]) -> str:
-    person = _pick(names, PERSON_NAMES) or names[0]
+    """A person column (by name, else the first column unless it is a question id: then persons are row
+    numbers), an optional form column, and every other column a question."""
+    ids = {q.id for q in questions}
+    person = _pick(names, PERSON_NAMES) or (names[0] if names[0].strip() not in ids else None)
     form = _pick(names, ("form", "version", "booklet"))
     skip = {person, form}
+    if person is None:
+        src = f"(SELECT CAST(row_number() OVER () AS VARCHAR) AS __row, * FROM {src})"
+        person = "__row"
     return _unpivot(src, person, {c: c.strip() for c in names if c not in skip}, form)
 
 
