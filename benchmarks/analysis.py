@@ -18,7 +18,7 @@ from pathlib import Path
 
 BASELINE = """
 import duckdb, sys
-con = duckdb.connect(); con.execute("SET memory_limit = '1GB'")
+con = duckdb.connect(); con.execute("SET memory_limit = '1GB'"); con.execute("SET enable_progress_bar = false")
 print(con.execute("SELECT count(*), count(DISTINCT person) FROM read_csv(?, header=true, all_varchar=true)",
                   [sys.argv[1]]).fetchone())
 """
