@@ -147,3 +147,17 @@ def test_a_wide_file_without_a_person_column_numbers_its_rows(tmp_path, run_cli)
     code, out, err = run_cli("analyze", "w.csv", "bank.yaml", cwd=tmp_path)
     assert code == 0, out + err
     assert "9 answers read; 8 answered, 1 omitted" in err and "3 persons" in err
+
+
+def test_utf16_export_with_its_byte_order_mark_is_read(tmp_path, run_cli):
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    (tmp_path / "u.csv").write_text("person\titem\tresponse\np1\tboil\t100 °C\np2\tboil\tA\n", encoding="utf-16")
+    code, out, err = run_cli("analyze", "u.csv", "bank.yaml", cwd=tmp_path)
+    assert code == 0 and "2 answers read; 2 answered" in err, out + err
+
+
+def test_latin1_rows_are_reported_with_a_hint(tmp_path, run_cli):
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    (tmp_path / "l.csv").write_bytes("person,item,response\np1,boil,B\np\xe9,boil,A\n".encode("latin-1"))
+    code, out, _ = run_cli("analyze", "l.csv", "bank.yaml", cwd=tmp_path)
+    assert "l.csv:3:1: Q700 response-data: 1 row not read (invalid encoding): line 3; the file is not UTF-8" in out

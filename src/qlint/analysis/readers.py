@@ -59,8 +59,19 @@ class Intake:
     unknown_options: list[tuple[str, str, int]] = field(default_factory=list)
 
 
+def _encoding(path: Path) -> str:
+    """UTF-16 when the file starts with its byte-order mark (Excel's "Unicode text" export), else UTF-8."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(2)
+    except OSError:
+        return ""
+    return ", encoding='utf-16'" if head in (b"\xff\xfe", b"\xfe\xff") else ""
+
+
 def _csv_source(path: Path, tag: str) -> str:
     delim = ", delim='\\t'" if path.suffix.lower() in (".tsv", ".tab") else ""
+    delim += _encoding(path)
     return (f"read_csv({_quote(str(path))}, header=true, all_varchar=true, ignore_errors=true, store_rejects=true, "
             f"rejects_table='rejects_{tag}', rejects_scan='scans_{tag}', null_padding=false{delim})")
 

@@ -123,25 +123,30 @@ def data_findings(result: Analysis, responses: Sequence[Path], unknown_options: 
     for rejected in result.intake.rejected:
         lines = ", ".join(str(n) for n in rejected.lines)
         more = ", ..." if rejected.count > len(rejected.lines) else ""
+        hint = "; the file is not UTF-8: save it as UTF-8 (or UTF-16 with its byte-order mark)" \
+            if "encoding" in rejected.kind else ""
         out.append(Finding(rejected.path, rejected.lines[0] if rejected.lines else 1, 1, code, name, severity,
-                           f"{rejected.count} row{'s' if rejected.count != 1 else ''} not read ({rejected.kind}): "
-                           f"line {lines}{more}"))
+                           f"{_count(rejected.count, 'row')} not read ({rejected.kind}): line {lines}{more}{hint}"))
     if result.intake.unknown_items:
         total = result.intake.status_counts.get(UNKNOWN_ITEM, 0)
         shown = ", ".join(f"{item!r} ({n})" for item, n in result.intake.unknown_items)
         where = str(responses[0]) if len(responses) == 1 else "<responses>"
         out.append(Finding(where, 1, 1, code, name, severity,
-                           f"{total} answers name question ids the bank does not have: {shown}"))
+                           f"{_count(total, 'answer')} name question ids the bank does not have: {shown}"))
     for qi, seen in unknown_options.items():
         q = result.questions[qi]
         line, column = q.loaded.locate("options")
         shown = ", ".join(f"{r!r} ({n})" for r, n in seen[:5])
         out.append(Finding(q.loaded.path, line, column, code, name, severity,
-                           f"{sum(n for _, n in seen)} answers name no option of this question: {shown} "
+                           f"{_count(sum(n for _, n in seen), 'answer')} name no option of this question: {shown} "
                            "(a letter, a 1-based number or an option's exact text is expected)", q.id, "options"))
     unscored = result.intake.status_counts.get(NOT_SCORED, 0)
     if unscored:
         out.append(Finding(str(responses[0]), 1, 1, code, name, Severity.INFO,
-                           f"{unscored} answers to questions with more than one key were not scored "
+                           f"{_count(unscored, 'answer')} to questions with more than one key were not scored "
                            "(item analysis covers single-key questions)"))
     return out
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

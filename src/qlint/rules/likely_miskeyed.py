@@ -20,21 +20,22 @@ def check(view: ItemView, options: Options) -> Iterator[Violation]:
     if not enough(view, options) or stats.key is None:
         return
     key_pb = stats.options[stats.key].rest_pb
-    rivals = [o for o in stats.options if o.opt != stats.key and o.rest_pb is not None]
-    best = max(rivals, key=lambda o: o.rest_pb, default=None)
-    key_value = -1.0 if key_pb is None else key_pb
+    key_value = -1.0 if key_pb is None else key_pb   # nobody (or everybody) chose the key
+    best = max((o for o in stats.options if o.opt != stats.key and o.rest_pb is not None),
+               key=lambda o: o.rest_pb, default=None)
     key_like = best is not None and best.rest_pb >= options.min_distractor and best.rest_pb - key_value >= options.margin
-    if not key_like and (key_pb is None or key_pb > options.negative_key):
+    avoided = key_pb is not None and key_pb <= options.negative_key
+    if not (key_like or avoided):
         return
-    key_text = "nobody chose it" if key_pb is None else f"{key_pb:+.2f}"
-    if key_like:
-        yield Violation(f"options[{stats.key}].text", f"likely mis-keyed{view.where}: option {view.label(best.opt)} behaves like the key "
-                        f"(option-rest point-biserial {best.rest_pb:+.2f}, chosen by {best.proportion:.0%}) while the "
-                        f"stated key {view.label(stats.key)} has {key_text}, n={stats.n}; check whether "
-                        f"{letter(best.opt)} is the right answer")
+    key_text = "nobody chose it" if key_pb is None else f"option-rest point-biserial {key_pb:+.2f}"
+    field, stated = f"options[{stats.key}].text", f"the stated key {view.label(stats.key)}"
+    if best is not None and best.rest_pb > max(key_value, 0.0):
+        yield Violation(field, f"likely mis-keyed{view.where}: option {view.label(best.opt)} behaves like the key "
+                        f"(option-rest point-biserial {best.rest_pb:+.2f}, chosen by {best.proportion:.0%}) while "
+                        f"{stated} has {key_text}, n={stats.n}; check whether {letter(best.opt)} is the right answer")
     else:
-        yield Violation(f"options[{stats.key}].text", f"likely mis-keyed{view.where}: people who do well on the rest of the test avoid the "
-                        f"stated key {view.label(stats.key)} (option-rest point-biserial {key_text}, n={stats.n})")
+        yield Violation(field, f"likely mis-keyed{view.where}: people who do well on the rest of the test avoid "
+                        f"{stated} ({key_text}, n={stats.n})")
 
 
 _ROWS_GOOD = [("AAAB", 60), ("AABB", 20), ("ABAB", 20), ("BAAC", 15), ("BCCD", 40), ("CDBA", 25), ("DBDC", 20)]

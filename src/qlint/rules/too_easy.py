@@ -14,7 +14,7 @@ class Options(SampleOptions):
 
 def check(view: ItemView, options: Options) -> Iterator[Violation]:
     if enough(view, options) and view.stats.key is not None and view.stats.p > options.max_p:
-        yield Violation("id", f"too easy{view.where}: {view.stats.p:.0%} answer it correctly (above "
+        yield Violation("id", f"too easy{view.where}: {view.stats.p:.1%} answer it correctly (above "
                         f"{options.max_p:.0%}), n={view.stats.n}")
 
 

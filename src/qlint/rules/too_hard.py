@@ -14,7 +14,7 @@ class Options(SampleOptions):
 
 def check(view: ItemView, options: Options) -> Iterator[Violation]:
     if enough(view, options) and view.stats.key is not None and view.stats.p < options.min_p:
-        yield Violation("id", f"too hard{view.where}: only {view.stats.p:.0%} answer it correctly (below "
+        yield Violation("id", f"too hard{view.where}: only {view.stats.p:.1%} answer it correctly (below "
                         f"{options.min_p:.0%}; guessing among {len(view.question.options)} options gives "
                         f"{1 / len(view.question.options):.0%}), n={view.stats.n}")
 
