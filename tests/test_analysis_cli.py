@@ -102,6 +102,7 @@ HOSTILE = {
     "header-only.csv": b"person,item,response\n",
     "unknown.csv": b'person,item,response\np1,"no,such ""id""",A\np1,capital-fr,Z\n',
     "one-line.csv": b"person,item,response\n" + b"x" * 3_000_000,
+    "no-newline.csv": b"y" * 3_000_000,
 }
 
 
@@ -161,3 +162,16 @@ def test_latin1_rows_are_reported_with_a_hint(tmp_path, run_cli):
     (tmp_path / "l.csv").write_bytes("person,item,response\np1,boil,B\np\xe9,boil,A\n".encode("latin-1"))
     code, out, _ = run_cli("analyze", "l.csv", "bank.yaml", cwd=tmp_path)
     assert "l.csv:3:1: Q700 response-data: 1 row not read (invalid encoding): line 3; the file is not UTF-8" in out
+
+
+def test_a_file_of_one_huge_line_is_refused_quickly(tmp_path, run_cli):
+    import time
+
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    with open(tmp_path / "huge.csv", "wb") as handle:
+        for _ in range(8):
+            handle.write(b"z" * (1 << 24))   # 128 MB, no line break
+    start = time.monotonic()
+    code, _, err = run_cli("analyze", "huge.csv", "bank.yaml", cwd=tmp_path)
+    assert code == 2 and "first line is longer than" in err, err
+    assert time.monotonic() - start < 10

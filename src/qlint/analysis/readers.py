@@ -99,8 +99,27 @@ def columns(con, src: str) -> list[str]:
 
 
 def first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:300] if text else type(exc).__name__
+    """An engine error in a line or two: its headline and what went wrong, never the quoted row or the advice."""
+    lines = [line.strip()[:200] for line in str(exc).strip().splitlines()
+             if line.strip() and not line.startswith(("Original Line", "Possible Solution", "  ", "\t"))]
+    return ": ".join(lines[:2]) if lines else type(exc).__name__
+
+
+MAX_HEADER = 2_000_000   # DuckDB's longest line by default: a first line longer than this is no table header
+
+
+def check_header(path: Path) -> None:
+    """Refuse at once a text file whose first line is no header (a file of one huge line): the engine would
+    spend a minute a gigabyte before saying the same."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(MAX_HEADER + 1)
+    except OSError as exc:
+        raise AnalysisError(f"{path}: cannot read it: {exc.strerror}") from None
+    if head.startswith(b"PAR1") or not head:
+        return
+    if b"\n" not in head and b"\r" not in head and len(head) > MAX_HEADER:
+        raise AnalysisError(f"{path}: the first line is longer than {MAX_HEADER:,} bytes: not a table with a header row")
 
 
 def _pick(names: Sequence[str], wanted: Sequence[str]) -> str | None:
@@ -157,6 +176,7 @@ def read_file(con, path: Path, tag: str, questions: Sequence[BankQuestion], inta
     """Append one response file's rows to ``answers``."""
     if not path.is_file():
         raise AnalysisError(f"{path}: not a readable file")
+    check_header(path)
     src = source(path, tag)
     try:
         names = columns(con, src)
