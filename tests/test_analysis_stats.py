@@ -106,3 +106,28 @@ def test_planted_miskeys_and_dead_distractors_are_found_over_seeds(tmp_path):
     for kind, (tp, found, planted) in hits.items():
         assert tp / planted >= 0.95, (kind, tp, planted)
         assert tp / found >= 0.95, (kind, tp, found)
+
+
+def test_forms_are_analysed_apart(tmp_path):
+    """Two forms sharing some questions: each form's KR-20 is its own persons' and questions' (numpy)."""
+    sim = simulate(items=14, seed=11, miskeyed=0, dead=0, flat=0)
+    (tmp_path / "bank.yaml").write_text(sim.bank_yaml, encoding="utf-8")
+    chosen = sim.responses(600, 11)
+    forms = {"A": (range(0, 300), range(0, 9)), "B": (range(300, 600), range(5, 14))}
+    with open(tmp_path / "r.csv", "w", encoding="utf-8") as handle:
+        handle.write("form,person,item,response\n")
+        for form, (persons, items) in forms.items():
+            for p in persons:
+                for i in items:
+                    handle.write(f"{form},p{p},{sim.ids[i]},{letter(chosen[p, i]) if chosen[p, i] >= 0 else ''}\n")
+    analysis = analyze(bank_questions([str(tmp_path / "bank.yaml")]), [tmp_path / "r.csv"], [], None)
+    by_form = {f.form: f for f in analysis.stats.forms}
+    for form, (persons, items) in forms.items():
+        block = chosen[np.ix_(list(persons), list(items))]
+        scores = (block == sim.bank_keys[list(items)][None, :]).astype(float)
+        k = scores.shape[1]
+        alpha = k / (k - 1) * (1 - scores.var(axis=0).sum() / scores.sum(axis=1).var())
+        assert by_form[form].persons == 300 and by_form[form].items == 9
+        assert by_form[form].alpha == pytest.approx(alpha, abs=1e-9)
+    assert {(i.form, sim.ids[i.qi]) for i in analysis.stats.items} == {
+        (form, sim.ids[i]) for form, (_, items) in forms.items() for i in items}

@@ -268,5 +268,5 @@ def _canvas_rows(names: Sequence[str], src: str, questions: Sequence[BankQuestio
         if match:
             canvas_id, text = match.groups()
             items[name] = by_id.get(canvas_id) or by_stem.get(normalise(text)) or canvas_id
-    person = _pick(names, ("sis_id", "id", "name")) or names[0]
+    person = _pick(names, ("id", "sis_id", "name")) or names[0]
     return _unpivot(src, person, items, attempt=_pick(names, ("attempt",)))

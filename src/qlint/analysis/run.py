@@ -9,8 +9,7 @@ from qlint.analysis import AnalysisError, connect
 from qlint.analysis.bankkeys import BankQuestion, load_bank
 from qlint.analysis.ctt import Statistics, compute
 from qlint.analysis.irt import fit_2pl
-from qlint.analysis.readers import (NOT_SCORED, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers,
-                                    read_file)
+from qlint.analysis.readers import NOT_SCORED, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers, read_file
 from qlint.analysis.rule import ItemView, ResponseRule
 from qlint.config import ActiveRule
 from qlint.finding import Finding, Severity
