@@ -175,3 +175,11 @@ def test_a_file_of_one_huge_line_is_refused_quickly(tmp_path, run_cli):
     code, _, err = run_cli("analyze", "huge.csv", "bank.yaml", cwd=tmp_path)
     assert code == 2 and "first line is longer than" in err, err
     assert time.monotonic() - start < 10
+
+
+def test_moodle_slots_beyond_the_bank_are_named_by_number(tmp_path, run_cli):
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    (tmp_path / "m.csv").write_text("Surname,Email address,Response 1,Response 2,Response 3,Response 4\n"
+                                    "Smith,a@x.org,Paris,Oxygen,100 °C,Blue\n")
+    code, out, _ = run_cli("analyze", "m.csv", "bank.yaml", cwd=tmp_path)
+    assert "1 answer named question ids the bank does not have: question slot 4 (1)" in out

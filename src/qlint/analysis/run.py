@@ -9,7 +9,7 @@ from qlint.analysis import AnalysisError, connect
 from qlint.analysis.bankkeys import BankQuestion, load_bank
 from qlint.analysis.ctt import Statistics, compute
 from qlint.analysis.irt import fit_2pl
-from qlint.analysis.readers import NOT_SCORED, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers, read_file
+from qlint.analysis.readers import NOT_SCORED, SLOT, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers, read_file
 from qlint.analysis.rule import ItemView, ResponseRule
 from qlint.config import ActiveRule
 from qlint.finding import Finding, Severity
@@ -128,24 +128,31 @@ def data_findings(result: Analysis, responses: Sequence[Path], unknown_options: 
                            f"{_count(rejected.count, 'row')} not read ({rejected.kind}): line {lines}{more}{hint}"))
     if result.intake.unknown_items:
         total = result.intake.status_counts.get(UNKNOWN_ITEM, 0)
-        shown = ", ".join(f"{item!r} ({n})" for item, n in result.intake.unknown_items)
+        shown = ", ".join(f"{_item_name(item)} ({n})" for item, n in result.intake.unknown_items)
         where = str(responses[0]) if len(responses) == 1 else "<responses>"
         out.append(Finding(where, 1, 1, code, name, severity,
-                           f"{_count(total, 'answer')} name question ids the bank does not have: {shown}"))
+                           f"{_count(total, 'answer')} named question ids the bank does not have: {shown}"))
     for qi, seen in unknown_options.items():
         q = result.questions[qi]
         line, column = q.loaded.locate("options")
         shown = ", ".join(f"{r!r} ({n})" for r, n in seen[:5])
         out.append(Finding(q.loaded.path, line, column, code, name, severity,
-                           f"{_count(sum(n for _, n in seen), 'answer')} name no option of this question: {shown} "
+                           f"{_count(sum(n for _, n in seen), 'answer')} named no option of this question: {shown} "
                            "(a letter, a 1-based number or an option's exact text is expected)", q.id, "options"))
     unscored = result.intake.status_counts.get(NOT_SCORED, 0)
     if unscored:
         out.append(Finding(str(responses[0]), 1, 1, code, name, Severity.INFO,
-                           f"{_count(unscored, 'answer')} to questions with more than one key were not scored "
+                           f"not scored: {_count(unscored, 'answer')} to questions with more than one key "
                            "(item analysis covers single-key questions)"))
     return out
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _item_name(raw: str | None) -> str:
+    """An unknown item as the file names it: a Moodle slot by its number, an id quoted."""
+    if raw is not None and raw.startswith(SLOT) and raw[len(SLOT):].isdigit():
+        return f"question slot {int(raw[len(SLOT):]) + 1}"
+    return repr(raw)
