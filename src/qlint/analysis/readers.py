@@ -176,6 +176,8 @@ def read_file(con, path: Path, tag: str, questions: Sequence[BankQuestion], inta
     """Append one response file's rows to ``answers``."""
     if not path.is_file():
         raise AnalysisError(f"{path}: not a readable file")
+    if path.suffix.lower() in (".xlsx", ".xls", ".ods"):
+        raise AnalysisError(f"{path}: a spreadsheet; export it as CSV (or Parquet) first")
     check_header(path)
     src = source(path, tag)
     try:
