@@ -131,3 +131,23 @@ def test_forms_are_analysed_apart(tmp_path):
         assert by_form[form].alpha == pytest.approx(alpha, abs=1e-9)
     assert {(i.form, sim.ids[i.qi]) for i in analysis.stats.items} == {
         (form, sim.ids[i]) for form, (_, items) in forms.items() for i in items}
+
+
+def test_numeric_wide_data_with_a_missing_code_finds_the_miskey(tmp_path):
+    """Published data sets often come as a wide table of option numbers (1..k) with a code such as 8 for
+    missing and no person column: the mis-key is still found and named, the 8s reported, not scored."""
+    sim = simulate(items=32, options=5, seed=12, miskeyed=1, dead=0, flat=0)
+    (tmp_path / "bank.yaml").write_text(sim.bank_yaml, encoding="utf-8")
+    chosen = sim.responses(600, 12)
+    with open(tmp_path / "wide.csv", "w", encoding="utf-8") as handle:
+        handle.write(",".join(sim.ids) + "\n")
+        for row in chosen:
+            handle.write(",".join("8" if c < 0 else str(c + 1) for c in row) + "\n")
+    registry = load_registry()
+    active = resolve_rules(Config(Settings(), tmp_path, None), registry,
+                           select=[r.name for r in registry if isinstance(r, ResponseRule)])
+    analysis = analyze(bank_questions([str(tmp_path / "bank.yaml")]), [tmp_path / "wide.csv"], active)
+    keys, _ = flagged(analysis)
+    assert keys == set(sim.truth.miskeyed.items())
+    assert analysis.stats.forms[0].persons == 600
+    assert any(f.rule == "response-data" and "'8'" in f.message for f in analysis.findings)
