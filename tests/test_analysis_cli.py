@@ -183,3 +183,28 @@ def test_moodle_slots_beyond_the_bank_are_named_by_number(tmp_path, run_cli):
                                     "Smith,a@x.org,Paris,Oxygen,100 °C,Blue\n")
     code, out, _ = run_cli("analyze", "m.csv", "bank.yaml", cwd=tmp_path)
     assert "1 answer named question ids the bank does not have: question slot 4 (1)" in out
+
+
+GUARD = r"""
+import socket, sys
+def refuse(*args, **kwargs):
+    raise OSError("network access attempted: " + repr(args[:2]))
+socket.socket.connect = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+from qlint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("responses", ["long.parquet", "https://example.org/responses.csv"])
+def test_analyze_never_reaches_the_network(responses, tmp_path):
+    import subprocess
+    import sys
+
+    for f in DATA.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    proc = subprocess.run([sys.executable, "-c", GUARD, "analyze", responses, "bank.yaml"], capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path)
+    assert "network access attempted" not in proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and proc.returncode in (0, 2), proc.stderr

@@ -23,6 +23,9 @@ def connect(memory_limit: str = "1GB", threads: int | None = None):
     con.execute(f"SET memory_limit = '{memory_limit}'")
     con.execute("SET preserve_insertion_order = false")
     con.execute("SET enable_progress_bar = false")
+    # offline at run time: never fetch an extension (a path like s3://... or http://... fails instead)
+    con.execute("SET autoinstall_known_extensions = false")
+    con.execute("SET autoload_known_extensions = false")
     if threads:
         con.execute(f"SET threads = {int(threads)}")
     return con
