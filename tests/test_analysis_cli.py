@@ -208,3 +208,18 @@ def test_analyze_never_reaches_the_network(responses, tmp_path):
                           text=True, timeout=120, cwd=tmp_path)
     assert "network access attempted" not in proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr and proc.returncode in (0, 2), proc.stderr
+
+
+def test_thresholds_are_options_and_a_rule_below_its_sample_says_so(sim_files, run_cli):
+    sim, folder = sim_files
+    (folder / "qlint.toml").write_text('[rules.likely-miskeyed]\nmin-responses = 1000\n\n'
+                                       '[rules.too-hard]\nmin-p = 0.5\nseverity = "error"\n')
+    code, out, err = run_cli("analyze", "responses.csv", "bank.yaml", "--format", "json", cwd=folder)
+    found = json.loads(out)["findings"]
+    assert not [f for f in found if f["rule"] == "likely-miskeyed"]
+    assert "likely-miskeyed did not judge 40 questions with fewer answers than its min-responses" in err
+    hard = [f for f in found if f["rule"] == "too-hard"]
+    assert len(hard) > 8 and all(f["severity"] == "error" for f in hard)
+    (folder / "qlint.toml").write_text('[rules.likely-miskeyed]\nmargin = -1\n')
+    code, out, err = run_cli("analyze", "responses.csv", "bank.yaml", cwd=folder)
+    assert code == 2 and "margin" in err
