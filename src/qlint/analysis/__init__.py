@@ -8,6 +8,9 @@ DuckDB is an optional extra (``pip install 'qlint[analysis]'``): linting a bank 
 """
 from __future__ import annotations
 
+import os
+import tempfile
+
 
 class AnalysisError(Exception):
     """Response data that cannot be analysed at all (missing engine, unreadable file): exit code 2."""
@@ -21,6 +24,9 @@ def connect(memory_limit: str = "1GB", threads: int | None = None):
         raise AnalysisError("item analysis needs DuckDB: pip install 'qlint[analysis]'") from None
     con = duckdb.connect(":memory:")
     con.execute(f"SET memory_limit = '{memory_limit}'")
+    # spill to the system's temporary folder (DuckDB removes the folder it made on close), never to a ".tmp"
+    # in the folder qlint runs in
+    con.execute("SET temp_directory = ?", [os.path.join(tempfile.gettempdir(), f"qlint-duckdb-{os.getpid()}-{id(con)}")])
     con.execute("SET preserve_insertion_order = false")
     con.execute("SET enable_progress_bar = false")
     # offline at run time: never fetch an extension (a path like s3://... or http://... fails instead)
