@@ -11,8 +11,11 @@ Conventions (the ones a psychometrician's table states):
   by a hash of the person id, so the split is stable and unbiased); the five score groups split persons the
   same way in fifths.
 
-Every query is a GROUP BY, a join or one window over persons (not over answers), so it ports to Spark SQL or
-BigQuery as written.
+The answers are read twice: once to give each person a total, once (joined to those totals) into one
+GROUP BY over question, option, score fifth and 27% band that keeps counts and sums of totals. Every
+statistic follows exactly from those few thousand rows of sufficient statistics, as a map-reduce would
+compute it; each query is a GROUP BY, a join or one window over persons (not over answers), so it ports to
+Spark SQL or BigQuery as written.
 """
 from __future__ import annotations
 
