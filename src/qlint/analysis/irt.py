@@ -58,6 +58,11 @@ def fit_2pl(con, forms: list[str]) -> list[IrtItem]:
     out: list[IrtItem] = []
     for form in forms:
         matrix, qis = score_matrix(con, form)
+        # a question everyone (or no one) got right has no finite 2PL estimate: it is left out of the fit
+        seen = matrix >= 0
+        right = (matrix == 1).sum(axis=0)
+        varied = (right > 0) & (right < seen.sum(axis=0))
+        matrix, qis = matrix[:, varied], qis[varied]
         if matrix.shape[0] < 2 or matrix.shape[1] < 2:
             continue
         try:
