@@ -46,3 +46,22 @@ def test_response_rule_example(name, kind, index, text, tmp_path):
 def test_response_rules_are_off_without_data(registry):
     active = resolve_rules(Config(Settings(), Path.cwd(), None), registry)
     assert not any(isinstance(a.rule, ResponseRule) for a in active)
+
+
+def test_a_broken_response_rule_is_a_finding_not_a_crash(tmp_path):
+    from dataclasses import replace
+
+    from qlint.config import ActiveRule
+
+    rule = next(r for r in RULES if r.name == "too-easy")
+
+    def explode(view, options):
+        raise ZeroDivisionError("boom")
+
+    broken = replace(rule, check=explode)
+    bank, responses = split_example(rule.failing[0])
+    (tmp_path / "bank.yaml").write_text(bank)
+    (tmp_path / "r.csv").write_text(responses)
+    active = [ActiveRule(broken, rule.options(), Severity.INFO)]
+    found = analyze(bank_questions([str(tmp_path / "bank.yaml")]), [tmp_path / "r.csv"], active, None).findings
+    assert found and all(f.rule == "internal-error" and "boom" in f.message for f in found)

@@ -12,6 +12,7 @@ from qlint.analysis.irt import fit_2pl
 from qlint.analysis.readers import NOT_SCORED, SLOT, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers, read_file
 from qlint.analysis.rule import ItemView, ResponseRule
 from qlint.config import ActiveRule
+from qlint.engine import INTERNAL_ERROR
 from qlint.finding import Finding, Severity
 from qlint.loader import LoadedQuestion, load_file
 
@@ -89,12 +90,17 @@ def _tally(con, intake: Intake) -> None:
         "ORDER BY count(*) DESC, raw_item LIMIT 5").fetchall()
 
 
-def _unknown_options(con) -> dict[int, list[tuple[str, int]]]:
-    out: dict[int, list[tuple[str, int]]] = {}
-    for qi, response, n in con.execute(
-            f"SELECT qi, raw_response, count(*) FROM answers WHERE status = {UNKNOWN_OPTION} GROUP BY qi, raw_response "
-            "ORDER BY qi, count(*) DESC, raw_response").fetchall():
-        out.setdefault(qi, []).append((response, n))
+def _unknown_options(con) -> dict[int, tuple[int, list[tuple[str, int]]]]:
+    """Per question: how many answers named no option, and the five commonest of them (free text in a response
+    column can hold millions of distinct values: only these few leave the engine)."""
+    out: dict[int, tuple[int, list[tuple[str, int]]]] = {}
+    for qi, total, response, n in con.execute(f"""
+            WITH c AS (SELECT qi, raw_response, count(*) AS n FROM answers WHERE status = {UNKNOWN_OPTION}
+                       GROUP BY qi, raw_response)
+            SELECT qi, sum(n) OVER (PARTITION BY qi), raw_response, n FROM c
+            QUALIFY row_number() OVER (PARTITION BY qi ORDER BY n DESC, raw_response) <= 5
+            ORDER BY qi, n DESC, raw_response""").fetchall():
+        out.setdefault(qi, (int(total), []))[1].append((response, n))
     return out
 
 
@@ -108,13 +114,19 @@ def _judge(result: Analysis, rules: Sequence[ActiveRule]) -> None:
             if stats.n < getattr(active.options, "min_responses", 0):
                 result.silent[rule.name] = result.silent.get(rule.name, 0) + 1
                 continue
-            for violation in rule.check(view, active.options):  # type: ignore[attr-defined]
-                line, column = question.loaded.locate(violation.field)
-                result.findings.append(Finding(question.loaded.path, line, column, rule.code, rule.name,
-                                               active.severity, violation.message, question.id, violation.field))
+            try:
+                for violation in rule.check(view, active.options):  # type: ignore[attr-defined]
+                    line, column = question.loaded.locate(violation.field)
+                    result.findings.append(Finding(question.loaded.path, line, column, rule.code, rule.name,
+                                                   active.severity, violation.message, question.id, violation.field))
+            except (Exception, SystemExit) as exc:  # a broken rule (a plugin's) is a finding, never a crash
+                loaded = question.loaded
+                result.findings.append(Finding(loaded.path, loaded.line, loaded.column, *INTERNAL_ERROR, Severity.ERROR,
+                                               f"rule {rule.name} failed: {type(exc).__name__}: {exc}", question.id))
 
 
-def data_findings(result: Analysis, responses: Sequence[Path], unknown_options: dict[int, list[tuple[str, int]]],
+def data_findings(result: Analysis, responses: Sequence[Path],
+                  unknown_options: dict[int, tuple[int, list[tuple[str, int]]]],
                   severity: Severity) -> list[Finding]:
     """Response rows that could not be used, as findings: on the response file, or on the question they name."""
     code, name = DATA_RULE
@@ -132,12 +144,12 @@ def data_findings(result: Analysis, responses: Sequence[Path], unknown_options: 
         where = str(responses[0]) if len(responses) == 1 else "<responses>"
         out.append(Finding(where, 1, 1, code, name, severity,
                            f"{_count(total, 'answer')} named question ids the bank does not have: {shown}"))
-    for qi, seen in unknown_options.items():
+    for qi, (total, seen) in unknown_options.items():
         q = result.questions[qi]
         line, column = q.loaded.locate("options")
-        shown = ", ".join(f"{r!r} ({n})" for r, n in seen[:5])
+        shown = ", ".join(f"{r!r} ({n})" for r, n in seen)
         out.append(Finding(q.loaded.path, line, column, code, name, severity,
-                           f"{_count(sum(n for _, n in seen), 'answer')} named no option of this question: {shown} "
+                           f"{_count(total, 'answer')} named no option of this question: {shown} "
                            "(a letter, a 1-based number or an option's exact text is expected)", q.id, "options"))
     unscored = result.intake.status_counts.get(NOT_SCORED, 0)
     if unscored:
