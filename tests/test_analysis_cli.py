@@ -223,3 +223,10 @@ def test_thresholds_are_options_and_a_rule_below_its_sample_says_so(sim_files, r
     (folder / "qlint.toml").write_text('[rules.likely-miskeyed]\nmargin = -1\n')
     code, out, err = run_cli("analyze", "responses.csv", "bank.yaml", cwd=folder)
     assert code == 2 and "margin" in err
+
+
+def test_responses_with_a_bank_on_stdin_is_a_usage_error(tmp_path, run_cli):
+    shutil.copy(DATA / "long.csv", tmp_path / "long.csv")
+    code, _, err = run_cli("check", "-", "--responses", "long.csv", cwd=tmp_path,
+                           stdin=(DATA / "bank.yaml").read_text())
+    assert code == 2 and "not stdin" in err

@@ -76,8 +76,11 @@ def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ig
 
 def response_findings(args: argparse.Namespace, run, findings: list) -> list:
     """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
+    from qlint.cli import UsageError
     from qlint.engine import finish
 
+    if args.paths == ["-"]:
+        raise UsageError("--responses needs the bank as files or folders, not stdin")
     analysis, wanted = run_analysis(run, args.responses, select=args.select, extend_select=args.extend_select,
                                     ignore=args.ignore)
     found = finish(run.results, analysis.findings, wanted, all_rules=[r.name for r in run.registry])
