@@ -10,7 +10,7 @@ from qlint.rule import Violation
 
 
 class Options(SampleOptions):
-    margin: float = Field(0.10, ge=0, description="how far a distractor's option-rest point-biserial must exceed the key's")
+    margin: float = Field(0.05, ge=0, description="how far a distractor's option-rest point-biserial must exceed the key's")
     min_distractor: float = Field(0.10, description="the lowest point-biserial a distractor needs to count as key-like")
     negative_key: float = Field(-0.10, le=0, description="a key's point-biserial at or below this is flagged alone")
 
