@@ -173,7 +173,7 @@ def test_a_file_of_one_huge_line_is_refused_quickly(tmp_path, run_cli):
             handle.write(b"z" * (1 << 24))   # 128 MB, no line break
     start = time.monotonic()
     code, _, err = run_cli("analyze", "huge.csv", "bank.yaml", cwd=tmp_path)
-    assert code == 2 and "first line is longer than" in err, err
+    assert code == 2 and "line 1 is longer than" in err, err
     assert time.monotonic() - start < 10
 
 
@@ -230,3 +230,19 @@ def test_responses_with_a_bank_on_stdin_is_a_usage_error(tmp_path, run_cli):
     code, _, err = run_cli("check", "-", "--responses", "long.csv", cwd=tmp_path,
                            stdin=(DATA / "bank.yaml").read_text())
     assert code == 2 and "not stdin" in err
+
+
+@pytest.mark.parametrize("before", [0, 3, 500_000])
+def test_a_huge_line_after_good_rows_is_refused_quickly_with_its_number(before, tmp_path, run_cli):
+    import time
+
+    shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
+    with open(tmp_path / "late.csv", "wb") as handle:
+        handle.write(b"person,item,response\r\n" + b"p1,boil,B\r\n" * before)
+        for _ in range(4):
+            handle.write(b"z" * (1 << 24))
+        handle.write(b"\np2,boil,A\n")
+    start = time.monotonic()
+    code, _, err = run_cli("analyze", "late.csv", "bank.yaml", cwd=tmp_path)
+    assert code == 2 and f"line {before + 2} is longer than" in err, err
+    assert time.monotonic() - start < 10
