@@ -174,7 +174,7 @@ def test_a_file_of_one_huge_line_is_refused_quickly(tmp_path, run_cli):
     start = time.monotonic()
     code, _, err = run_cli("analyze", "huge.csv", "bank.yaml", cwd=tmp_path)
     assert code == 2 and "line 1 is longer than" in err, err
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 20   # the engine alone took over 30 s on 128 MB
 
 
 def test_moodle_slots_beyond_the_bank_are_named_by_number(tmp_path, run_cli):
@@ -232,17 +232,17 @@ def test_responses_with_a_bank_on_stdin_is_a_usage_error(tmp_path, run_cli):
     assert code == 2 and "not stdin" in err
 
 
-@pytest.mark.parametrize("before", [0, 3, 500_000])
+@pytest.mark.parametrize("before", [3, 500_000])
 def test_a_huge_line_after_good_rows_is_refused_quickly_with_its_number(before, tmp_path, run_cli):
     import time
 
     shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
     with open(tmp_path / "late.csv", "wb") as handle:
         handle.write(b"person,item,response\r\n" + b"p1,boil,B\r\n" * before)
-        for _ in range(4):
+        for _ in range(8):
             handle.write(b"z" * (1 << 24))
         handle.write(b"\np2,boil,A\n")
     start = time.monotonic()
     code, _, err = run_cli("analyze", "late.csv", "bank.yaml", cwd=tmp_path)
     assert code == 2 and f"line {before + 2} is longer than" in err, err
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 20   # the engine alone took over 30 s on 128 MB
