@@ -42,8 +42,6 @@ def test_ctt_statistics_equal_a_numpy_computation(tmp_path):
     k = scores.shape[1]
     alpha = k / (k - 1) * (1 - scores.var(axis=0).sum() / total.var())
     assert analysis.stats.forms[0].alpha == pytest.approx(alpha, abs=1e-9)
-    order = np.lexsort((np.arange(400),))  # group sizes only: membership is checked through the index below
-    assert len(order) == 400
     for item in analysis.stats.items:
         i = item.qi
         rest = total - scores[:, i]
@@ -59,6 +57,12 @@ def test_ctt_statistics_equal_a_numpy_computation(tmp_path):
             assert option.proportion == pytest.approx(picked.mean())
             if 0 < picked.sum() < 400:
                 assert option.rest_pb == pytest.approx(np.corrcoef(picked, rest)[0, 1], abs=1e-9)
+        # the five score groups: every person in one, so the option shares of each group add up to one
+        for g in range(5):
+            assert sum(o.groups[g] for o in item.options) + item.omitted_groups[g] == pytest.approx(1.0)
+        # the key's curve rises from the lowest fifth to the highest on a discriminating question
+        if item.item_rest and item.item_rest > 0.3:
+            assert item.options[item.key].groups[4] > item.options[item.key].groups[0]
 
 
 def test_upper_lower_index_uses_27_percent_groups(tmp_path):
