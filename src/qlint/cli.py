@@ -50,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
     check.add_argument("--allow-empty", action="store_true",
                        help="exit 0 when the paths hold no bank files (default: a usage error, exit 2)")
+    check.add_argument("--responses", action="append", metavar="FILE",
+                       help="response data to analyse against the bank (repeatable); turns on the response rules")
 
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -71,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     from qlint.report.cli import add_parsers as add_report_parsers
 
     add_report_parsers(sub)  # report, stats
+    from qlint.analysis.cli import add_parser as add_analyze_parser
+
+    add_analyze_parser(sub)  # analyze
     return parser
 
 
@@ -102,7 +107,7 @@ def cmd_check(args: argparse.Namespace, out) -> int:
                         use_cache=not (args.no_cache or args.fix or args.diff), progress=fmt == "text")
     except SetupError as exc:
         raise UsageError(str(exc)) from None
-    if not run.results and args.paths != ["-"] and not args.allow_empty:
+    if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
         where = ", ".join(args.paths) or "the configured paths"
         raise UsageError(f"no bank files found in {where} (.yaml and .yml files); pass --allow-empty to accept that")
     if args.fix or args.diff:
@@ -117,6 +122,10 @@ def cmd_check(args: argparse.Namespace, out) -> int:
             run.findings = sorted(run.findings + skips, key=Finding.sort_key)
 
     findings = run.findings
+    if getattr(args, "responses", None):
+        from qlint.analysis.cli import response_findings
+
+        findings = response_findings(args, run, findings)
     if args.write_baseline:
         from qlint import baseline
 
@@ -302,6 +311,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return cmd_schema(args, out)
         if args.command == "server":
             return cmd_server(args, out)
+        if args.command == "analyze":
+            from qlint.analysis.cli import as_check
+
+            return cmd_check(as_check(args), out)
         if args.command in ("report", "stats"):
             from qlint.report import cli as report_cli
 

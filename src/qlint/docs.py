@@ -10,7 +10,8 @@ from pathlib import Path
 
 from qlint.rule import Rule
 
-_SCOPE = {"question": "each question", "bank": "the whole bank"}
+_SCOPE = {"question": "each question", "bank": "the whole bank",
+          "response": "how people answered each question (qlint analyze, check --responses)"}
 MEASURED = Path(__file__).parent / "data" / "accuracy.json"
 
 

@@ -22,6 +22,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--extend-select", type=_csv, default=[], help="rules to run in addition")
     parser.add_argument("--ignore", type=_csv, default=[], help="rules not to run")
     parser.add_argument("--title", help="the bank's name in the header (default: the folder checked)")
+    parser.add_argument("--responses", action="append", metavar="FILE",
+                        help="response data: adds the item-analysis table (repeatable)")
+    parser.add_argument("--irt", action="store_true", help="with --responses: add a 2PL fit (needs qlint[irt])")
 
 
 def add_parsers(subparsers) -> None:
@@ -70,7 +73,14 @@ def cmd_report(args: argparse.Namespace, out) -> int:
 
     run, summary = _summary(args)
     target = Path(args.output)
-    page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings])
+    extra = ()
+    if args.responses:
+        from qlint.report.html import _pyplot
+        from qlint.report.items import html_section
+
+        extra = (("items", "Item analysis", html_section(_pyplot(), _analysis(args, run))),)
+    page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
+                  sections=extra)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(page, encoding="utf-8")
@@ -88,11 +98,28 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
 
     if args.format == "text":
         require_extra("stats", ("rich",))
-    _, summary = _summary(args)
+    run, summary = _summary(args)
+    analysis = _analysis(args, run) if args.responses else None
     if args.format == "json":
-        json.dump(summary.to_dict(), out, indent=2, ensure_ascii=False)
+        data = summary.to_dict()
+        if analysis is not None:
+            from qlint.report.items import item_rows
+
+            data["item_analysis"] = item_rows(analysis)
+        json.dump(data, out, indent=2, ensure_ascii=False)
         out.write("\n")
         return EXIT_OK
     colour = None if out is sys.stdout else False
     render(summary, out, colour=colour, width=args.width)
+    if analysis is not None:
+        from qlint.report.items import render_text
+
+        render_text(analysis, out, colour=colour, width=args.width)
     return EXIT_OK
+
+
+def _analysis(args: argparse.Namespace, run):
+    """The item analysis of the run's bank against ``--responses`` (all response rules, for the flags)."""
+    from qlint.analysis.cli import run_analysis
+
+    return run_analysis(run, args.responses, irt=args.irt)[0]

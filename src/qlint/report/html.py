@@ -563,9 +563,10 @@ def _section_clusters(s: BankSummary) -> str:
 _BASE: list[Path] = [Path(".")]  # the report's folder, for relative file links (set by render)
 
 
-def render(summary: BankSummary, *, base: Path | None = None, findings: list[dict] | None = None) -> str:
+def render(summary: BankSummary, *, base: Path | None = None, findings: list[dict] | None = None,
+           sections: tuple[tuple[str, str, str], ...] = ()) -> str:
     """The whole page. ``base`` is the folder the HTML file will live in; ``findings`` (check's JSON list) are
-    listed in a collapsed table when given."""
+    listed in a collapsed table when given; ``sections`` (key, title, HTML body) are added at the end."""
     plt = _pyplot()
     _BASE[0] = base or Path(".")
     s = summary
@@ -576,7 +577,7 @@ def render(summary: BankSummary, *, base: Path | None = None, findings: list[dic
             (t["error"], "errors", "error"), (t["warning"], "warnings", "warning"), (t["info"], "info", "info"),
             (len(s.near_duplicates.clusters), "dup clusters", "")))
     paths = " ".join(f"<code>{_e(p)}</code>" for p in s.paths) or "<code>.</code>"
-    nav = "".join(f'<a href="#{key}">{_e(title)}</a>' for key, title in SECTIONS)
+    nav = "".join(f'<a href="#{key}">{_e(title)}</a>' for key, title in (*SECTIONS, *((k, t) for k, t, _ in sections)))
     bodies = {
         "keys": _section_keys(plt, s),
         "reading": _section_reading(plt, s),
@@ -585,7 +586,9 @@ def render(summary: BankSummary, *, base: Path | None = None, findings: list[dic
         "coverage": _section_coverage(plt, s),
         "clusters": _section_clusters(s),
     }
-    sections = "".join(f'<section id="{key}"><h2>{_e(title)}</h2>{bodies[key]}</section>' for key, title in SECTIONS)
+    bodies.update({key: body for key, _, body in sections})
+    sections = "".join(f'<section id="{key}"><h2>{_e(title)}</h2>{bodies[key]}</section>'
+                       for key, title in (*SECTIONS, *((k, t) for k, t, _ in sections)))
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

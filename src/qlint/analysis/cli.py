@@ -1,0 +1,95 @@
+"""``qlint analyze`` and ``qlint check --responses``: item analysis findings through the usual reporters.
+
+``analyze`` is ``check`` restricted to the response rules: same formats, baseline, suppressions and exit codes.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+_BANK_SUFFIXES = (".yaml", ".yml")
+
+
+def add_parser(subparsers) -> None:
+    """Add ``analyze`` to qlint's subcommands."""
+    from qlint.cli import _csv
+
+    analyze = subparsers.add_parser("analyze", help="find mis-keyed and broken questions from response data")
+    analyze.add_argument("paths", nargs="+", metavar="PATH",
+                         help="response files (CSV, TSV, Parquet; long, wide, Moodle or Canvas layout) and bank "
+                              "files or folders (.yaml, .yml, folders; default: the config's paths, else .)")
+    analyze.add_argument("--format", default=None, help="text (default), json, json-lines, sarif, github, gitlab, junit")
+    analyze.add_argument("--output-file", "-o", help="write the report here instead of stdout")
+    analyze.add_argument("--config", help="use this config file instead of searching for one")
+    analyze.add_argument("--select", type=_csv, help="response rules to run (default: all of them)")
+    analyze.add_argument("--ignore", type=_csv, default=[], help="response rules not to run")
+    analyze.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails the run")
+    analyze.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    analyze.add_argument("--statistics", action="store_true", help="count findings per rule")
+    analyze.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
+    analyze.add_argument("--no-show-source", action="store_true", help="never print source snippets")
+    analyze.add_argument("--baseline", help="report only findings that this baseline file does not record")
+    analyze.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
+
+
+def as_check(args: argparse.Namespace) -> argparse.Namespace:
+    """The ``check`` arguments that ``analyze`` stands for: bank paths, the responses, response rules only."""
+    from qlint.registry import load_registry
+
+    responses = [p for p in args.paths if not (p.lower().endswith(_BANK_SUFFIXES) or Path(p).is_dir())]
+    bank = [p for p in args.paths if p not in responses]
+    names = [r.name for r in load_registry() if r.kind == "response"]
+    return argparse.Namespace(
+        **vars(args) | {"paths": bank, "responses": responses, "select": args.select or names,
+                        "extend_select": [], "stdin_filename": None, "jobs": 1, "no_cache": True, "fix": False,
+                        "diff": False})
+
+
+def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ignore=(), irt: bool = False):
+    """The item analysis of a check run's bank: (Analysis, the response rules that ran). Bad data: UsageError."""
+    from qlint.analysis import AnalysisError
+    from qlint.analysis.rule import ResponseRule
+    from qlint.analysis.run import DATA_RULE, analyze, bank_questions
+    from qlint.cli import UsageError
+    from qlint.config import ConfigError, resolve_rules
+
+    registry = run.registry
+    names = [r.name for r in registry if isinstance(r, ResponseRule)]
+    try:
+        wanted = [a for a in resolve_rules(run.config, registry, select=select, extend_select=extend_select,
+                                           ignore=ignore) if isinstance(a.rule, ResponseRule)]
+        if not wanted:   # check --responses without naming any: all of them, less those ignored
+            wanted = [a for a in resolve_rules(run.config, registry, select=select,
+                                               extend_select=[*extend_select, *names], ignore=ignore)
+                      if isinstance(a.rule, ResponseRule)]
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    data = next((a.severity for a in wanted if a.rule.name == DATA_RULE[1]), None)
+    try:
+        analysis = analyze(bank_questions([o.path for o in run.results]), [Path(p) for p in responses],
+                           wanted, data, irt=irt)
+    except AnalysisError as exc:
+        raise UsageError(str(exc)) from None
+    return analysis, wanted
+
+
+def response_findings(args: argparse.Namespace, run, findings: list) -> list:
+    """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
+    from qlint.cli import UsageError
+    from qlint.engine import finish
+
+    if args.paths == ["-"]:
+        raise UsageError("--responses needs the bank as files or folders, not stdin")
+    analysis, wanted = run_analysis(run, args.responses, select=args.select, extend_select=args.extend_select,
+                                    ignore=args.ignore)
+    found = finish(run.results, analysis.findings, wanted, all_rules=[r.name for r in run.registry])
+    if run.report_only is not None:
+        banks = {o.path for o in run.results}
+        found = [f for f in found if f.path in run.report_only or f.path not in banks]
+    if not args.quiet:
+        for line in analysis.summary():
+            print(f"qlint: {line}", file=sys.stderr)
+    merged = list(findings) + found
+    merged.sort(key=type(merged[0]).sort_key if merged else None)
+    return merged

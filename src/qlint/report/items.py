@@ -1,0 +1,137 @@
+"""The item-analysis table (``qlint stats --responses``) and report section (``qlint report --responses``).
+
+One row per question and form, in the columns a psychometrician expects: n, key, p, item-rest r, upper-lower
+D, alpha if deleted, omitted, each option's share and option-rest r, and the 2PL parameters when fitted. The
+report adds a difficulty-discrimination scatter and, for every flagged question, its empirical option curves:
+the share choosing each option in five score groups.
+"""
+from __future__ import annotations
+
+import html
+from typing import TextIO
+
+from qlint.analysis.bankkeys import letter
+from qlint.analysis.ctt import GROUPS
+
+FLAGGING = ("likely-miskeyed", "non-discriminating", "too-easy", "too-hard", "non-functioning-distractor",
+            "alpha-if-deleted")
+
+
+def _r(value: float | None, spec: str = ".2f") -> str:
+    return "-" if value is None or value != value else format(value, spec)   # NaN: a bound hit, no estimate
+
+
+def item_rows(analysis) -> list[dict]:
+    """The table as data: one dict per question and form (JSON-ready)."""
+    irt = {(i.form, i.qi): i for i in analysis.irt}
+    flags: dict[tuple[str, str], list[str]] = {}
+    for f in analysis.findings:
+        if f.question is not None and f.rule in FLAGGING:
+            flags.setdefault(("", f.question), []).append(f.rule)
+    rows = []
+    for s in analysis.stats.items:
+        q = analysis.questions[s.qi]
+        fit = irt.get((s.form, s.qi))
+        rows.append({
+            "id": q.id, "form": s.form, "path": q.loaded.path, "line": q.loaded.line, "n": s.n,
+            "key": letter(s.key), "p": s.p, "item_rest": s.item_rest, "discrimination": s.discrimination,
+            "alpha_if_deleted": s.alpha_if_deleted, "omitted": s.omitted,
+            "options": [{"option": letter(o.opt), "share": o.proportion, "rest_pb": o.rest_pb, "groups": list(o.groups)}
+                        for o in s.options],
+            "irt": None if fit is None else {"a": fit.discrimination, "a_se": fit.discrimination_se,
+                                             "b": fit.difficulty, "b_se": fit.difficulty_se,
+                                             "s_x2": fit.fit_s_x2, "df": fit.fit_df, "p": fit.fit_p},
+            "flags": sorted(set(flags.get(("", q.id), []))),
+        })
+    return rows
+
+
+def render_text(analysis, out: TextIO, *, colour: bool | None = None, width: int | None = None) -> None:
+    """The item-analysis table in the terminal (rich)."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None,
+                      highlight=False, soft_wrap=False)
+    for form in analysis.stats.forms:
+        title = (f"Item analysis{f' form {form.form}' if form.form else ''}: {form.persons} persons, {form.items} "
+                 f"questions, KR-20 {_r(form.alpha, '.3f')}, mean {form.mean:.2f}, sd {form.sd:.2f}")
+        table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+        irt = any(a.form == form.form for a in analysis.irt)
+        columns = ["question", "n", "key", "p", "r(it-rest)", "D(27%)", "alpha-del", "omit", "options: share / r(opt-rest)"]
+        columns += ["a (se)", "b (se)", "S-X2 p"] if irt else []
+        for i, column in enumerate(columns):
+            table.add_column(column, justify="left" if i in (0, 2, 8) else "right", overflow="fold")
+        for row in item_rows(analysis):
+            if row["form"] != form.form:
+                continue
+            options = "  ".join(f"{o['option']} {o['share']:.2f}/{_r(o['rest_pb'], '+.2f')}" for o in row["options"])
+            flag = " !" if row["flags"] else ""
+            cells = [row["id"] + flag, str(row["n"]), row["key"], f"{row['p']:.2f}", _r(row["item_rest"], "+.2f"),
+                     _r(row["discrimination"], "+.2f"), _r(row["alpha_if_deleted"], ".3f"), str(row["omitted"]), options]
+            if irt:
+                fit = row["irt"] or {}
+                cells += [f"{_r(fit.get('a'))} ({_r(fit.get('a_se'))})", f"{_r(fit.get('b'))} ({_r(fit.get('b_se'))})",
+                          _r(fit.get("p"), ".3f")]
+            table.add_row(*cells)
+        console.print(table)
+    console.print("! flagged by a response rule (qlint analyze lists why)")
+
+
+def chart_scatter(plt, analysis) -> str:
+    """Difficulty (p) against item-rest discrimination, flagged questions marked."""
+    from qlint.report.html import svg_of
+
+    rows = item_rows(analysis)
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for flagged, colour, label in ((False, "#4c78a8", "not flagged"), (True, "#e45756", "flagged")):
+        picked = [r for r in rows if bool(r["flags"]) == flagged and r["item_rest"] is not None]
+        ax.scatter([r["p"] for r in picked], [r["item_rest"] for r in picked], s=22, color=colour, label=label)
+    ax.axhline(0.15, color="#8a949e", linewidth=0.8, linestyle="--")
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("difficulty p (proportion correct)")
+    ax.set_ylabel("item-rest correlation")
+    ax.set_title("Difficulty and discrimination")
+    ax.legend(loc="lower right", frameon=False)
+    return svg_of(fig, "ia-scatter", "Difficulty and discrimination of every question")
+
+
+def chart_option_curves(plt, row: dict, index: int) -> str:
+    """Share choosing each option in the five score groups: the key should rise, distractors fall."""
+    from qlint.report.html import svg_of
+
+    fig, ax = plt.subplots(figsize=(4.6, 3.0))
+    groups = list(range(1, GROUPS + 1))
+    for option in row["options"]:
+        is_key = option["option"] == row["key"]
+        ax.plot(groups, option["groups"], marker="o", linewidth=2.4 if is_key else 1.2,
+                label=f"{option['option']}{' (key)' if is_key else ''}")
+    ax.set_ylim(0, 1)
+    ax.set_xticks(groups, ["lowest", "2", "3", "4", "highest"])
+    ax.set_xlabel("score group (fifths by total score)")
+    ax.set_ylabel("share choosing")
+    ax.set_title(f"{row['id']}: option curves")
+    ax.legend(loc="upper left", frameon=False, fontsize=8)
+    return svg_of(fig, f"ia-curve-{index}", f"Option curves of question {row['id']}")
+
+
+def html_section(plt, analysis, limit: int = 40) -> str:
+    """The report's item-analysis section: summary, scatter, table, and option curves of flagged questions."""
+    from qlint.report.html import _table
+
+    rows = item_rows(analysis)
+    forms = "; ".join(f"{f.form or 'all'}: {f.persons} persons, {f.items} questions, KR-20 {_r(f.alpha, '.3f')}"
+                      for f in analysis.stats.forms)
+    lead = f"<p>{html.escape(forms)}. {html.escape(' '.join(analysis.summary()[:1]))}</p>"
+    table = _table(["question", "n", "key", "p", "item-rest r", "D (27%)", "alpha if deleted", "omitted",
+                    "options (share / option-rest r)", "flags"],
+                   [[r["id"], r["n"], r["key"], round(r["p"], 3), _r(r["item_rest"], "+.2f"), _r(r["discrimination"], "+.2f"),
+                     _r(r["alpha_if_deleted"], ".3f"), r["omitted"],
+                     "  ".join(f"{o['option']} {o['share']:.2f}/{_r(o['rest_pb'], '+.2f')}" for o in r["options"]),
+                     ", ".join(r["flags"])] for r in rows], numeric={1, 3, 4, 5, 6, 7})
+    flagged = [r for r in rows if r["flags"]][:limit]
+    curves = "".join(chart_option_curves(plt, r, i) for i, r in enumerate(flagged))
+    more = f"<p>{len([r for r in rows if r['flags']]) - limit} more flagged questions not drawn.</p>" \
+        if len([r for r in rows if r["flags"]]) > limit else ""
+    return f"{lead}{chart_scatter(plt, analysis)}{table}<h3>Option curves of flagged questions</h3>{curves}{more}"
