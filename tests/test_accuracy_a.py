@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from qlint.model import Option, Question
-from qlint.rules import duplicate_option
+from qlint.rules import duplicate_option, option_order
 
 
 def _question(texts: list[str], stem: str = "Which one?") -> Question:
@@ -33,3 +33,14 @@ def test_duplicate_option_many_filler_variants_stay_bounded():
     started = time.perf_counter()
     found = list(duplicate_option.check(_question(texts), duplicate_option.Options()))
     assert found and time.perf_counter() - started < 30
+
+
+def test_option_order_reorders_only_plain_quantities_in_one_unit():
+    """A wrong reorder changes the item: mixed units or wording are reported but never sorted automatically."""
+    plain = list(option_order.check(_question(["18", "21", "14", "28"]), option_order.Options()))
+    assert plain and plain[0].fix is not None
+    mixed = list(option_order.check(_question(["about 8 seconds", "about 8 minutes", "about 8 hours",
+                                               "about 1 second"]), option_order.Options()))
+    assert mixed and mixed[0].fix is None
+    units = list(option_order.check(_question(["5 km", "300 m", "2 km"]), option_order.Options()))
+    assert units and units[0].fix is None
