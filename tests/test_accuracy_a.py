@@ -44,3 +44,55 @@ def test_option_order_reorders_only_plain_quantities_in_one_unit():
     assert mixed and mixed[0].fix is None
     units = list(option_order.check(_question(["5 km", "300 m", "2 km"]), option_order.Options()))
     assert units and units[0].fix is None
+
+
+def _near_duplicates(stems_and_options: list[tuple[str, list[str]]]) -> list[tuple[int, int, float]]:
+    from qlint.neardup import exhaustive_pairs, find_pairs
+    from qlint.stemkey import answers_digest, stem_key
+
+    keys = [stem_key(stem, answers_digest(options, [i == 0 for i in range(len(options))]))
+            for stem, options in stems_and_options]
+    blocked = find_pairs(keys, 90.0)
+    assert blocked == exhaustive_pairs(keys, 90.0)   # the blocked search stays exact
+    return blocked
+
+
+_PASSAGE = ("Seven volunteers (Fay, Gil, Hal, Ivy, Jo, Kai and Lu) staff a stall on seven consecutive days, one "
+            "volunteer a day. Gil works on an earlier day than Hal. Ivy works on the third or the fifth day. Jo "
+            "does not work on a day next to Kai's. Lu works on a later day than Fay and an earlier day than Jo.")
+
+
+def test_near_duplicate_stem_compares_what_a_shared_passage_asks():
+    asks = ["If Gil works on the first day, which one of the following must be true?",
+            "If Gil works on the first day, which one of the following could be true?",
+            "If Kai works on the first day, which one of the following must be true?",
+            "Which one of the following could be the volunteer who works on the seventh day?"]
+    options = ["Fay works on the second day", "Hal works on the second day", "Lu works on the fourth day"]
+    assert _near_duplicates([(f"{_PASSAGE}\n\n{a}", options) for a in asks]) == []
+    # the same question after the same passage is still a duplicate, also with the question's wording retouched
+    again = _near_duplicates([(f"{_PASSAGE}\n\n{asks[0]}", options),
+                              (f"{_PASSAGE}\n\n{asks[0].replace('the first day', 'the first day,')}", options)])
+    assert [(a, b) for a, b, _ in again] == [(0, 1)]
+
+
+def test_near_duplicate_stem_numbers_only_differ_parallel_unless_answers_are_the_same():
+    stem = "A tank holds {} litres and drains at {} litres a minute. How long does it take to empty?"
+    parallel = [(stem.format(600, 20), ["30 minutes", "20 minutes", "12 minutes"]),
+                (stem.format(900, 30), ["30 minutes", "25 minutes", "45 minutes"])]
+    assert _near_duplicates(parallel) == []
+    renumbered = [(stem.format(600, 20), ["30 minutes", "20 minutes", "12 minutes"]),
+                  (stem.format(900, 30), ["30 minutes", "20 minutes", "12 minutes"])]
+    assert [(a, b) for a, b, _ in _near_duplicates(renumbered)] == [(0, 1)]
+    # two options (Yes / No) are shared by chance: numbers keep such items apart
+    yes_no = [(stem.format(600, 20) + " Is it 30 minutes?", ["Yes", "No"]),
+              (stem.format(900, 30) + " Is it 30 minutes?", ["Yes", "No"])]
+    assert _near_duplicates(yes_no) == []
+
+
+def test_cache_keeps_what_a_stem_asks_and_its_answers_digest():
+    from qlint.cache import _decode_features, _encode_features
+    from qlint.stemkey import answers_digest, stem_key
+
+    key = stem_key(f"{_PASSAGE}\n\nWho works on the last day?", answers_digest(["Fay", "Gil", "Hal"], [1, 0, 0]))
+    assert key.asks and key.answers
+    assert _decode_features(_encode_features([key])) == [key]

@@ -79,18 +79,18 @@ def _encode_features(values: list[Any]) -> Any:
         return {"stemkeys": [[v.text for v in values], [v.numbers for v in values], [v.code for v in values],
                              [v.bag for v in values], [len(v.tokens) for v in values],
                              base64.b64encode(b"".join(v.tokens for v in values)).decode("ascii"),
-                             [v.sig for v in values]]}
+                             [v.sig for v in values], [v.asks for v in values], [v.answers for v in values]]}
     json.dumps(values)  # raises for anything JSON cannot carry: that outcome is simply not cached
     return {"values": values}
 
 
 def _decode_features(column: dict) -> list[Any]:
     if "stemkeys" in column:
-        texts, numbers, codes, bags, sizes, blob, sigs = column["stemkeys"]
+        texts, numbers, codes, bags, sizes, blob, sigs, asks, answers = column["stemkeys"]
         data = base64.b64decode(blob)
         out, at = [], 0
-        for t, n, c, b, size, sig in zip(texts, numbers, codes, bags, sizes, sigs):
-            out.append(StemKey(t, tuple(n), tuple(c), b, data[at:at + size], sig))
+        for t, n, c, b, size, sig, q, a in zip(texts, numbers, codes, bags, sizes, sigs, asks, answers):
+            out.append(StemKey(t, tuple(n), tuple(c), b, data[at:at + size], sig, q, a))
             at += size
         return out
     return column["values"]
