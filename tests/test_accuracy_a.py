@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import time
 
+from qlint.cache import _decode_features, _encode_features
 from qlint.model import Option, Question
+from qlint.neardup import exhaustive_pairs, find_pairs
 from qlint.rules import duplicate_option, option_order
+from qlint.stemkey import answers_digest, stem_key
 
 
 def _question(texts: list[str], stem: str = "Which one?") -> Question:
@@ -47,9 +50,6 @@ def test_option_order_reorders_only_plain_quantities_in_one_unit():
 
 
 def _near_duplicates(stems_and_options: list[tuple[str, list[str]]]) -> list[tuple[int, int, float]]:
-    from qlint.neardup import exhaustive_pairs, find_pairs
-    from qlint.stemkey import answers_digest, stem_key
-
     keys = [stem_key(stem, answers_digest(options, [i == 0 for i in range(len(options))]))
             for stem, options in stems_and_options]
     blocked = find_pairs(keys, 90.0)
@@ -90,9 +90,6 @@ def test_near_duplicate_stem_numbers_only_differ_parallel_unless_answers_are_the
 
 
 def test_cache_keeps_what_a_stem_asks_and_its_answers_digest():
-    from qlint.cache import _decode_features, _encode_features
-    from qlint.stemkey import answers_digest, stem_key
-
     key = stem_key(f"{_PASSAGE}\n\nWho works on the last day?", answers_digest(["Fay", "Gil", "Hal"], [1, 0, 0]))
     assert key.asks and key.answers
     assert _decode_features(_encode_features([key])) == [key]

@@ -197,8 +197,13 @@ RULE = QuestionRule(
     options=Options,
     check=check,
     notes=("Built for precision: options are compared after dropping case, prose punctuation and articles (maths "
-           "symbols and signs are kept, so \"-30\" and \"+30\" differ), as numbers (\"0.5\" = \"1/2\", same unit), "
+           "symbols and signs are kept, so \"-30\" and \"+30\" differ; a period counts only where a sentence ends, "
+           "so \"a.out\" is a name; a lone letter before another is no article, so \"A, C\" keeps its A), as numbers (\"0.5\" = \"1/2\", same unit), "
            "as the same text plus filler words, and for a single transposed-letter typo in a word of 5+ letters. "
+           "Options of a question with code or markup (backticks, or symbols such as $ { } < > = # @) are compared "
+           "as written, spacing aside, and case is kept when three or more options differ from another only in "
+           "case (\"true\" / \"TRUE\" / \"null\" / \"NULL\"). Options are grouped by their normal form, so a "
+           "question with 100,000 options is checked in linear time. "
            "Fuzzy similarity is deliberately not used: minimal pairs (\"toss\"/\"throw\", \"minutes\"/\"hours\") and "
            "order-sensitive tuples (\"Wrong, Not wrong\" / \"Not wrong, Wrong\") are legitimate options. No human "
            "labels exist for this flaw; all 7 findings on the BenchMarker dev split were checked by hand and are "
