@@ -16,6 +16,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from qlint.stemkey import StemKey
+from qlint.text import STOPWORDS, stem_word
 
 _K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 _PAIR_TAG = 1 << 62
@@ -67,7 +68,7 @@ def _shingle_chunks(keys: Sequence[StemKey], counts: np.ndarray) -> Iterator[tup
             yield np.concatenate((tri[same], two)).view(np.int64), np.concatenate((own[:-2][same], own[:-1][short]))
 
 
-_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG = (attrgetter(name) for name in StemKey._fields)
+_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG, _ASKS, _ANSWERS = (attrgetter(name) for name in StemKey._fields)
 
 
 def _ids(values: Iterable, count: int, empty: object = None) -> np.ndarray:
@@ -268,9 +269,8 @@ def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.
         a, b = at[:, 0], at[:, 1]
         named = [keys[i] for i in local.tolist()]
         count = len(named)
-        variant = _ids(zip(map(_NUMBERS, named), map(_CODE, named)), count)
         length, bag_length, tid = _lengths(map(_TEXT, named), count), _lengths(map(_BAG, named), count), text_id[local]
-        keep = variant[a] == variant[b] if ignore_variants else np.ones(len(chunk), dtype=bool)
+        keep = _same_variant(named, a, b) if ignore_variants else np.ones(len(chunk), dtype=bool)
         same = keep & (tid[a] == tid[b])
         found += [(min(x, y), max(x, y), 100.0) for x, y in chunk[same].tolist()]
         # ratio = 100 * (1 - indel distance / total length) can never exceed 200 * shorter / total: pairs of very
@@ -291,7 +291,37 @@ def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.
             x, y = int(rest[i, 0]), int(rest[i, 1])
             if overlap(x, y) >= min_overlap:
                 found.append((min(x, y), max(x, y), float(score[i])))
-    return found
+    return [pair for pair in found if _ask_alike(keys[pair[0]], keys[pair[1]], threshold)]
+
+
+def _same_variant(named: list[StemKey], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pairs that are not parallel items: the same numbers and code, or the same code with the same options and
+    key (stems that differ only in numbers but share their answers ask the same thing)."""
+    count = len(named)
+    variant = _ids(zip(map(_NUMBERS, named), map(_CODE, named)), count)
+    code = _ids(map(_CODE, named), count)
+    answers = _ids(map(_ANSWERS, named), count, "")
+    return (variant[a] == variant[b]) | ((code[a] == code[b]) & (answers[a] == answers[b]) & (answers[a] >= 0))
+
+
+def _ask_alike(x: StemKey, y: StemKey, threshold: float) -> bool:
+    """Two stems that share a long passage ask the same thing only if their questions after it are alike too:
+    as similar as whole stems must be, and in the same words (a question after a shared scenario differs from
+    the next by a name or one word: "If Young is ..." / "If Togowa is ...", "must be" / "could be")."""
+    if not x.asks or not y.asks or x.asks == y.asks:
+        return True
+    return _ask_words(x.asks) == _ask_words(y.asks) and fuzz.ratio(x.asks, y.asks) >= threshold
+
+
+# function words that change what a question asks ("must" / "could" / "cannot be true", "least" / "most")
+_ASK_KEEP = frozenset(("could", "can", "cannot", "must", "may", "would", "should", "not", "no", "never", "except",
+                       "true", "false", "least", "most"))
+
+
+def _ask_words(asks: str) -> frozenset[str]:
+    """The question's words as compared: stemmed ("requirement" = "requirements"), without the function words
+    that do not change what is asked ("this" / "these")."""
+    return frozenset(stem_word(w) for w in asks.split() if w not in STOPWORDS or w in _ASK_KEEP)
 
 
 def _chunks(candidates, size: int = 262144) -> Iterable[np.ndarray]:

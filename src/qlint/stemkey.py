@@ -49,6 +49,8 @@ class StemKey(NamedTuple):
     bag: str = ""
     tokens: bytes = b""   # uint32 word hashes, native byte order
     sig: int = 0
+    asks: str = ""      # the question after a long shared passage or scenario, as comparison text ("": none)
+    answers: str = ""   # digest of the options' texts and which are keys ("": not known)
 
     @property
     def words(self) -> frozenset[str]:
@@ -77,19 +79,54 @@ def token_hashes(tokens: list[str]) -> bytes:
 _CODE_CHARS = ("`", "\"", "“", "    ", "\t")
 
 
-def stem_key(stem: str) -> StemKey:
+# a stem whose text before its last paragraph (or sentence) is this long carries a passage or scenario that
+# several questions may share; what such a question asks is its last paragraph
+PASSAGE_CHARS = 150
+_PARAGRAPHS = re.compile(r"\n\s*\n")
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+
+
+def asked_part(stem: str) -> str:
+    """The comparison text of what a stem asks after a long passage ("" when it has none): its last paragraph,
+    or for one long paragraph its last sentence."""
+    # the question closes the stem: read its end (a long case study asks past the compared head), without the
+    # figures that follow it
+    tail = _IMAGE.sub(" ", stem[-MAX_COMPARE_CHARS:]).strip()
+    last = _PARAGRAPHS.split(tail)[-1]
+    if last == tail:
+        cut = [m.end() for m in _SENTENCE_END.finditer(tail)]
+        last = tail[cut[-1]:] if cut else tail
+    if len(stem.rstrip()) - len(last) < PASSAGE_CHARS:   # no long passage before the question
+        return ""
+    return key_text(last) or ""
+
+
+def answers_digest(texts: list[str], keys: list[bool]) -> str:
+    """A digest of a question's options (case and spacing aside, in any order) and of which ones are keys; ""
+    for fewer than three options, which many different questions share by chance ("Yes" / "No")."""
+    if len(texts) < 3:
+        return ""
+    normal = sorted((" ".join(t.lower().split()), k) for t, k in zip(texts, keys))
+    return hashlib.blake2b(json.dumps(normal, ensure_ascii=False).encode("utf-8", "surrogatepass"),
+                           digest_size=8).hexdigest()
+
+
+def stem_key(stem: str, answers: str = "") -> StemKey:
     head = stem[:MAX_COMPARE_CHARS]
     text = key_text(head)
     tokens = text.split()
     code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
+    asks = asked_part(stem) if len(stem) > PASSAGE_CHARS else ""
     return StemKey(text, numbers, code, " ".join(sorted(map(_STEMS.__getitem__, tokens))), token_hashes(tokens),
-                   signature(text, numbers, code))
+                   signature(text, numbers, code, asks, answers), asks, answers)
 
 
-def signature(text: str, numbers: tuple[str, ...], code: tuple[str, ...]) -> int:
+def signature(text: str, numbers: tuple[str, ...], code: tuple[str, ...], asks: str = "", answers: str = "") -> int:
     """A stable 64-bit hash of what a key is made of (its bag and tokens follow from its text); never 0."""
-    # unambiguous whatever the texts hold: the text alone when there is nothing else (nearly always), else all as JSON
-    spelled = "0" + text if not numbers and not code else "1" + json.dumps((text, numbers, code), ensure_ascii=False)
+    # unambiguous whatever the texts hold: the text alone when there is nothing else, else all as JSON
+    rest = (numbers, code, asks, answers)
+    spelled = "0" + text if not any(rest) else "1" + json.dumps((text, *rest), ensure_ascii=False)
     digest = hashlib.blake2b(spelled.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return int.from_bytes(digest, "little") or 1

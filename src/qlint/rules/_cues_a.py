@@ -157,12 +157,15 @@ def quantity(text: str) -> tuple[float, str] | None:
         return _digit_value(m) * _unit_factor(after), (before + "#" + after).lower().strip()
     if digits:
         return None
-    found = [w for w in _WORDQ.finditer(t) if w["unit"] or w["scale"] or w["w"].lower() not in ("a", "an", "half")]
+    # a one-letter unit counts only after digits: "a S" in "To become a S-nin" is no quantity
+    found = [w for w in _WORDQ.finditer(t) if len(w["unit"] or "") > 1 or w["scale"]
+             or w["w"].lower() not in ("a", "an", "half")]
     if len(found) != 1 or (found[0]["w"].lower() == "half" and not found[0]["unit"]):
         return None
     w = found[0]
     value = _WORDS[w["w"].lower()] * (_SCALE[w["scale"].lower()] if w["scale"] else 1)
-    value *= _TIME[w["unit"].lower().rstrip("s")] if w["unit"] else 1
+    unit = (w["unit"] or "").lower()
+    value *= _TIME.get(unit, _TIME.get(unit[:-1], 1)) if len(unit) > 1 else 1
     return value, (t[:w.start()] + "#" + t[w.end():]).lower().strip()
 
 

@@ -1,6 +1,7 @@
 """answer-position-bias: keys pile up in some positions across the bank."""
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from math import comb
 
 from pydantic import Field
 
@@ -13,10 +14,11 @@ LETTERS = "ABCDEFGHIJ"
 
 
 class Options(RuleOptions):
-    alpha: float = Field(default=0.01, gt=0, lt=0.5, description="significance level of the chi-square test")
-    min_questions: int = Field(default=20, ge=2, le=10_000_000,
-                               description="option-count groups smaller than this are not tested "
-                                           "(and never fewer than 5 expected keys per position)")
+    alpha: float = Field(default=0.01, gt=0, lt=0.5, description=(
+        "significance level for the whole bank, shared (Bonferroni) among the option-count groups tested"))
+    min_questions: int = Field(default=20, ge=2, le=10_000_000, description=(
+        "option-count groups smaller than this (or with fewer than 5 expected keys per position, where the "
+        "chi-square approximation fails) get an exact binomial test per position instead"))
     max_run: int = Field(default=0, ge=0, le=10_000_000,
                          description="flag runs of the same key position longer than this in file order; "
                                      "0 picks the length whose chance under random placement is below alpha")
@@ -30,36 +32,56 @@ def _expected_run_limit(n: int, k: int, alpha: float) -> int:
     return length
 
 
+def _binomial_tail(n: int, k: int, count: int) -> float:
+    """P(X >= count) for X ~ Binomial(n, 1/k): the exact chance that one position gets this many keys or more."""
+    p = 1 / k
+    return min(1.0, sum(comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(count, n + 1)))
+
+
+def _spread_test(counts: list[int], large: bool) -> tuple[str, float]:
+    """(how the test is named in the message, p-value) that keys are spread evenly over the positions."""
+    if large:
+        statistic, p = chi_square_uniform(counts)
+        return f"chi-square {statistic:.1f}", p
+    # exact per-position test, Bonferroni over the k positions: the chi-square approximation does not hold
+    n, k = sum(counts), len(counts)
+    top = max(counts)
+    return f"exact binomial test of {top} at one position", min(1.0, k * _binomial_tail(n, k, top))
+
+
+def _runs(items: list[BankItem], k: int, limit: int) -> Iterator[BankViolation]:
+    n = len(items)
+    run_start, run = 0, 1
+    for i in range(1, n + 1):
+        if i < n and items[i].keys[0] == items[i - 1].keys[0]:
+            run += 1
+            continue
+        if run >= limit:
+            first = items[run_start]
+            yield BankViolation(first, "options", f"{run} {k}-option questions in a row have their key at "
+                                                  f"{LETTERS[first.keys[0]]}, starting here")
+        run_start, run = i, 1
+
+
 def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
     groups: dict[int, list[BankItem]] = defaultdict(list)
     for item in [q for q in questions if q.select == 1 and len(q.keys) == 1]:
         if 2 <= item.option_count <= len(LETTERS):
             groups[item.option_count].append(item)
+    groups = {k: items for k, items in groups.items() if len(items) >= 2}
+    alpha = options.alpha / max(1, len(groups))   # one family of tests per bank
     for k, items in sorted(groups.items()):
         n = len(items)
-        if n < max(options.min_questions, 5 * k):
-            continue
         counts = [0] * k
         for item in items:
             counts[item.keys[0]] += 1
-        statistic, p = chi_square_uniform(counts)
-        if p < options.alpha:
+        test, p = _spread_test(counts, n >= max(options.min_questions, 5 * k))
+        if p < alpha:
             spread = ", ".join(f"{LETTERS[i]} {c}" for i, c in enumerate(counts))
             yield BankViolation(items[0], "options",
                                 f"keys of the {n} {k}-option questions sit at {spread}; expected about {n / k:.0f} each "
-                                f"(chi-square {statistic:.1f}, p={p:.2g})", bank_level=True)
-        limit = options.max_run or _expected_run_limit(n, k, options.alpha)
-        run_start, run = 0, 1
-        for i in range(1, n + 1):
-            if i < n and items[i].keys[0] == items[i - 1].keys[0]:
-                run += 1
-                continue
-            if run >= limit:
-                first = items[run_start]
-                yield BankViolation(first, "options",
-                                    f"{run} {k}-option questions in a row have their key at "
-                                    f"{LETTERS[first.keys[0]]}, starting here")
-            run_start, run = i, 1
+                                f"({test}, p={p:.2g})", bank_level=True)
+        yield from _runs(items, k, options.max_run or _expected_run_limit(n, k, alpha))
 
 
 _BIASED = "questions:\n" + "".join(
@@ -79,6 +101,23 @@ _BALANCED = "questions:\n" + "".join(
       - {{text: Option three, correct: {str(i % 3 == 2).lower()}, rationale: Reason.}}
 """ for i in range(30))
 
+# a 12-question quiz, every key at A: too small for the chi-square approximation, not for an exact test
+_SMALL_QUIZ = "questions:\n" + "".join(
+    f"""  - id: quiz-{i}
+    stem: Quiz question {i} on topic number {i * 11}?
+    options:
+      - {{text: First choice, correct: true, rationale: Reason.}}
+      - {{text: Second choice, rationale: Reason.}}
+      - {{text: Third choice, rationale: Reason.}}
+      - {{text: Fourth choice, rationale: Reason.}}
+""" for i in range(12))
+_SMALL_BALANCED = "questions:\n" + "".join(
+    f"""  - id: even-{i}
+    stem: Quiz question {i} on topic number {i * 11}?
+    options:
+""" + "".join(f"""      - {{text: Choice {j}, correct: {str((i * 3) % 4 == j).lower()}, rationale: Reason.}}
+""" for j in range(4)) for i in range(12))
+
 RULE = BankRule(
     code="Q602",
     name="answer-position-bias",
@@ -86,10 +125,11 @@ RULE = BankRule(
     summary="Across the bank, keys sit in some positions far more than chance allows, or repeat in long runs.",
     why=("Writers over-place keys in middle positions, up to 3-4:1 (Attali & Bar-Hillel 2003), and hand balancing "
          "leaves runs. Test-wise candidates exploit both. A fixed share is no test: a small bank is lumpy by "
-         "chance, so qlint asks a chi-square test per option count."),
+         "chance, so qlint asks a chi-square test per option count (an exact binomial test per position where the "
+         "group is too small for chi-square), at a significance level shared among the groups."),
     use_instead="Randomise key positions when assembling forms, or rebalance the bank's keys by hand.",
     options=Options,
     check=check,
-    passing=(_BALANCED,),
-    failing=(_BIASED,),
+    passing=(_BALANCED, _SMALL_BALANCED),
+    failing=(_BIASED, _SMALL_QUIZ),
 )

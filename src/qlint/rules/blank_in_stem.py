@@ -53,12 +53,30 @@ def _text_follows(stem: str, end: int) -> bool:
     return bool(_WORD.search(rest[: stop.start()] if stop else rest))
 
 
+# a run of dots that marks words left out of a quotation, not a gap to fill: it stands between sentences
+# ("... associated. ...... The proper sphere") or inside quotation marks
+_SENTENCE_BEFORE = re.compile(r"[.!?;:\"”'’)]\s*$")
+_SENTENCE_AFTER = re.compile(r"\s*[\"“'‘(]?[A-Z]")
+_QUOTES = re.compile(r"[\"“”]")
+
+
+def _ellipsis(stem: str, m: re.Match) -> bool:
+    if not m.group(0).lstrip().startswith((".", "…")):
+        return False
+    between_sentences = _SENTENCE_BEFORE.search(stem[max(0, m.start() - 3):m.start()]) or \
+        _SENTENCE_AFTER.match(stem, m.end())
+    # an odd number of double quotes before it on its line: it is inside a quotation
+    line_start = stem.rfind("\n", 0, m.start()) + 1
+    quoted = len(_QUOTES.findall(stem, line_start, m.start())) % 2 == 1
+    return bool(between_sentences or quoted)
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
     stem = _IGNORE.sub(" ", question.stem) if "_x" in question.stem else question.stem
     # cheap character tests first: every blank form needs one of these characters
     has_blank_char = "_" in stem or "[" in stem or "(" in stem or "...." in stem or "…" in stem
     for m in _BLANK.finditer(stem) if has_blank_char else ():
-        if _text_follows(stem, m.end()):
+        if _text_follows(stem, m.end()) and not _ellipsis(stem, m):
             yield Violation("stem", f"the stem has a blank (\"{m.group(0).strip()}\") with text after it; "
                                     "ask a direct question or put the blank at the end")
             return
@@ -115,6 +133,16 @@ options:
   - {text: a balance, correct: true, rationale: Correct. A balance measures mass.}
   - {text: a ruler, rationale: Incorrect. It measures length.}
   - {text: a thermometer, rationale: Incorrect. It measures temperature.}
+""", """\
+id: bis-quoted-ellipsis
+stem: |-
+  The diarist wrote: "We left at dawn and walked until the river ...... then we rested under the oaks."
+  The next entry begins: The rain came early. ...... Nobody had packed a coat.
+  Which word best describes the diarist's mood?
+options:
+  - {text: weary, correct: true, rationale: Correct. Both entries dwell on fatigue and discomfort.}
+  - {text: elated, rationale: Incorrect. Nothing in the entries is joyful.}
+  - {text: angry, rationale: Incorrect. No one is blamed.}
 """),
     failing=("""\
 id: bis-middle

@@ -10,10 +10,16 @@ from qlint.rule import QuestionRule, RuleOptions, Violation
 from qlint.rules._cues_a import short
 
 # a reference to an option or numbered statement: A, (b), II, (iv), 3, statement 2
-_REF = r"(?:(?:statements?|options?|choices?|scenarios?)\s+)?\(?(?:[A-Ea-e]|[IVX]{1,4}|[ivx]{1,4}|[1-9])\)?(?![A-Za-z0-9])"
+_REF = r"(?:(?i:statements?|options?|choices?|scenarios?)\s+)?\(?(?:[A-Ea-e]|[IVX]{1,4}|[ivx]{1,4}|[1-9])\)?(?![A-Za-z0-9])"
 _JOIN = r"(?:\s*,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or)\s+|\s*[&+]\s*)"   # spaced, so "core" is not "c or e"
-_COMBO = re.compile(rf"^\s*(?:both\s+|either\s+|only\s+)?{_REF}(?:{_JOIN}{_REF}){{1,7}}"
-                    r"(?:\s+(?:only|are\s+(?:correct|true)|both))?\s*\.?\s*$")
+_COMBO = re.compile(rf"^\s*(?i:both\s+|either\s+|only\s+|all\s+of\s+)?{_REF}(?:{_JOIN}{_REF}){{1,7}}"
+                    r"(?:\s+(?i:only|are\s+(?:correct|true|false|incorrect)|both))?\s*\.?\s*$")
+# a matching key: every part pairs a numbered item with a lettered one ("1-b, 2-c, 3-a", "A-3; B-1")
+_PAIR = r"(?:[1-9]|[IVX]{1,4}|[ivx]{1,4}|[A-Ea-e])\s*(?:-|–|→|->|=|:)\s*(?:[1-9]|[IVX]{1,4}|[ivx]{1,4}|[A-Ea-e])"
+_MATCHING = re.compile(rf"^\s*{_PAIR}(?:\s*[,;]?\s+{_PAIR}|\s*[,;]\s*{_PAIR}){{1,9}}\s*\.?\s*$")
+_JOINER = re.compile(r"\s(?:and|or|&)\s", re.I)
+# the parts of an option that lists things ("wind and solar", "wind, coal and solar")
+_LIST = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", re.I)
 _SINGLE = re.compile(rf"^\s*{_REF}\s+only\s*\.?\s*$")
 _TOKEN = re.compile(r"\(?\b([A-Ea-e]|[IVXivx]{1,4}|[1-9])\b\)?")
 _SPLIT = re.compile(r"\s*[,;]\s+|\s+/\s+")   # "True, False"; not "35,000"
@@ -49,9 +55,22 @@ def _tuple_crossing(question: Question, options: Options) -> bool:
     return True
 
 
+def _joins_other_options(question: Question) -> list[int]:
+    """Options that list two or more other options' texts ("wind and solar" beside "wind" and "solar")."""
+    texts = {" ".join(o.text.lower().strip(" .").split()): i for i, o in enumerate(question.options)}
+    found = []
+    for i, o in enumerate(question.options):
+        parts = [p.strip(" .").lower() for p in _LIST.split(o.text) if p.strip(" .")]
+        # a comma alone lists the parts of one answer ("one novel, two plays"); "and" / "or" joins answers
+        if len(parts) >= 2 and _JOINER.search(o.text) and all(texts.get(" ".join(p.split()), i) != i for p in parts):
+            found.append(i)
+    return found
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
     stem, opts = question.stem, question.options
-    combos = [i for i, o in enumerate(opts) if _COMBO.match(o.text) and _refs_ok(o.text, stem)]
+    combos = sorted({i for i, o in enumerate(opts) if (_COMBO.match(o.text) and _refs_ok(o.text, stem))
+                     or (_MATCHING.match(o.text) and _refs_ok(o.text, stem))} | set(_joins_other_options(question)))
     singles = [i for i, o in enumerate(opts) if _SINGLE.match(o.text) and _refs_ok(o.text, stem)]
     for i in combos:
         yield Violation(f"options[{i}].text", f"option {i + 1} (\"{short(opts[i].text)}\") is a combination of "
@@ -102,6 +121,13 @@ options:
   - {text: "Mercury, Venus, Earth", correct: true, rationale: Correct. Mercury is innermost.}
   - {text: "Venus, Mercury, Earth", rationale: Incorrect. Mercury comes first.}
   - {text: "Earth, Venus, Mars", rationale: Incorrect. Earth is third.}
+""", """\
+id: co-pairs-of-people
+stem: Six runners enter a relay; exactly two of them run the first leg. If Kim runs the first leg, who runs it with her?
+options:
+  - {text: Kim and Lee, correct: true, rationale: Correct. Lee is the only one free.}
+  - {text: Kim and Ola, rationale: Incorrect. Ola runs the last leg.}
+  - {text: Kim and Sam, rationale: Incorrect. Sam cannot run with Kim.}
 """),
     failing=("""\
 id: co-roman
@@ -126,5 +152,27 @@ options:
   - {text: (b) shark, rationale: Incorrect. Sharks are fish.}
   - {text: (c) bat, rationale: Incorrect on its own. Whales are mammals too.}
   - {text: both (a) and (c), correct: true, rationale: Correct. Whales and bats are mammals.}
+""", """\
+id: co-capitalised
+stem: "Consider: I. wind is renewable. II. coal is renewable. III. tides are renewable. IV. peat is renewable."
+options:
+  - {text: Only I and III, correct: true, rationale: Correct. Coal and peat are fossil fuels.}
+  - {text: Both II and IV, rationale: Incorrect. Neither is renewable.}
+  - {text: Statements I and II are true, rationale: Incorrect. Coal is not renewable.}
+""", """\
+id: co-matching
+stem: "Match each gas to its use: 1. helium 2. argon 3. neon. a. signs b. balloons c. welding"
+options:
+  - {text: "1-b, 2-c, 3-a", correct: true, rationale: Correct. Helium lifts balloons and argon shields welds.}
+  - {text: "1-a, 2-b, 3-c", rationale: Incorrect. Helium is not for signs.}
+  - {text: "1-c, 2-a, 3-b", rationale: Incorrect. Argon is not for signs.}
+""", """\
+id: co-option-texts
+stem: Which sources of energy are renewable?
+options:
+  - {text: wind, rationale: Incorrect on its own. Solar is renewable too.}
+  - {text: solar, rationale: Incorrect on its own. Wind is renewable too.}
+  - {text: coal, rationale: Incorrect. Coal is a fossil fuel.}
+  - {text: wind and solar, correct: true, rationale: Correct. Both are renewable.}
 """),
 )

@@ -11,13 +11,15 @@ from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 
 _LABEL = re.compile(r"^\s*(?:\(?[A-Ha-h]\)\s*|[A-H]\.\s+)")
-# only prose punctuation is dropped; maths symbols (+ - ^ ( ) = /) and signs are kept
-_PUNCT = re.compile(r"[,;:!?\"“”‘’`*_]|(?<!\d)[.]|[.](?!\d)|'(?!s\b)")
 _NUM = re.compile(r"^\s*([-+]?\$?\d[\d,]*(?:\.\d+)?|[-+]?\d+\s*/\s*\d+)\s*(%|[a-z/]{0,6})\s*$", re.I)
 _DIGIT = re.compile(r"\d")
 _ARTICLES = frozenset(("a", "an", "the"))
+# only prose punctuation is dropped (a period only where a sentence ends: "a.out" is a name); maths symbols
+# (+ - ^ ( ) = /) and signs are kept; _normal_cased applies this in cheaper steps
+_PUNCT = re.compile(r"[,;:!?\"“”‘’`*_]|[.](?=\s|$)|'(?!s\b)")
 # words that add nothing when one option is the other plus these ("It is called Ottawa." vs "Ottawa")
-_FILLER = frozenset(("it", "is", "its", "it's", "called", "known", "as", "answer", "the", "a", "an", "simply",
+# (no articles: those left after normalising are letters, as in "A, C")
+_FILLER = frozenset(("it", "is", "its", "it's", "called", "known", "as", "answer", "simply",
                      "just", "exactly", "option", "that", "this", "be", "would", "will"))
 
 
@@ -29,24 +31,37 @@ class Options(RuleOptions):
 
 _PUNCT_CHARS = str.maketrans({c: " " for c in ",;:!?\"“”‘’`*_"})
 _ANY_PUNCT = re.compile("[,;:!?\"“”‘’`*_]")
-_PERIOD = re.compile(r"(?<!\d)[.]|[.](?!\d)")
-_QUOTE = re.compile(r"'(?!s\b)")
+_PERIOD = re.compile(r"[.](?=\s|$)")
+_QUOTE = re.compile(r"'(?![sS]\b)")
+# symbols that make an option code or markup, where every character counts ("$$" vs "$?", "a:hover" vs "a :hover")
+_CODE = re.compile(r"[`{}\[\]<>=$@#*&|\\^~]|\w\(|::|!\w|\w!")
+# options longer than this are not searched for typos (their words' sorted letters are the search key)
+_TYPO_MAX_CHARS = 200
+# options sharing a key that are checked pairwise against each later one (bounds adversarial input)
+_PEERS = 8
+
+
+@lru_cache(maxsize=8192)
+def _normal_cased(text: str) -> str:
+    """The option as prose: label, prose punctuation and articles dropped, case kept (the caller folds it)."""
+    t = _LABEL.sub("", text).replace("’", "'")
+    # each step only when it can change something: a translate for the plain characters, the context-dependent
+    # ones by regex; the quote's context ("'s" then a word boundary) is judged on the text as written
+    if "." in t:   # before the quotes: a period is judged by what follows it as written
+        t = _PERIOD.sub(" ", t)
+    if "'" in t:
+        t = _QUOTE.sub(" ", t)
+    if _ANY_PUNCT.search(t):
+        t = t.translate(_PUNCT_CHARS)
+    words = t.split()
+    # an article comes before a word: a lone "A" before another single letter is a letter in a list ("A, C")
+    return " ".join([w for k, w in enumerate(words)
+                     if not (w.lower() in _ARTICLES and k + 1 < len(words) and len(words[k + 1]) > 1)])
 
 
 @lru_cache(maxsize=8192)
 def _normal(text: str) -> str:
-    t = _LABEL.sub("", text).lower().replace("’", "'")
-    # _PUNCT.sub(" ", t) in parts, each only when it can change something: a translate for the plain characters,
-    # the context-dependent ones (a period is kept only beside a digit) by regex
-    # the quote's context ("'s" then a word boundary) is judged on the text as written: an "_" after it is a word
-    # character until the translate turns it into a space
-    if "'" in t:
-        t = _QUOTE.sub(" ", t)
-    if "." in t:
-        t = _PERIOD.sub(" ", t) if _DIGIT.search(t) else t.replace(".", " ")
-    if _ANY_PUNCT.search(t):
-        t = t.translate(_PUNCT_CHARS)
-    return " ".join([w for w in t.split() if w not in _ARTICLES])
+    return _normal_cased(text).lower()
 
 
 @lru_cache(maxsize=8192)
@@ -66,6 +81,17 @@ def _transposition(a: str, b: str) -> bool:
         return False
     diff = [i for i in range(len(a)) if a[i] != b[i]]
     return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+def _core(normal: str) -> str:
+    """The words left once filler words are cut from both ends ("it is called ottawa" -> "ottawa")."""
+    words = normal.split()
+    lo, hi = 0, len(words)
+    while lo < hi and words[lo] in _FILLER:
+        lo += 1
+    while hi > lo and words[hi - 1] in _FILLER:
+        hi -= 1
+    return " ".join(words[lo:hi]) if (lo, hi) != (0, len(words)) else ""
 
 
 def _why(na: str, nb: str, number: tuple[Fraction, str] | None, options: Options,
@@ -94,20 +120,69 @@ def _why(na: str, nb: str, number: tuple[Fraction, str] | None, options: Options
     return None
 
 
+def _normals(question: Question) -> tuple[list[str], bool]:
+    """Each option's comparison text and whether the options are prose: code and markup are compared as written
+    (spacing aside), prose normalised.
+
+    Case is folded unless the options show it is the point: three or more of them differ from another only in
+    case (TRUE / true / NULL / null), which a writer does on purpose."""
+    texts = [" ".join(o.text.split()) for o in question.options]
+    if "`" in question.stem or any(_CODE.search(t) for t in texts):
+        return texts, False
+    cased = [_normal_cased(t) for t in texts]
+    forms: dict[str, set[str]] = {}
+    for c in cased:
+        forms.setdefault(c.lower(), set()).add(c)
+    variants = sum(1 for c in cased if len(forms[c.lower()]) > 1)
+    return (cased if variants >= 3 else [c.lower() for c in cased]), True
+
+
+def _peer_keys(normal: str, options: Options) -> list[tuple[str, str]]:
+    """Keys under which options that may be near-duplicates of this one meet: the same filler-free core, or
+    the same letters in each word (a transposed-letter typo keeps them)."""
+    keys = []
+    if options.flag_filler_containment:
+        keys.append(("core", _core(normal) or normal))
+    if options.flag_typo_variants and len(normal) <= _TYPO_MAX_CHARS:
+        # each word by its letters, words with digits as written (a typo is never in a number)
+        keys.append(("letters", " ".join(w if _DIGIT.search(w) else "".join(sorted(w)) for w in normal.split())))
+    return keys
+
+
+def _first_match(j: int, normals: list[str], numbers: list, first: dict, peers: dict, keys: list,
+                 options: Options) -> int:
+    """The lowest earlier option that option j duplicates, or -1; every lookup is a dict hit or bounded."""
+    candidates = [first.get(normals[j], j)]
+    if numbers[j] is not None:
+        candidates.append(first.get(numbers[j], j))
+    for key in keys:
+        candidates += [i for i in peers[key][:_PEERS] if i < j]
+    return min((i for i in candidates if i < j and
+                _why(normals[i], normals[j], numbers[i], options, numbers[j])), default=-1)
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    opts, reported = question.options, set()
-    normals = [_normal(o.text) for o in opts]
-    # each option's number once (only options with a digit can be one), not once per pair
-    numbers = [_number(o.text) if options.flag_numeric_equal and _DIGIT.search(o.text) else None for o in opts]
-    for i in range(len(opts)):
-        if not normals[i]:
-            continue
-        for j in range(i + 1, len(opts)):
-            if j not in reported and normals[j] and \
-                    (why := _why(normals[i], normals[j], numbers[i], options, numbers[j])):
-                reported.add(j)
-                yield Violation(f"options[{j}].text", f"option {j + 1} duplicates option {i + 1} ({why}); "
-                                                      "replace one with a distinct distractor")
+    normals, prose = _normals(question)
+    # each option's number once (only prose options with a digit can be one)
+    numbers = [_number(o.text) if prose and options.flag_numeric_equal and _DIGIT.search(o.text) else None
+               for o in question.options]
+    # near-duplicates (filler, typos) only among prose options; code is compared as written
+    keys = [_peer_keys(n, options) if prose and n else [] for n in normals]
+    first: dict = {}
+    peers: dict[tuple[str, str], list[int]] = {}
+    for i, n in enumerate(normals):
+        if n:
+            first.setdefault(n, i)
+            if numbers[i] is not None:
+                first.setdefault(numbers[i], i)
+            for key in keys[i]:
+                peers.setdefault(key, []).append(i)
+    pairs = [(i, j) for j, n in enumerate(normals) if n and
+             (i := _first_match(j, normals, numbers, first, peers, keys[j], options)) >= 0]
+    for i, j in sorted(pairs):
+        why = _why(normals[i], normals[j], numbers[i], options, numbers[j])
+        yield Violation(f"options[{j}].text", f"option {j + 1} duplicates option {i + 1} ({why}); "
+                                              "replace one with a distinct distractor")
 
 
 RULE = QuestionRule(
@@ -122,8 +197,13 @@ RULE = QuestionRule(
     options=Options,
     check=check,
     notes=("Built for precision: options are compared after dropping case, prose punctuation and articles (maths "
-           "symbols and signs are kept, so \"-30\" and \"+30\" differ), as numbers (\"0.5\" = \"1/2\", same unit), "
+           "symbols and signs are kept, so \"-30\" and \"+30\" differ; a period counts only where a sentence ends, "
+           "so \"a.out\" is a name; a lone letter before another is no article, so \"A, C\" keeps its A), as numbers (\"0.5\" = \"1/2\", same unit), "
            "as the same text plus filler words, and for a single transposed-letter typo in a word of 5+ letters. "
+           "Options of a question with code or markup (backticks, or symbols such as $ { } < > = # @) are compared "
+           "as written, spacing aside, and case is kept when three or more options differ from another only in "
+           "case (\"true\" / \"TRUE\" / \"null\" / \"NULL\"). Options are grouped by their normal form, so a "
+           "question with 100,000 options is checked in linear time. "
            "Fuzzy similarity is deliberately not used: minimal pairs (\"toss\"/\"throw\", \"minutes\"/\"hours\") and "
            "order-sensitive tuples (\"Wrong, Not wrong\" / \"Not wrong, Wrong\") are legitimate options. No human "
            "labels exist for this flaw; all 7 findings on the BenchMarker dev split were checked by hand and are "
@@ -149,6 +229,31 @@ options:
   - {text: '-30', correct: true, rationale: Correct. A negative times a positive is negative.}
   - {text: '+30', rationale: Incorrect. The sign is wrong.}
   - {text: '-11', rationale: Incorrect. That is -5 - 6.}
+""", """\
+id: do-letter-lists
+stem: "Which of the statements are true? A: water boils at 100 C at sea level. B: ice sinks. C: steam is water."
+options:
+  - {text: A, rationale: Incorrect. C is true as well.}
+  - {text: C, rationale: Incorrect. A is true as well.}
+  - {text: "A, C", correct: true, rationale: Correct. B is false; ice floats.}
+  - {text: "A, B, C", rationale: Incorrect. Ice floats.}
+""", """\
+id: do-case-is-the-point
+stem: Which of these is a literal in JSON?
+options:
+  - {text: 'true', correct: true, rationale: Correct. JSON literals are lower case.}
+  - {text: 'TRUE', rationale: Incorrect. JSON is case-sensitive.}
+  - {text: 'Null', rationale: Incorrect. Only null in lower case.}
+  - {text: 'NULL', rationale: Incorrect. Only null in lower case.}
+""", """\
+id: do-code-symbols
+stem: In a shell, which variable holds the exit status of the last command?
+options:
+  - {text: '$?', correct: true, rationale: Correct. It expands to the last exit status.}
+  - {text: '$$', rationale: Incorrect. That is the process id of the shell.}
+  - {text: '$!', rationale: Incorrect. That is the id of the last background job.}
+  - {text: 'a.out', rationale: Incorrect. That is a default program name.}
+  - {text: 'out', rationale: Incorrect. Not a variable.}
 """),
     failing=("""\
 id: do-case

@@ -8,7 +8,7 @@ from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, RuleOptions
-from qlint.stemkey import StemKey, stem_key
+from qlint.stemkey import StemKey, answers_digest, stem_key
 
 
 class Options(RuleOptions):
@@ -17,15 +17,17 @@ class Options(RuleOptions):
     min_word_overlap: float = Field(default=0.75, ge=0, le=1,
                                     description="share of content words (stemmed, Jaccard) two stems must have in common; "
                                                 "keeps 'a deque' / 'a queue' apart")
-    ignore_variants: bool = Field(default=True,
-                                  description="stems that differ only in numbers or code are parallel items, not duplicates")
+    ignore_variants: bool = Field(default=True, description=(
+        "stems that differ only in numbers or code are parallel items, not duplicates (unless their options and "
+        "key are the same too)"))
 
 
 _EMPTY = StemKey("", (), ())
 
 
 def extract(question: Question, options: Options) -> StemKey:
-    return stem_key(question.stem)
+    return stem_key(question.stem, answers_digest([o.text for o in question.options],
+                                                  [o.correct for o in question.options]))
 
 
 def check(questions: Sequence[BankItem], options: Options, memo: Path | None = None) -> Iterator[BankViolation]:
@@ -74,6 +76,30 @@ questions:
     options:
       - {text: Loss scaling, correct: true, rationale: Correct. Small gradients are scaled up first.}
       - {text: Weight decay, rationale: Incorrect. It regularises weights.}
+""", """\
+questions:
+  - id: nd-set-1
+    stem: "A school is planning its week of exams. Five subjects (art, biology, chemistry, drama and English) are each examined on one of the five days, Monday to Friday, one per day. Biology is examined on an earlier day than chemistry. Drama is examined on Wednesday or Friday. Art is not examined on the day before or the day after English. English is examined on an earlier day than drama.\\n\\nIf art is examined on Monday, which one of the following must be true?"
+    options:
+      - {text: Biology is examined on Tuesday., correct: true, rationale: Correct. It is the only day left before chemistry.}
+      - {text: Drama is examined on Wednesday., rationale: Incorrect. Drama can fall on Friday.}
+  - id: nd-set-2
+    stem: "A school is planning its week of exams. Five subjects (art, biology, chemistry, drama and English) are each examined on one of the five days, Monday to Friday, one per day. Biology is examined on an earlier day than chemistry. Drama is examined on Wednesday or Friday. Art is not examined on the day before or the day after English. English is examined on an earlier day than drama.\\n\\nWhich one of the following could be the subject examined on Thursday?"
+    options:
+      - {text: Chemistry, correct: true, rationale: Correct. One valid order puts it there.}
+      - {text: Biology, rationale: Incorrect. Chemistry would then fall on Friday with drama.}
+""", """\
+questions:
+  - id: nd-parallel-1
+    stem: A train travels 120 km in 2 hours. What is its average speed?
+    options:
+      - {text: 60 km/h, correct: true, rationale: Correct. 120 / 2 = 60.}
+      - {text: 240 km/h, rationale: Incorrect. That multiplies.}
+  - id: nd-parallel-2
+    stem: A train travels 150 km in 3 hours. What is its average speed?
+    options:
+      - {text: 50 km/h, correct: true, rationale: Correct. 150 / 3 = 50.}
+      - {text: 450 km/h, rationale: Incorrect. That multiplies.}
 """,),
     failing=("""\
 questions:
@@ -87,5 +113,19 @@ questions:
     options:
       - {text: Activation checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
       - {text: Mixed precision, rationale: Incorrect. It halves storage but adds no compute.}
+""", """\
+questions:
+  - id: nd-renumbered-1
+    stem: A train travels 120 km in 2 hours. What is its average speed?
+    options:
+      - {text: 60 km/h, correct: true, rationale: Correct. 120 / 2 = 60.}
+      - {text: 240 km/h, rationale: Incorrect. That multiplies.}
+      - {text: 122 km/h, rationale: Incorrect. That adds.}
+  - id: nd-renumbered-2
+    stem: A train travels 120 km in 2.0 hours. What is its average speed?
+    options:
+      - {text: 60 km/h, correct: true, rationale: Correct. 120 / 2 = 60.}
+      - {text: 240 km/h, rationale: Incorrect. That multiplies.}
+      - {text: 122 km/h, rationale: Incorrect. That adds.}
 """,),
 )

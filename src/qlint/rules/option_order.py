@@ -1,4 +1,5 @@
 """option-order: options that are quantities are not listed in numerical order."""
+import re
 from collections.abc import Iterator
 
 from pydantic import Field
@@ -8,7 +9,7 @@ from qlint.finding import Severity
 from qlint.fix import Fix, Reorder
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_a import quantity, short, words_in
+from qlint.rules._cues_a import data, quantity, short, words_in
 
 
 class Options(RuleOptions):
@@ -22,9 +23,33 @@ class Options(RuleOptions):
         "against flag descending lists"))
 
 
+# a number that is part of a name, not a quantity: joined to letters ("ResNet-50", "GPT-4", "fp16", "int8",
+# "COVID-19"), a version with two dots ("3.10.1"), or a whole option that is a capitalised name and a number
+# ("Python 3.12", "Windows 10"), whose numbers do not sort as decimals (3.10 comes after 3.8)
+_NAME_NUMBER = re.compile(r"[A-Za-z]-?\d|\d[A-Za-z]{2,}|\d+\.\d+\.\d|^\s*[A-Z][\w.+#]*\s+v?\d+(?:\.\d+)*\s*$")
+_UNITS = frozenset(u for kind in ("time_units", "metric_units") for unit in data("quantities")[kind]
+                   for u in (unit, unit + "s")) | frozenset(data("quantities")["suffix_units"])
+# a capitalised word that may stand before a plain quantity ("About 40", "Rs. 750")
+_LEADING_WORDS = frozenset(data("quantities")["leading_words"])
+
+
+def _quantity(text: str) -> tuple[float, str] | None:
+    """quantity(text), unless the number is part of a name or version."""
+    m = _NAME_NUMBER.search(text)
+    if m and not (m.group().split()[0].lower() in _LEADING_WORDS or _unit_suffix(m.group())):
+        return None
+    return quantity(text)
+
+
+def _unit_suffix(match: str) -> bool:
+    """'50km', '10min', '2kg': digits joined to a known unit are a quantity."""
+    unit = re.match(r"\d([A-Za-z]+)$", match)
+    return bool(unit) and unit.group(1).lower() in _UNITS
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
     opts = question.options
-    parsed = [(i, q) for i, q in enumerate(quantity(o.text) for o in opts) if q is not None]
+    parsed = [(i, q) for i, q in enumerate(_quantity(o.text) for o in opts) if q is not None]
     if len(parsed) < options.min_numeric or len(parsed) < options.min_numeric_share * len(opts):
         return
     kept = [(i, value) for i, (value, tpl) in parsed
@@ -42,7 +67,9 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     ordered = ", ".join(short(opts[i].text, 24) for i, _ in sorted(kept, key=lambda k: k[1]))
     order = "ascending or descending" if options.allow_descending else "ascending"
     fix = None
-    if len(kept) == len(opts):  # only a list of nothing but quantities is reordered automatically
+    # only a list of nothing but plain quantities in one unit is reordered automatically: a wrong reorder
+    # changes the item
+    if len(kept) == len(opts) and len({tpl for _, (_, tpl) in parsed}) == 1 and words_in(parsed[0][1][1]) <= 1:
         order_ = tuple(i for i, _ in sorted(kept, key=lambda k: k[1]))
         fix = Fix("sort the options ascending", (Reorder("options", order_),))
     yield Violation("options", f"numeric options are not in {order} order ({now}); list them as {ordered}", fix)
@@ -94,6 +121,37 @@ options:
   - {text: 3 x 5 - 2, rationale: Incorrect. It equals 13.}
   - {text: 2 x 4 + 4, correct: true, rationale: Correct. 8 + 4 = 12.}
   - {text: 18 - 3 x 3, rationale: Incorrect. It equals 9.}
+""", """\
+id: oo-model-names
+stem: Which network won the 2015 ImageNet classification challenge?
+options:
+  - {text: ResNet-152, correct: true, rationale: Correct. Residual networks won in 2015.}
+  - {text: ResNet-18, rationale: Incorrect. It is a smaller variant published alongside it.}
+  - {text: ResNet-101, rationale: Incorrect. It is a smaller variant published alongside it.}
+  - {text: GPT-4, rationale: Incorrect. It is a language model.}
+""", """\
+id: oo-versions
+stem: Which Python release introduced the match statement?
+options:
+  - {text: Python 3.12, rationale: Incorrect. It came two releases later.}
+  - {text: Python 3.10, correct: true, rationale: Correct. Structural pattern matching arrived in 3.10.}
+  - {text: Python 3.8, rationale: Incorrect. It brought the walrus operator.}
+""", """\
+id: oo-precisions
+stem: Which number format halves memory without losing float32's exponent range?
+options:
+  - {text: fp16, rationale: Incorrect. Its exponent range is much smaller.}
+  - {text: bf16, correct: true, rationale: Correct. It keeps the 8-bit exponent.}
+  - {text: fp32, rationale: Incorrect. It does not halve memory.}
+  - {text: int8, rationale: Incorrect. It is an integer format.}
+""", """\
+id: oo-letter-after-article
+stem: What does the novice in the story hope for?
+options:
+  - {text: To become a S-nin, correct: true, rationale: Correct. That is the rank the story names.}
+  - {text: To stay an apprentice, rationale: Incorrect. The novice wants to advance.}
+  - {text: La septicémie a S. aureus, rationale: Incorrect. Unrelated.}
+  - {text: To leave, rationale: Incorrect. The novice stays.}
 """),
     failing=("""\
 id: oo-scrambled
