@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import os
@@ -48,6 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
+    add_from_option(check)
 
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -91,7 +93,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         run = run_check(args.paths, config_path=args.config, select=args.select,
                         extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
                         stdin_filename=args.stdin_filename, jobs=args.jobs,
-                        use_cache=not (args.no_cache or args.fix or args.diff), progress=fmt == "text")
+                        use_cache=not (args.no_cache or args.fix or args.diff), progress=fmt == "text",
+                        source_format=args.source_format)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     if args.fix or args.diff:
@@ -101,7 +104,7 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         if changed:
             run = run_check(args.paths, config_path=args.config, select=args.select,
                             extend_select=args.extend_select, ignore=args.ignore, jobs=args.jobs,
-                            use_cache=not args.no_cache)
+                            use_cache=not args.no_cache, source_format=args.source_format)
 
     findings = run.findings
     if args.write_baseline:
@@ -147,6 +150,7 @@ def _fix(args: argparse.Namespace, run, out) -> bool:
 
     if args.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")
+    run = _yaml_only(run)
     outcome = fix_run(run, write=args.fix)
     for path, reason in outcome.skipped:
         print(f"qlint: warning: {path}: not fixed: {reason}", file=sys.stderr)
@@ -158,6 +162,29 @@ def _fix(args: argparse.Namespace, run, out) -> bool:
         print(f"qlint: fixed {len(outcome.changed)} file{'s' if len(outcome.changed) != 1 else ''}",
               file=sys.stderr)
     return bool(outcome.changed)
+
+
+def add_from_option(parser: argparse.ArgumentParser) -> None:
+    """``--from FORMAT``: read files whose suffix does not settle their format (Aiken's ``.txt``) as FORMAT."""
+    from qlint.formats import ALIASES, FORMATS
+
+    parser.add_argument("--from", dest="source_format", choices=[*FORMATS, *ALIASES], default=None,
+                        help="read files as this bank format (.yaml files stay YAML): " + ", ".join(FORMATS))
+
+
+def _yaml_only(run):
+    """The run with only YAML files' findings: fixes rewrite qlint's own format, never GIFT, Aiken, XML or QTI."""
+    from qlint.formats import is_yaml
+
+    limits = run.config.settings.limits
+    others = sorted({o.path for o in run.results if not is_yaml(o.path, limits)})
+    if not others:
+        return run
+    shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+    print(f"qlint: warning: --fix and --diff rewrite YAML banks only; {shown} "
+          f"{'is' if len(others) == 1 else 'are'} in another format and left unchanged", file=sys.stderr)
+    skipped = set(others)
+    return dataclasses.replace(run, findings=[f for f in run.findings if f.path.split("!")[0] not in skipped])
 
 
 def cmd_rules(args: argparse.Namespace, out) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from qlint.finding import Severity
+from qlint.formats.base import ReadLimits, format_name
 from qlint.loader import Limits, matches_glob
 from qlint.registry import Registry
 from qlint.rule import Rule, RuleOptions
@@ -49,15 +50,22 @@ class Settings(BaseModel):
     max_depth: int = Field(default=Limits.max_depth, gt=0, le=500)
     max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0)
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    # glob -> bank format (gift, aiken, moodle-xml, qti, yaml) for files whose suffix does not say (Aiken's .txt)
+    formats: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("fail_on", mode="before")
     @classmethod
     def _severity(cls, value: Any) -> Severity:
         return Severity.parse(value)
 
+    @field_validator("formats")
+    @classmethod
+    def _formats(cls, value: dict[str, str]) -> dict[str, str]:
+        return {glob: format_name(name) for glob, name in value.items()}
+
     @property
     def limits(self) -> Limits:
-        return Limits(self.max_file_size, self.max_depth, self.max_alias_expansion)
+        return ReadLimits(self.max_file_size, self.max_depth, self.max_alias_expansion, tuple(self.formats.items()))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from qlint.loader import FileResult, LoadedQuestion
 from qlint.rule import BankRule, QuestionRule
 
 INTERNAL_ERROR = ("Q901", "internal-error")
-_LOADER_NAMES = frozenset(("parse-error", "schema"))
+_LOADER_NAMES = frozenset(("parse-error", "schema", "unsupported-question"))
 
 
 def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:

@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from qlint.cli import add_from_option
+
 
 def _csv(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
@@ -21,6 +23,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--extend-select", type=_csv, default=[], help="rules to run in addition")
     parser.add_argument("--ignore", type=_csv, default=[], help="rules not to run")
     parser.add_argument("--title", help="the bank's name in the header (default: the folder checked)")
+    add_from_option(parser)
 
 
 def add_parsers(subparsers) -> None:
@@ -45,7 +48,8 @@ def _summary(args: argparse.Namespace):
         raise UsageError("report and stats read a bank from files and folders, not from stdin")
     try:
         run = run_check(args.paths, config_path=args.config, select=args.select,
-                        extend_select=args.extend_select, ignore=args.ignore, keep_questions=True)
+                        extend_select=args.extend_select, ignore=args.ignore, keep_questions=True,
+                        source_format=args.source_format)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     return run, summarize(run, args.paths, name=args.title)
