@@ -63,6 +63,14 @@ def _parser() -> argparse.ArgumentParser:
     clean = sub.add_parser("clean", help="delete the cache folder (.qlint_cache/)")
     clean.add_argument("--config", help="config file (the cache lives beside it)")
 
+    convert = sub.add_parser("convert", help="write a bank in another format (yaml, gift, aiken, moodle-xml, qti12, qti21)")
+    convert.add_argument("paths", nargs="+", help="bank files and folders to read, in any format qlint reads")
+    convert.add_argument("--to", required=True, choices=("yaml", "gift", "aiken", "moodle-xml", "qti12", "qti21"),
+                         help="the format to write")
+    convert.add_argument("--output", "-o", required=True, help="folder to write into (a path ending in .zip: one package)")
+    convert.add_argument("--config", help="use this config file instead of searching for one")
+    add_from_option(convert)
+
     from qlint.report.cli import add_parsers as add_report_parsers
 
     add_report_parsers(sub)  # report, stats
@@ -187,6 +195,34 @@ def _yaml_only(run):
     return dataclasses.replace(run, findings=[f for f in run.findings if f.path.split("!")[0] not in skipped])
 
 
+def cmd_convert(args: argparse.Namespace, out) -> int:
+    from qlint.formats import with_source_format
+    from qlint.formats.convert import convert
+    from qlint.formats.write import UnsafePath
+
+    config, _ = _setup(args, Path(args.paths[0]))
+    if args.source_format:
+        config = with_source_format(config, args.source_format)
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {missing[0]}")
+    try:
+        done = convert([Path(p) for p in args.paths], args.to, Path(args.output), config.settings.limits,
+                       tuple(config.settings.exclude))
+    except UnsafePath as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    for problem in done.problems:
+        print(f"qlint: {problem.path}:{problem.line}:{problem.column}: {problem.code} {problem.rule}: "
+              f"{problem.message}", file=sys.stderr)
+    for warning in done.warnings:
+        print(f"qlint: warning: {warning}", file=sys.stderr)
+    out.write(f"Wrote {done.questions} question{'s' if done.questions != 1 else ''} as {args.to} "
+              f"to {len(done.written)} file{'s' if len(done.written) != 1 else ''} in {args.output}\n")
+    return EXIT_FINDINGS if any(p.severity >= 3 for p in done.problems) else EXIT_OK
+
+
 def cmd_rules(args: argparse.Namespace, out) -> int:
     config, registry = _setup(args, Path.cwd())
     rules = list(registry)
@@ -269,6 +305,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return cmd_rule(args, out)
         if args.command == "clean":
             return cmd_clean(args, out)
+        if args.command == "convert":
+            return cmd_convert(args, out)
         if args.command in ("report", "stats"):
             from qlint.report import cli as report_cli
 

@@ -51,8 +51,9 @@ def unescape(text: str) -> str:
     marker = _FORMAT.match(text)
     kind = marker.group(1).lower() if marker else "moodle"
     text = text[marker.end():] if marker else text
-    text = _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), text).strip()
-    return to_plain(text) if kind in ("html", "moodle") and ("<" in text or "&" in text) else text
+    if kind in ("html", "moodle") and ("<" in text or "&" in text):
+        text = to_plain(text)   # before the escapes are undone: an escaped line break is not HTML whitespace
+    return _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), text).strip()
 
 
 @dataclass

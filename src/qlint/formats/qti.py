@@ -38,7 +38,8 @@ def _metadata(item) -> dict[str, str]:
 
 def _mattext(element) -> tuple[str, object]:
     texts = xmlsafe.descendants(element, "mattext") if element is not None else []
-    return (" ".join(xmlsafe.plain(t) for t in texts).strip(), texts[0] if texts else element)
+    return (" ".join(xmlsafe.plain(t, literal=t.get("texttype", "text/plain") == "text/plain") for t in texts).strip(),
+            texts[0] if texts else element)
 
 
 def _qti1_keys(item) -> tuple[set[str], dict[str, str], str | None]:
@@ -120,13 +121,13 @@ def _qti2_item(item, lines: list[str], skipped: dict) -> Draft | None:
     interaction = interactions[0]
     body = xmlsafe.child(item, "itembody")
     prompt = xmlsafe.child(interaction, "prompt")
-    stem = " ".join(t for t in (xmlsafe.plain(body, _SKIP_BODY) if body is not None else "",
-                                xmlsafe.plain(prompt) if prompt is not None else "") if t).strip()
+    lead = xmlsafe.plain(body, _SKIP_BODY, True) if body is not None else ""
+    stem = " ".join(t for t in (lead, xmlsafe.plain(prompt, literal=True) if prompt is not None else "") if t).strip()
     draft = Draft({"id": item.get("identifier") or None, "stem": stem}, *where, name=item.get("title"))
     if not draft.fields["id"]:
         del draft.fields["id"]
-    draft.positions["stem"] = xmlsafe.column(lines, prompt if prompt is not None and body is not None
-                                             and not xmlsafe.plain(body, _SKIP_BODY) else (body if body is not None else item))
+    draft.positions["stem"] = xmlsafe.column(lines, prompt if prompt is not None and not lead else
+                                             (body if body is not None else item))
     response = interaction.get("responseIdentifier", "RESPONSE")
     declared = [d for d in xmlsafe.descendants(item, "responsedeclaration") if d.get("identifier") == response]
     keys = {(v.text or "").strip() for d in declared for c in xmlsafe.children(d, "correctresponse")
@@ -136,12 +137,12 @@ def _qti2_item(item, lines: list[str], skipped: dict) -> Draft | None:
     options = []
     for index, choice in enumerate(choices):
         ident = choice.get("identifier", "")
-        option: dict = {"text": xmlsafe.plain(choice, frozenset(("feedbackinline",))), "correct": ident in keys}
+        option: dict = {"text": xmlsafe.plain(choice, frozenset(("feedbackinline",)), True), "correct": ident in keys}
         draft.positions[f"options[{index}]"] = draft.positions[f"options[{index}].text"] = xmlsafe.column(lines, choice)
         inline = xmlsafe.descendants(choice, "feedbackinline")
         feedback = inline[0] if inline else modal.get(ident)
-        if feedback is not None and xmlsafe.plain(feedback):
-            option["rationale"] = xmlsafe.plain(feedback)
+        if feedback is not None and xmlsafe.plain(feedback, literal=True):
+            option["rationale"] = xmlsafe.plain(feedback, literal=True)
             draft.positions[f"options[{index}].rationale"] = xmlsafe.column(lines, feedback)
         options.append(option)
     draft.fields["options"] = options
@@ -149,8 +150,9 @@ def _qti2_item(item, lines: list[str], skipped: dict) -> Draft | None:
     if cardinality != "single" or interaction.get("maxChoices", interaction.get("max-choices", "1")) != "1":
         draft.fields["select"] = max(1, len(keys & {c.get("identifier") for c in choices}))
     general = [m for ident, m in modal.items() if ident not in {c.get("identifier") for c in choices}]
-    if general and any(xmlsafe.plain(m) for m in general):
-        draft.fields["explanation"] = "\n\n".join(xmlsafe.plain(m) for m in general if xmlsafe.plain(m))
+    texts = [t for t in (xmlsafe.plain(m, literal=True) for m in general) if t]
+    if texts:
+        draft.fields["explanation"] = "\n\n".join(texts)
         draft.positions["explanation"] = xmlsafe.column(lines, general[0])
     return draft
 

@@ -6,6 +6,7 @@ so an entity bomb or an external entity pointing at a local file costs nothing a
 from __future__ import annotations
 
 import copy
+import html
 import re
 
 from lxml import etree
@@ -74,14 +75,15 @@ def descendants(element, name: str) -> list:
     return [c for c in element.iter() if isinstance(c.tag, str) and local(c) == name]
 
 
-def inner_html(element, skip: frozenset[str] = frozenset()) -> str:
-    """An element's content as markup (its text, children and their tails), leaving out ``skip`` elements."""
-    parts = [element.text or ""]
+def inner_html(element, skip: frozenset[str] = frozenset(), literal: bool = False) -> str:
+    """An element's content as markup (its text, children and their tails), leaving out ``skip`` elements.
+    ``literal``: the element's own text is text (QTI 2's XHTML), not HTML source (Moodle's escaped HTML)."""
+    quote = html.escape if literal else str
+    parts = [quote(element.text or "")]
     for sub in element:
         if isinstance(sub.tag, str) and local(sub) not in skip:
-            copy = _strip(sub, skip)
-            parts.append(etree.tostring(copy, encoding="unicode", with_tail=False))
-        parts.append(sub.tail or "")
+            parts.append(etree.tostring(_strip(sub, skip), encoding="unicode", with_tail=False))
+        parts.append(quote(sub.tail or ""))
     return "".join(parts)
 
 
@@ -102,14 +104,15 @@ def _strip(element, skip: frozenset[str]):
     return clone
 
 
-def plain(element, skip: frozenset[str] = frozenset()) -> str:
-    """An element's text for the rules: its markup (or escaped HTML, or CDATA) made plain."""
+def plain(element, skip: frozenset[str] = frozenset(), literal: bool = False) -> str:
+    """An element's text for the rules: its markup (or escaped HTML, or CDATA) made plain. ``literal``: its text
+    is text, not HTML source (QTI 2 XHTML, QTI 1.2 ``text/plain``, Moodle ``plain_text``)."""
     if element is None:
         return ""
     if len(element) == 0:
-        return to_plain(element.text or "")
+        return to_plain(html.escape(element.text or "") if literal else element.text or "")
     # XHTML in the tree: drop namespaces so the markup reads as HTML
-    markup = re.sub(r"\sxmlns(:\w+)?=\"[^\"]*\"", "", inner_html(element, skip))
+    markup = re.sub(r"\sxmlns(:\w+)?=\"[^\"]*\"", "", inner_html(element, skip, literal))
     markup = re.sub(r"<(/?)\w+:", r"<\1", markup)
     return to_plain(markup)
 

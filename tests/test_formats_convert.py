@@ -1,0 +1,132 @@
+"""Writers and ``qlint convert``: a bank written in any format and read back (then through YAML) keeps every
+stem, option, key, rationale and explanation the format can hold; what it cannot hold is a warning."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from qlint.formats import read
+from qlint.formats.base import ReadLimits
+from qlint.formats.convert import WRITERS
+from qlint.formats.write import Output, Part, UnsafePath, save
+from qlint.model import Option, Question
+
+DATA = Path(__file__).parent / "data" / "formats"
+HOLDS = {  # what each target keeps besides stems, option texts and keys
+    "yaml": {"id", "rationale", "explanation", "select"},
+    "gift": {"id", "rationale", "explanation", "select"},
+    "moodle-xml": {"id", "rationale", "explanation", "select"},
+    "qti12": {"id", "rationale", "explanation", "select"},
+    "qti21": {"id", "rationale", "explanation", "select"},
+    "aiken": set(),
+}
+
+_WORD = st.text(alphabet="abcxyzXYZ0189{}=~#:<>&;\"'\\/%-.,?()é", min_size=1, max_size=8)
+_TEXT = st.builds(lambda words, breaks: "".join(w + ("\n" if i in breaks else " ") for i, w in enumerate(words)).strip(),
+                  st.lists(_WORD, min_size=1, max_size=6), st.sets(st.integers(0, 5), max_size=2))
+
+
+@st.composite
+def questions(draw, index: int) -> Question:
+    count = draw(st.integers(2, 5))
+    keys = draw(st.sets(st.integers(0, count - 1), max_size=count))
+    options = [Option(text=draw(_TEXT), correct=i in keys, rationale=draw(st.none() | _TEXT)) for i in range(count)]
+    select = len(keys) if len(keys) > 1 and draw(st.booleans()) else 1
+    return Question(id=f"q-{index}", stem=draw(_TEXT), options=tuple(options), select=select,
+                    explanation=draw(st.none() | _TEXT))
+
+
+@st.composite
+def banks(draw) -> list[Question]:
+    return [draw(questions(i)) for i in range(draw(st.integers(1, 4)))]
+
+
+def _view(q: Question, holds: set[str]) -> tuple:
+    flat = (lambda t: " ".join(t.split())) if not holds else (lambda t: t)
+    return (q.id if "id" in holds else None, flat(q.stem), q.select if "select" in holds else None,
+            tuple((flat(o.text), o.correct, o.rationale if "rationale" in holds else None) for o in q.options),
+            q.explanation if "explanation" in holds else None)
+
+
+def _read_back(files: dict[str, str], target: str) -> list[Question]:
+    limits = ReadLimits(formats=(("**", "aiken"),) if target == "aiken" else ())
+    found = []
+    for name, text in sorted(files.items()):
+        if name == "imsmanifest.xml":
+            continue
+        result = read(text.encode("utf-8"), name, limits)
+        assert not [f for f in result.findings if f.code != "Q109"], (name, result.findings, text)
+        found += [loaded.question for loaded in result.questions]
+    return found
+
+
+@pytest.mark.parametrize("target", sorted(WRITERS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bank=banks())
+def test_round_trip_through_target_and_yaml_keeps_what_the_target_holds(target, bank):
+    out = Output()
+    WRITERS[target]([Part("gen.yaml", bank)], out)
+    back = _read_back(out.files, target)
+    expected = [q for q in bank if target != "aiken" or (len(q.keys) == 1 and q.select == 1)]
+    holds = HOLDS[target]
+    assert [_view(q, holds) for q in back] == [_view(q, holds) for q in expected]
+    again = Output()
+    WRITERS["yaml"]([Part("back.gift", back)] if back else [], again)
+    assert [_view(q, holds) for q in _read_back(again.files, "yaml")] == [_view(q, holds) for q in expected]
+
+
+def test_writers_say_what_they_cannot_hold():
+    bank = [Question(id="a", stem="Which?", tags=("t1", "t2"), explanation="Because.", options=(
+        Option(text="x", correct=True, rationale="Yes."), Option(text="y"))),
+        Question(id="b", stem="Two keys?", select=2, options=(Option(text="x", correct=True), Option(text="y", correct=True)))]
+    warnings = {}
+    for target, write in WRITERS.items():
+        out = Output()
+        write([Part("bank.yaml", bank)], out)
+        warnings[target] = " ".join(out.warnings(target))
+    assert "rationales" in warnings["aiken"] and "explanations" in warnings["aiken"]
+    assert "exactly one key" in warnings["aiken"]
+    assert "tags" in warnings["qti12"] and "tags" in warnings["qti21"]
+    assert "more than one tag" in warnings["gift"]
+    assert warnings["yaml"] == "" and warnings["moodle-xml"] == ""
+
+
+def test_convert_cli_moodle_to_yaml_keeps_ids_and_names_the_source(tmp_path, run_cli):
+    code, out, err = run_cli("convert", DATA / "quiz.moodle.xml", "--to", "yaml", "-o", tmp_path / "out")
+    assert code == 0, err
+    text = (tmp_path / "out" / "quiz-moodle.yaml").read_text(encoding="utf-8")
+    assert text.startswith("# converted by qlint from ") and "quiz.moodle.xml" in text.splitlines()[0]
+    assert "id: water-formula" in text and "Wrote 5 questions" in out
+    code, out, err = run_cli("check", "--no-cache", "--select", "parse-error,schema", tmp_path / "out")
+    assert code == 0, out
+
+
+def test_convert_to_aiken_warns_and_to_zip_writes_one_package(tmp_path, run_cli):
+    code, _, err = run_cli("convert", DATA / "basic.gift", "--to", "aiken", "-o", tmp_path / "aiken")
+    assert code == 0 and "aiken cannot hold rationales" in err
+    code, _, err = run_cli("convert", DATA / "basic.gift", "--to", "qti21", "-o", tmp_path / "pkg.zip")
+    assert code == 0, err
+    result = read((tmp_path / "pkg.zip").read_bytes(), "pkg.zip", ReadLimits())
+    assert len(result.questions) == 8 and all(q.path.startswith("pkg.zip!basic/") for q in result.questions)
+
+
+def test_output_paths_never_leave_the_output_folder(tmp_path):
+    for bad in ("../evil.yaml", "/abs.yaml", "a/../../evil.yaml", "c:evil.yaml"):
+        with pytest.raises(UnsafePath):
+            save({bad: "x"}, tmp_path / "out")
+    assert not (tmp_path / "out").exists()   # refused before anything was written
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "link").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(UnsafePath):
+        save({"link/evil.yaml": "x"}, tmp_path / "out")
+    assert not list((tmp_path / "elsewhere").iterdir())
+    assert not (tmp_path / "evil.yaml").exists()
+
+
+def test_source_names_cannot_steer_output_paths():
+    part = Part("../../etc/passwd.gift", [])
+    assert part.stem == "passwd" and "/" not in Part("pkg.zip!../../x.xml", []).stem
