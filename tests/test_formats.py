@@ -104,3 +104,29 @@ def test_unsupported_questions_are_counted_once_per_file():
     result = read((DATA / "quiz.moodle.xml").read_bytes(), "quiz.xml", ReadLimits())
     (info,) = [f for f in result.findings if f.rule == "unsupported-question"]
     assert "2 questions" in info.message and "essay" in info.message and "numeric" in info.message
+
+
+def test_gift_suppression_comment_covers_its_question(tmp_path, run_cli):
+    bank = tmp_path / "a.gift"
+    bank.write_text("// qlint: ignore-question[missing-rationale] feedback is given in class\n"
+                    "::q:: Which colour is the sky on a clear day? {=blue ~green ~red}\n\n"
+                    "::r:: Which colour is grass? {=green ~blue ~red}\n", encoding="utf-8")
+    code, out, _ = run_cli("check", "--no-cache", "--format", "json", "--select", "missing-rationale", bank)
+    assert {f["line"] for f in json.loads(out)["findings"]} == {4}
+
+
+def test_stdin_is_read_by_the_format_its_filename_names(run_cli):
+    code, out, _ = run_cli("check", "--format", "json", "--select", "missing-rationale", "-",
+                           "--stdin-filename", "bank/q.gift", stdin="::q:: Which? {=a ~b}\n")
+    assert [f["line"] for f in json.loads(out)["findings"]] == [1, 1]
+
+
+def test_from_leaves_files_whose_suffix_settles_their_format(tmp_path, run_cli):
+    for path in CORPUS:
+        target = tmp_path / ("bank.txt" if ".aiken" in path.name else path.name)
+        target.write_bytes(path.read_bytes())
+    code, out, _ = run_cli("stats", "--from", "aiken", "--format", "json", tmp_path)
+    with_from = json.loads(out)["totals"]
+    code, out, _ = run_cli("stats", "--format", "json", tmp_path)
+    without = json.loads(out)["totals"]
+    assert with_from["questions"] == without["questions"] + 2   # the two good Aiken questions, nothing lost

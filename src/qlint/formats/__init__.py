@@ -30,11 +30,12 @@ def reader(name: str) -> Reader:
 
 def forced(path: str, limits: Limits) -> str | None:
     """The format ``--from`` or a config glob names for this path, if any. ``--from`` (the ``**`` pattern) is for
-    suffixes that do not settle a format (``.txt``, ``.xml``, none): ``.yaml``, ``.gift``, ``.aiken`` and ``.zip``
-    files keep theirs, so a folder that mixes formats still checks."""
+    suffixes that do not settle a format (``.txt``, none, and ``.xml`` for an XML format): ``.yaml``, ``.gift``,
+    ``.aiken`` and ``.zip`` files keep theirs, so a folder that mixes formats still checks."""
     for pattern, name in getattr(limits, "formats", ()):
         if pattern == "**":
-            if not path.lower().endswith(_SETTLED):
+            lower = path.lower()
+            if not lower.endswith(_SETTLED) and (not lower.endswith(".xml") or name in ("moodle-xml", "qti")):
                 return name
         elif matches_glob(Path(path), (pattern,)):
             return name
