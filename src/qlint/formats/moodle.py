@@ -22,6 +22,13 @@ def _text(element, name: str):
     return xmlsafe.child(holder, "text") if holder is not None else None
 
 
+def _plain(text) -> str:
+    """A ``<text>``'s content for the rules: HTML made plain, unless its holder says it is plain text."""
+    holder = text.getparent() if text is not None else None
+    literal = holder is not None and holder.get("format") in ("plain_text", "markdown")
+    return xmlsafe.plain(text, literal=literal)
+
+
 def _fraction(answer) -> float:
     try:
         return float(answer.get("fraction", "0"))
@@ -76,16 +83,16 @@ class MoodleReader:
         draft = Draft({}, line, column, name=xmlsafe.plain(name) if name is not None else None)
         draft.positions["id"] = xmlsafe.column(lines, name) if name is not None else (line, column)
         stem = _text(question, "questiontext")
-        draft.fields["stem"] = xmlsafe.plain(stem)
+        draft.fields["stem"] = _plain(stem)
         draft.positions["stem"] = xmlsafe.column(lines, stem if stem is not None else question)
         general = _text(question, "generalfeedback")
-        if general is not None and xmlsafe.plain(general):
-            draft.fields["explanation"] = xmlsafe.plain(general)
+        if general is not None and _plain(general):
+            draft.fields["explanation"] = _plain(general)
             draft.positions["explanation"] = xmlsafe.column(lines, general)
         options = []
         for index, answer in enumerate(xmlsafe.children(question, "answer")):
             text = xmlsafe.child(answer, "text")
-            body = xmlsafe.plain(text) if text is not None else ""
+            body = _plain(text) if text is not None else ""
             if kind == "truefalse":
                 body = {"true": "True", "false": "False"}.get(body.strip().lower(), body)
             option: dict = {"text": body, "correct": _fraction(answer) > 0}
@@ -93,9 +100,10 @@ class MoodleReader:
             draft.positions[where] = xmlsafe.column(lines, answer)
             draft.positions[f"{where}.text"] = xmlsafe.column(lines, text if text is not None else answer)
             feedback = _text(answer, "feedback")
-            if feedback is not None and xmlsafe.plain(feedback):
-                option["rationale"] = xmlsafe.plain(feedback)
-                draft.positions[f"{where}.rationale"] = xmlsafe.column(lines, feedback)
+            if feedback is not None and _plain(feedback):
+                option["rationale"] = _plain(feedback)
+                # the <feedback> holder: its <text> may share a line with the answer's own <text>
+                draft.positions[f"{where}.rationale"] = xmlsafe.column(lines, feedback.getparent())
             options.append(option)
         draft.fields["options"] = options
         single = xmlsafe.child(question, "single")
