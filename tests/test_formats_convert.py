@@ -99,7 +99,7 @@ def test_convert_cli_moodle_to_yaml_keeps_ids_and_names_the_source(tmp_path, run
     assert code == 0, err
     text = (tmp_path / "out" / "quiz-moodle.yaml").read_text(encoding="utf-8")
     assert text.startswith("# converted by qlint from ") and "quiz.moodle.xml" in text.splitlines()[0]
-    assert "id: water-formula" in text and "Wrote 5 questions" in out
+    assert "id: water-formula" in text and "Wrote 6 questions" in out
     code, out, err = run_cli("check", "--no-cache", "--select", "parse-error,schema", tmp_path / "out")
     assert code == 0, out
 
