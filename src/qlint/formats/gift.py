@@ -24,7 +24,7 @@ start: TITLE? STEM? answers STEM?      -> question
 answers: "{" body "}"
 ?body: tf | numeric | choices | gfeedback? -> essay
 tf: TFWORD feedback? feedback? gfeedback?
-numeric: "#" (ATEXT | items)? gfeedback?
+numeric: "#" (ATEXT feedback? | items)? gfeedback?
 choices: items gfeedback?
 items: item+
 item: MARK WEIGHT? ATEXT? feedback?
