@@ -124,3 +124,17 @@ def test_fifty_megabyte_file_is_a_finding_and_the_rest_is_checked(tmp_path, run_
     by_file = {Path(f["path"]).name: f for f in found if f["rule"] == "parse-error"}
     assert "MB" in by_file["big.xml"]["message"] and "entities" in by_file["bomb.xml"]["message"]
     assert any(Path(f["path"]).name == "ok.xml" and f["rule"] == "missing-rationale" for f in found)
+
+
+def test_damaged_zip_entry_is_a_finding_and_the_others_are_read():
+    data = bytearray(_zip({"imsmanifest.xml": MANIFEST, "a.xml": GOOD_ITEM, "b.xml": GOOD_ITEM * 3}))
+    start = data.find(b"b.xml") + len(b"b.xml")   # the local header's name, then the deflated body
+    data[start + 5: start + 25] = b"\xff" * 20
+    result = read(bytes(data), "damaged.zip", ReadLimits())
+    assert any(f.path == "damaged.zip!b.xml" and f.code == "Q101" for f in result.findings)
+    assert [q.path for q in result.questions] == ["damaged.zip!a.xml"]
+
+
+def test_malformed_markup_declaration_in_html_text_is_read_as_text():
+    (question,) = read(b"::q:: Which <![CDAT2 x is it? {=a ~b}\n", "q.gift", ReadLimits()).questions
+    assert "Which" in question.question.stem and "is it?" in question.question.stem

@@ -13,7 +13,7 @@ import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, format_name
+from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, format_name, parse_error
 from qlint.loader import FileResult, Limits, discover, matches_glob
 
 __all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "read", "reader", "reader_for"]
@@ -65,7 +65,12 @@ def reader_for(path: str, data: bytes, forced_format: str | None = None) -> Read
 def read(data: bytes, path: str, limits: Limits, real_path: Path | None = None) -> FileResult:
     """One file's bytes -> its questions, source map and problems, by whichever reader its format takes."""
     chosen = reader_for(path, data, forced(real_path.as_posix() if real_path else path, limits) or forced(path, limits))
-    return chosen.read(data, path, limits)
+    try:
+        return chosen.read(data, path, limits)
+    except (RecursionError, MemoryError) as exc:
+        return parse_error(path, 1, 1, f"{chosen.name} file too deeply nested or too big to read ({type(exc).__name__})")
+    except Exception as exc:  # a reader's own bug must cost one file, named with a line, never the run
+        return parse_error(path, 1, 1, f"{chosen.name} file could not be read: {type(exc).__name__}: {exc}")
 
 
 _EXTRA = {"gift": (".gift", ".txt"), "aiken": (".aiken", ".txt"), "moodle-xml": (".xml",), "qti": (".xml", ".zip")}

@@ -3,10 +3,12 @@ paragraphs as line breaks, list items on lines of their own. Nothing is fetched 
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 _BREAKS = frozenset(("br",))
 _BLOCKS = frozenset(("p", "div", "ul", "ol", "table", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"))
+_TAG = re.compile(r"<[^>]*>")
 _SKIP = frozenset(("script", "style", "head", "title"))
 
 
@@ -48,8 +50,12 @@ def to_plain(html: str) -> str:
     if "<" not in html and "&" not in html:
         return html.strip()
     parser = _Text()
-    parser.feed(html)
-    parser.close()
-    text = "".join(parser.parts).replace("\xa0", " ")
+    try:
+        parser.feed(html)
+        parser.close()
+        text = "".join(parser.parts)
+    except AssertionError:   # html.parser asserts on some malformed declarations ("<![CDAT2"): keep the text
+        text = unescape(_TAG.sub(" ", html))
+    text = text.replace("\xa0", " ")
     lines = [line.strip() for line in text.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

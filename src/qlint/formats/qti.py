@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import posixpath
 import zipfile
+import zlib
 
 from qlint.formats import xmlsafe
 from qlint.formats.base import Draft, ReadLimits, build, finding, unsupported
@@ -19,6 +20,7 @@ _QTI1_NAMES = {"essay_question": "essay", "numerical_question": "numeric", "shor
                "matching_question": "matching", "fill_in_multiple_blanks_question": "cloze",
                "multiple_dropdowns_question": "cloze", "file_upload_question": "file upload",
                "text_only_question": "description", "calculated_question": "calculated"}
+_BROKEN = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOFError, ValueError, NotImplementedError)
 _SKIP_BODY = frozenset(("choiceinteraction", "feedbackblock", "feedbackinline", "rubricblock", "modalfeedback"))
 
 
@@ -227,7 +229,11 @@ def read_package(data: bytes, path: str, limits: Limits) -> FileResult:
             drafts = []
             for info in _entries(archive, path, limits, result):
                 inner = f"{path}!{info.filename}"
-                body = _bounded(archive, info, limits.max_file_size)
+                try:
+                    body = _bounded(archive, info, limits.max_file_size)
+                except _BROKEN as exc:   # one damaged entry: the others are still read
+                    result.findings.append(finding(inner, 1, 1, PARSE_ERROR, f"entry cannot be inflated: {exc}"))
+                    continue
                 if body is None:
                     result.findings.append(finding(inner, 1, 1, PARSE_ERROR, "entry is over the max-file-size limit"))
                     continue
@@ -238,7 +244,7 @@ def read_package(data: bytes, path: str, limits: Limits) -> FileResult:
                 build(drafts, part)
                 result.questions += part.questions
                 result.findings += part.findings
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
+    except _BROKEN as exc:
         result.findings.append(finding(path, 1, 1, PARSE_ERROR, f"not a readable zip package: {exc}"))
     return result
 
