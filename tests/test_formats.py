@@ -18,11 +18,11 @@ def snapshot(path: Path) -> dict:
     """What a reader made of a corpus file, in the shape its expected file records."""
     forced = (("**", "aiken"),) if ".aiken" in path.name else ()
     result = read(path.read_bytes(), path.name, ReadLimits(formats=forced))
-    questions = [{"id": q.question.id, "line": q.line, "stem": q.question.stem, "select": q.question.select,
+    questions = [{"id": q.question.id, "path": q.path, "line": q.line, "stem": q.question.stem, "select": q.question.select,
                   "options": [[o.text, o.correct, o.rationale] for o in q.question.options],
                   "explanation": q.question.explanation, "tags": list(q.question.tags),
                   "positions": {k: list(v) for k, v in sorted(q.positions.items())}} for q in result.questions]
-    return {"questions": questions, "findings": [[f.line, f.column, f.code, f.message] for f in result.findings]}
+    return {"questions": questions, "findings": [[f.path, f.line, f.column, f.code, f.message] for f in result.findings]}
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
