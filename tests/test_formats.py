@@ -130,3 +130,20 @@ def test_from_leaves_files_whose_suffix_settles_their_format(tmp_path, run_cli):
     code, out, _ = run_cli("stats", "--format", "json", tmp_path)
     without = json.loads(out)["totals"]
     assert with_from["questions"] == without["questions"] + 2   # the two good Aiken questions, nothing lost
+
+
+def test_a_package_named_on_its_own_reports_its_entries(tmp_path, run_cli):
+    # pre-commit names files: only their findings are shown, and a package's findings carry its entries' paths
+    package = tmp_path / "package.qti.zip"
+    package.write_bytes((DATA / "package.qti.zip").read_bytes())
+    code, out, _ = run_cli("check", "--no-cache", "--format", "json", package)
+    paths = {f["path"].split("!")[-1] for f in json.loads(out)["findings"]}
+    assert code == 1 and {"items/sum.xml", "quiz/canvas.xml"} <= paths
+
+
+def test_second_run_from_the_cache_reports_the_same(tmp_path, run_cli):
+    for name in ("basic.gift", "package.qti.zip", "quiz.moodle.xml"):
+        (tmp_path / name).write_bytes((DATA / name).read_bytes())
+    first = run_cli("check", "--format", "json", tmp_path, cwd=tmp_path)
+    second = run_cli("check", "--format", "json", tmp_path, cwd=tmp_path)
+    assert (tmp_path / ".qlint_cache").is_dir() and first == second and first[0] == 1

@@ -377,6 +377,9 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
         processed = process_all(files, config, registry, active, jobs=jobs or default_jobs(), use_cache=use_cache,
                                 keep=keep_questions, progress=progress)
         outcomes, bank = processed.files, processed.bank
+        if report_only is not None:   # a named package's questions and problems carry its entries' paths
+            report_only |= {p for o in outcomes if o.path in report_only
+                            for p in [*(f.path for f in o.findings), *(i.path for i in o.items)]}
 
     memo: dict[str, frozenset[str]] = {}
 
