@@ -63,10 +63,9 @@ class _Block:
     category: str | None
 
 
-def blocks(text: str) -> tuple[list[_Block], list[tuple[int, str]]]:
-    """Questions' texts split at blank lines, comment lines left out, and ``$CATEGORY`` lines with their line."""
+def blocks(text: str) -> list[_Block]:
+    """Questions' texts split at blank lines, comment lines left out; each knows the ``$CATEGORY`` above it."""
     found: list[_Block] = []
-    categories: list[tuple[int, str]] = []
     lines: list[str] = []
     numbers: list[int] = []
     category: str | None = None
@@ -76,7 +75,6 @@ def blocks(text: str) -> tuple[list[_Block], list[tuple[int, str]]]:
             continue
         if stripped.startswith("$CATEGORY:"):
             category = _category(stripped[len("$CATEGORY:"):])
-            categories.append((number, category))
             stripped = ""
         if not stripped:
             if lines:
@@ -87,7 +85,7 @@ def blocks(text: str) -> tuple[list[_Block], list[tuple[int, str]]]:
         numbers.append(number)
     if lines:
         found.append(_Block("\n".join(lines), numbers, category))
-    return found, categories
+    return found
 
 
 def _category(raw: str) -> str:
@@ -192,7 +190,6 @@ def _question(tree: Tree, block: _Block) -> _Outcome:
     first = tree.children[0] if tree.children and isinstance(tree.children[0], Token) else None
     start = place(first, (block.lines[0], 1))
     titles = _tokens(tree, "TITLE")
-    stems = _tokens(tree, "STEM")
     if tree.data == "description":
         return _Outcome(None, "description")
     answers = _sub(tree, "answers")[0]
@@ -201,8 +198,9 @@ def _question(tree: Tree, block: _Block) -> _Outcome:
         return _Outcome(None, body.data)
     draft = Draft({}, *start, name=unescape(titles[0].value[2:-2]) if titles else None)
     draft.positions["id"] = start
-    before = [s for s in stems if s.start_pos < answers_start(tree)]
-    after = [s for s in stems if s not in before]
+    split = next(i for i, c in enumerate(tree.children) if c is answers)
+    before = _tokens(Tree("before", tree.children[:split]), "STEM")
+    after = _tokens(Tree("after", tree.children[split + 1:]), "STEM")   # a "missing word" sentence's rest
     stem = unescape(before[0].value) if before else ""
     if after:   # "missing word": the answers stand for a blank in the sentence
         stem = f"{stem} _____ {unescape(after[0].value)}".strip()
@@ -212,15 +210,6 @@ def _question(tree: Tree, block: _Block) -> _Outcome:
         draft.fields["tags"] = [block.category]
     kind = _truefalse(body, place, draft) if body.data == "tf" else _choices(body, place, draft)
     return _Outcome(None, kind) if kind else _Outcome(draft, None)
-
-
-def answers_start(tree: Tree) -> int:
-    """Offset of the ``{``: the stem tokens before it are the question, those after it the rest of the sentence."""
-    tokens = [c for c in tree.children if isinstance(c, Token)]
-    stems = [t for t in tokens if t.type == "STEM"]
-    index = next(i for i, c in enumerate(tree.children) if isinstance(c, Tree))
-    before = [c for c in tree.children[:index] if isinstance(c, Token) and c.type == "STEM"]
-    return before[-1].end_pos if before else (stems[0].start_pos if stems else 0)
 
 
 def _error(exc: UnexpectedInput, block: _Block) -> tuple[int, int, str]:
@@ -259,8 +248,7 @@ class GiftReader:
             result.suppressions = find_suppressions(_suppression_text(text))
         drafts: list[Draft] = []
         skipped: dict[str, tuple[int, int, int]] = {}
-        found, _ = blocks(text)
-        for block in found:
+        for block in blocks(text):
             try:
                 tree = _PARSER.parse(block.text)
             except UnexpectedInput as exc:
