@@ -147,3 +147,13 @@ def test_second_run_from_the_cache_reports_the_same(tmp_path, run_cli):
     first = run_cli("check", "--format", "json", tmp_path, cwd=tmp_path)
     second = run_cli("check", "--format", "json", tmp_path, cwd=tmp_path)
     assert (tmp_path / ".qlint_cache").is_dir() and first == second and first[0] == 1
+
+
+def test_unpacked_canvas_export_checks_its_questions_and_skips_its_settings_file(tmp_path, run_cli):
+    (tmp_path / "assessment_meta.xml").write_text(
+        '<?xml version="1.0"?>\n<quiz xmlns="http://canvas.instructure.com/xsd/cccv1p0" identifier="x">'
+        "<title>Quiz</title></quiz>\n", encoding="utf-8")
+    (tmp_path / "questions.xml").write_bytes((DATA / "canvas.qti12.xml").read_bytes())
+    code, out, _ = run_cli("check", "--no-cache", "--format", "json", tmp_path)
+    paths = {Path(f["path"]).name for f in json.loads(out)["findings"]}
+    assert paths == {"questions.xml"}

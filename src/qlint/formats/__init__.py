@@ -100,8 +100,9 @@ def _looks_like_bank(path: Path) -> bool:
         return True   # unreadable: the reader says so
     if path.name.lower().endswith(".zip"):
         return head.startswith(b"PK") and b"imsmanifest.xml" in _zip_names(path)
-    return any(marker in head for marker in (b"<quiz", b"questestinterop", b"assessmentItem", b"qti-assessment-item",
-                                             b"assessmentTest", b"qti-assessment-test"))
+    if b"canvas.instructure.com" in head and b"questestinterop" not in head:
+        return False   # a Canvas export's quiz settings (assessment_meta.xml), not questions
+    return any(marker in head for marker in (b"<quiz", b"questestinterop", b"assessmentItem", b"qti-assessment-item"))
 
 
 def _zip_names(path: Path) -> bytes:

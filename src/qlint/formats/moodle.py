@@ -42,7 +42,8 @@ class MoodleReader:
 
     def sniff(self, data: bytes, path: str) -> bool:
         head = data[:4096]
-        return b"<quiz" in head and b"questestinterop" not in head
+        # Canvas packages hold a <quiz> of their own (assessment_meta.xml): settings, not questions
+        return b"<quiz" in head and b"questestinterop" not in head and b"canvas.instructure.com" not in head
 
     def read(self, data: bytes, path: str, limits: Limits) -> FileResult:
         root, problems = xmlsafe.parse(data, path)
