@@ -157,3 +157,14 @@ def test_unpacked_canvas_export_checks_its_questions_and_skips_its_settings_file
     code, out, _ = run_cli("check", "--no-cache", "--format", "json", tmp_path)
     paths = {Path(f["path"]).name for f in json.loads(out)["findings"]}
     assert paths == {"questions.xml"}
+
+
+def test_xml_comment_suppresses_like_a_yaml_comment(tmp_path, run_cli):
+    quiz = (DATA / "quiz.moodle.xml").read_text(encoding="utf-8").replace(
+        '  <question type="multichoice">\n    <name><text>noble-gases',
+        '  <!-- qlint: ignore-question[missing-rationale] rationales are in the lecture notes -->\n'
+        '  <question type="multichoice">\n    <name><text>noble-gases', 1)
+    (tmp_path / "quiz.xml").write_text(quiz, encoding="utf-8")
+    code, out, _ = run_cli("check", "--no-cache", "--format", "json", "--select", "missing-rationale", tmp_path)
+    questions = {f["question"] for f in json.loads(out)["findings"]}
+    assert "noble-gases" not in questions and "water-formula" in questions

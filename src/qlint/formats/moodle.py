@@ -55,6 +55,7 @@ class MoodleReader:
                                            f"Moodle XML must have <quiz> as its root, not <{xmlsafe.local(root)}>"))
             return result
         lines = xmlsafe.source_lines(data)
+        result.suppressions = xmlsafe.suppressions(data)
         drafts: list[Draft] = []
         skipped: dict[str, tuple[int, int, int]] = {}
         category = None

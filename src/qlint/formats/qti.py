@@ -260,7 +260,7 @@ class QtiReader:
     def read(self, data: bytes, path: str, limits: Limits) -> FileResult:
         if data.startswith(b"PK\x03\x04") or path.lower().endswith(".zip"):
             return read_package(data, path, limits)
-        result = FileResult(path)
+        result = FileResult(path, suppressions=xmlsafe.suppressions(data))
         return build(read_xml(data, path, result), result)
 
 

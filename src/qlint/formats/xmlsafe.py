@@ -13,7 +13,7 @@ from lxml import etree
 
 from qlint.formats.base import finding
 from qlint.formats.html import to_plain
-from qlint.loader import PARSE_ERROR, Finding
+from qlint.loader import PARSE_ERROR, Finding, find_suppressions
 
 _DOCTYPE = re.compile(rb"<!DOCTYPE", re.I)
 _ENTITY = re.compile(rb"<!ENTITY", re.I)
@@ -131,3 +131,17 @@ def column(lines: list[str], element) -> tuple[int, int]:
 
 def source_lines(data: bytes) -> list[str]:
     return data.decode("utf-8", "replace").splitlines()
+
+
+_COMMENT = re.compile(r"<!--\s*(qlint:[^\n]*?)\s*(?:-->|$)")
+
+
+def suppressions(data: bytes) -> list:
+    """``<!-- qlint: ignore[...] reason -->`` comments, read as the YAML loader reads ``# qlint:`` comments (a
+    comment alone on its line covers the next element's line; ``ignore-question`` the question it opens)."""
+    if b"qlint:" not in data:
+        return []
+    lines = data.decode("utf-8", "replace").splitlines()
+    text = "\n".join(_COMMENT.sub(r"# \1", line) if "qlint:" in line else
+                     ("" if line.lstrip().startswith("#") else line) for line in lines)
+    return find_suppressions(text)
