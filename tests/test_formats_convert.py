@@ -130,3 +130,15 @@ def test_output_paths_never_leave_the_output_folder(tmp_path):
 def test_source_names_cannot_steer_output_paths():
     part = Part("../../etc/passwd.gift", [])
     assert part.stem == "passwd" and "/" not in Part("pkg.zip!../../x.xml", []).stem
+
+
+def test_convert_reports_what_it_could_not_read_and_converts_the_rest(tmp_path, run_cli):
+    code, out, err = run_cli("convert", DATA / "broken.gift", "--to", "moodle-xml", "-o", tmp_path / "out")
+    assert code == 1 and "broken.gift:3:" in err and "Q101" in err
+    result = read((tmp_path / "out" / "broken.xml").read_bytes(), "broken.xml", ReadLimits())
+    assert [q.question.id for q in result.questions] == ["ok-1", "ok-2"]
+
+
+def test_convert_refuses_a_missing_source(tmp_path, run_cli):
+    code, _, err = run_cli("convert", tmp_path / "nope.gift", "--to", "yaml", "-o", tmp_path / "out")
+    assert code == 2 and "no such file" in err and not (tmp_path / "out").exists()
