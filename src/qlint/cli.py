@@ -177,7 +177,8 @@ def add_from_option(parser: argparse.ArgumentParser) -> None:
     from qlint.formats import ALIASES, FORMATS
 
     parser.add_argument("--from", dest="source_format", choices=[*FORMATS, *ALIASES], default=None,
-                        help="read files as this bank format (.yaml files stay YAML): " + ", ".join(FORMATS))
+                        help="read files whose suffix leaves their format open (.txt, .xml, none) as this bank "
+                             "format: " + ", ".join(FORMATS))
 
 
 def _yaml_only(run):
