@@ -2,6 +2,7 @@
 stem, option, key, rationale and explanation the format can hold; what it cannot hold is a warning."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,10 @@ HOLDS = {  # what each target keeps besides stems, option texts and keys
     "aiken": set(),
 }
 
-_WORD = st.text(alphabet="abcxyzXYZ0189{}=~#:<>&;\"'\\/%-.,?()é", min_size=1, max_size=8)
+# words that mean something to one of the formats: GIFT's specials and markers, Aiken's lines, HTML and XML
+_WORD = st.one_of(st.text(alphabet="abAZ09{}=~#:<>&;\"'\\/%-.,?()é[]*_!|$@`^+", min_size=1, max_size=8),
+                  st.sampled_from(["ANSWER:", "A.", "B)", "TRUE", "T", "F", "//", "::", "####", "->", "&amp;", "<br>",
+                                   "<![CDATA[", "]]>", "$CATEGORY:", "[html]", "%50%", "\\n", "<!--", "-->"]))
 _TEXT = st.builds(lambda words, breaks: "".join(w + ("\n" if i in breaks else " ") for i, w in enumerate(words)).strip(),
                   st.lists(_WORD, min_size=1, max_size=6), st.sets(st.integers(0, 5), max_size=2))
 
@@ -51,6 +55,11 @@ def _view(q: Question, holds: set[str]) -> tuple:
             q.explanation if "explanation" in holds else None)
 
 
+def _aiken_holds(q: Question) -> bool:
+    """Aiken writes a question with exactly one key whose stem does not read as an ANSWER line."""
+    return len(q.keys) == 1 and q.select == 1 and not re.match(r"\s*ANSWER\s*:", " ".join(q.stem.split()), re.I)
+
+
 def _read_back(files: dict[str, str], target: str) -> list[Question]:
     limits = ReadLimits(formats=(("**", "aiken"),) if target == "aiken" else ())
     found = []
@@ -70,7 +79,7 @@ def test_round_trip_through_target_and_yaml_keeps_what_the_target_holds(target, 
     out = Output()
     WRITERS[target]([Part("gen.yaml", bank)], out)
     back = _read_back(out.files, target)
-    expected = [q for q in bank if target != "aiken" or (len(q.keys) == 1 and q.select == 1)]
+    expected = [q for q in bank if target != "aiken" or _aiken_holds(q)]
     holds = HOLDS[target]
     assert [_view(q, holds) for q in back] == [_view(q, holds) for q in expected]
     again = Output()
@@ -142,3 +151,16 @@ def test_convert_reports_what_it_could_not_read_and_converts_the_rest(tmp_path, 
 def test_convert_refuses_a_missing_source(tmp_path, run_cli):
     code, _, err = run_cli("convert", tmp_path / "nope.gift", "--to", "yaml", "-o", tmp_path / "out")
     assert code == 2 and "no such file" in err and not (tmp_path / "out").exists()
+
+
+def test_texts_that_look_like_format_syntax_survive_or_are_named():
+    tricky = Question(id="t", stem="[html] <b>Which</b> line?", options=(
+        Option(text="%50% off", correct=True), Option(text="[plain] text"), Option(text="ANSWER: B")))
+    out = Output()
+    WRITERS["gift"]([Part("t.yaml", [tricky])], out)
+    (back,) = _read_back(out.files, "gift")
+    assert _view(back, HOLDS["gift"]) == _view(tricky, HOLDS["gift"])
+    stem_like_answer = Question(id="a", stem="ANSWER: what is it?", options=(Option(text="x", correct=True), Option(text="y")))
+    out = Output()
+    WRITERS["aiken"]([Part("a.yaml", [stem_like_answer])], out)
+    assert not out.files and "starts like an ANSWER line" in " ".join(out.warnings("aiken"))

@@ -46,14 +46,19 @@ _ESCAPE = re.compile(r"\\(.)", re.S)
 _FORMAT = re.compile(r"^\s*\[(html|moodle|plain|markdown)\]", re.I)
 
 
-def unescape(text: str) -> str:
-    """GIFT's backslash escapes undone, a ``[html]``-style format marker dropped, HTML made plain."""
-    marker = _FORMAT.match(text)
-    kind = marker.group(1).lower() if marker else "moodle"
-    text = text[marker.end():] if marker else text
+def unescape(text: str, kind: str = "moodle") -> str:
+    """GIFT's backslash escapes undone and, in a question whose format is HTML (Moodle's default), HTML made
+    plain."""
     if kind in ("html", "moodle") and ("<" in text or "&" in text):
         text = to_plain(text)   # before the escapes are undone: an escaped line break is not HTML whitespace
     return _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), text).strip()
+
+
+def text_format(stem: str) -> tuple[str, str]:
+    """A question's format, from the ``[html]``/``[plain]``/``[markdown]``/``[moodle]`` marker its text may open
+    with (it applies to the whole question), and the text without it."""
+    marker = _FORMAT.match(stem)
+    return (marker.group(1).lower(), stem[marker.end():]) if marker else ("moodle", stem)
 
 
 @dataclass
@@ -98,8 +103,9 @@ def _category(raw: str) -> str:
 class _Place:
     """Block (line, column) -> file (line, column)."""
 
-    def __init__(self, block: _Block) -> None:
+    def __init__(self, block: _Block, kind: str = "moodle") -> None:
         self.block = block
+        self.kind = kind   # the question's text format, which its answers and feedback share
 
     def __call__(self, token: Token | None, default: tuple[int, int] = (1, 1)) -> tuple[int, int]:
         if token is None or token.line is None:
@@ -141,12 +147,12 @@ def _choices(tree: Tree, place: _Place, draft: Draft) -> str | None:
         where = f"options[{index}]"
         mark_token = _tokens(item, "MARK")[0]
         draft.positions[where] = place(mark_token)
-        option = {"text": unescape(text[0].value) if text else "", "correct": mark == "=" or (weight or 0) > 0}
+        option = {"text": unescape(text[0].value, place.kind) if text else "", "correct": mark == "=" or (weight or 0) > 0}
         draft.positions[f"{where}.text"] = place(text[0] if text else mark_token)
         feedback = _sub(item, "feedback")
         if feedback:
             fb = _tokens(feedback[0], "ATEXT")
-            option["rationale"] = unescape(fb[0].value) if fb else ""
+            option["rationale"] = unescape(fb[0].value, place.kind) if fb else ""
             draft.positions[f"{where}.rationale"] = place(fb[0] if fb else mark_token)
         options.append(option)
     draft.fields["options"] = options
@@ -161,7 +167,7 @@ def _general(tree: Tree, place: _Place, draft: Draft) -> None:
     if general:
         text = _tokens(general[0], "ATEXT")
         if text:
-            draft.fields["explanation"] = unescape(text[0].value)
+            draft.fields["explanation"] = unescape(text[0].value, place.kind)
             draft.positions["explanation"] = place(text[0])
 
 
@@ -178,7 +184,7 @@ def _truefalse(tree: Tree, place: _Place, draft: Draft) -> None:
         draft.positions[f"options[{index}]"] = draft.positions[f"options[{index}].text"] = place(word)
         fb = right_fb if is_key else wrong_fb
         if fb is not None:
-            option["rationale"] = unescape(fb.value)
+            option["rationale"] = unescape(fb.value, place.kind)
             draft.positions[f"options[{index}].rationale"] = place(fb)
         options.append(option)
     draft.fields["options"] = options
@@ -196,14 +202,16 @@ def _question(tree: Tree, block: _Block) -> _Outcome:
     body = answers.children[0] if answers.children else Tree("essay", [])
     if body.data in ("essay", "numeric"):
         return _Outcome(None, body.data)
-    draft = Draft({}, *start, name=unescape(titles[0].value[2:-2]) if titles else None)
+    draft = Draft({}, *start, name=unescape(titles[0].value[2:-2], "plain") if titles else None)
     draft.positions["id"] = start
     split = next(i for i, c in enumerate(tree.children) if c is answers)
     before = _tokens(Tree("before", tree.children[:split]), "STEM")
     after = _tokens(Tree("after", tree.children[split + 1:]), "STEM")   # a "missing word" sentence's rest
-    stem = unescape(before[0].value) if before else ""
+    kind, head = text_format(before[0].value if before else "")
+    place.kind = kind
+    stem = unescape(head, kind)
     if after:   # "missing word": the answers stand for a blank in the sentence
-        stem = f"{stem} _____ {unescape(after[0].value)}".strip()
+        stem = f"{stem} _____ {unescape(after[0].value, kind)}".strip()
     draft.fields["stem"] = stem
     draft.positions["stem"] = place(before[0] if before else (after[0] if after else None), start)
     if block.category:

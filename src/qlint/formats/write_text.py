@@ -46,10 +46,11 @@ def write_yaml(parts: list[Part], out: Output) -> None:
 _GIFT_SPECIAL = re.compile(r"([\\~=#{}:])")
 
 
-def gift_text(text: str) -> str:
-    """Plain text as GIFT text: HTML's ``&<>`` escaped (GIFT text is HTML), GIFT's specials backslashed,
-    line breaks as ``\\n``."""
-    return _GIFT_SPECIAL.sub(r"\\\1", html.escape(text, quote=False)).replace("\r", "").replace("\n", "\\n")
+def gift_text(text: str, markup: bool = True) -> str:
+    """Plain text as GIFT text: HTML's ``&<>`` escaped (question text is HTML; a title is not), GIFT's specials
+    backslashed, line breaks as ``\\n``."""
+    text = html.escape(text, quote=False) if markup else text
+    return _GIFT_SPECIAL.sub(r"\\\1", text).replace("\r", "").replace("\n", "\\n")
 
 
 def _weight(keys: int) -> str:
@@ -58,7 +59,7 @@ def _weight(keys: int) -> str:
 
 def _gift_question(q: Question, out: Output) -> str:
     common_losses(q, out, frozenset(("tags",)))
-    lines = [f"::{gift_text(q.id)}::[html]{gift_text(q.stem)} {{"]
+    lines = [f"::{gift_text(q.id, markup=False)}::[html]{gift_text(q.stem)} {{"]
     keys = len(q.keys)
     every = keys == len(q.options)   # "=" alone on every answer would make it a short-answer question
     for index, option in enumerate(q.options):
@@ -68,6 +69,8 @@ def _gift_question(q: Question, out: Output) -> str:
             mark = "~%100%"
         else:
             mark = "=" if option.correct else "~"
+        if option.text.startswith("%") and not mark.endswith("%"):   # GIFT cannot escape '%': give the weight
+            mark += "%100%" if option.correct else "%0%"
         line = f"  {mark}{gift_text(option.text)}"
         if option.rationale is not None:
             line += f"#{gift_text(option.rationale)}"
@@ -97,6 +100,7 @@ def write_gift(parts: list[Part], out: Output) -> None:
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_AIKEN_ANSWER = re.compile(r"\s*ANSWER\s*:", re.I)
 
 
 def _aiken_question(q: Question, out: Output) -> str | None:
@@ -105,6 +109,9 @@ def _aiken_question(q: Question, out: Output) -> str | None:
         return None
     if len(q.options) > len(_LETTERS):
         out.cannot_hold("more than 26 options (skipped)")
+        return None
+    if _AIKEN_ANSWER.match(" ".join(q.stem.split())):
+        out.cannot_hold("a stem that starts like an ANSWER line (skipped)")
         return None
     common_losses(q, out, frozenset())
     if any(o.rationale is not None for o in q.options):
