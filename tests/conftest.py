@@ -11,7 +11,8 @@ import pytest
 from qlint.cli import main
 from qlint.config import Config, Settings, resolve_rules
 from qlint.engine import lint
-from qlint.loader import load_text
+from qlint.formats import read as read_bank
+from qlint.loader import Limits, load_text
 from qlint.registry import load_registry
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -25,7 +26,8 @@ def registry():
 def lint_text(text: str, registry, select=None, extend=(), path="example.yaml"):
     config = Config(Settings(), Path.cwd(), None)
     active = resolve_rules(config, registry, select=select, extend_select=extend)
-    return lint([load_text(text, path)], active, all_rules=[r.name for r in registry])
+    loaded = load_text(text, path) if path.endswith((".yaml", ".yml")) else read_bank(text.encode("utf-8"), path, Limits())
+    return lint([loaded], active, all_rules=[r.name for r in registry])
 
 
 def question(stem: str, options: list[tuple[str, bool]], select: int = 1) -> str:

@@ -10,6 +10,7 @@ from conftest import lint_text
 from qlint.registry import load_registry
 
 RULES = list(load_registry())
+EXAMPLE_PATHS = {"unsupported-question": "example.gift"}
 # response rules' examples need their response data: tests/test_analysis_rules.py runs them with it
 LINTED = [r for r in RULES if r.kind != "response"]
 CASES = [(r.name, "failing", i, text) for r in LINTED for i, text in enumerate(r.failing)] + \
@@ -20,7 +21,8 @@ CASES = [c for c in CASES if c[:2] != ("rule-timeout", "failing")]
 
 @pytest.mark.parametrize("name,kind,index,text", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
 def test_rule_example(name, kind, index, text, registry):
-    findings = lint_text(text, registry, extend=[name])
+    # a rule about other bank formats shows its examples in one of them
+    findings = lint_text(text, registry, extend=[name], path=EXAMPLE_PATHS.get(name, "example.yaml"))
     fired = [f for f in findings if f.rule == name]
     if kind == "failing":
         assert fired, f"{name}: failing example {index} did not fire:\n{text}"

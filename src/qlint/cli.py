@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import gc
 import json
 import os
@@ -52,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="exit 0 when the paths hold no bank files (default: a usage error, exit 2)")
     check.add_argument("--responses", action="append", metavar="FILE",
                        help="response data to analyse against the bank (repeatable); turns on the response rules")
+    add_from_option(check)
 
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
@@ -69,6 +71,14 @@ def _parser() -> argparse.ArgumentParser:
 
     clean = sub.add_parser("clean", help="delete the cache folder (.qlint_cache/)")
     clean.add_argument("--config", help="config file (the cache lives beside it)")
+
+    convert = sub.add_parser("convert", help="write a bank in another format (yaml, gift, aiken, moodle-xml, qti12, qti21)")
+    convert.add_argument("paths", nargs="+", help="bank files and folders to read, in any format qlint reads")
+    convert.add_argument("--to", required=True, choices=("yaml", "gift", "aiken", "moodle-xml", "qti12", "qti21"),
+                         help="the format to write")
+    convert.add_argument("--output", "-o", required=True, help="folder to write into (a path ending in .zip: one package)")
+    convert.add_argument("--config", help="use this config file instead of searching for one")
+    add_from_option(convert)
 
     from qlint.report.cli import add_parsers as add_report_parsers
 
@@ -104,7 +114,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         run = run_check(args.paths, config_path=args.config, select=args.select,
                         extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
                         stdin_filename=args.stdin_filename, jobs=args.jobs,
-                        use_cache=not (args.no_cache or args.fix or args.diff), progress=fmt == "text")
+                        use_cache=not (args.no_cache or args.fix or args.diff), progress=fmt == "text",
+                        source_format=args.source_format)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
@@ -117,7 +128,7 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         if changed:
             run = run_check(args.paths, config_path=args.config, select=args.select,
                             extend_select=args.extend_select, ignore=args.ignore, jobs=args.jobs,
-                            use_cache=not args.no_cache)
+                            use_cache=not args.no_cache, source_format=args.source_format)
         if skips:
             run.findings = sorted(run.findings + skips, key=Finding.sort_key)
 
@@ -185,6 +196,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
 
     if args.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")
+    run = _yaml_only(run)
     outcome = fix_run(run, write=args.fix)
     for path, reason in outcome.skipped:
         print(f"qlint: warning: {path}: not fixed: {reason}", file=sys.stderr)
@@ -198,6 +210,58 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
     skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
              for path, reason in outcome.skipped]
     return bool(outcome.changed), skips
+
+
+def add_from_option(parser: argparse.ArgumentParser) -> None:
+    """``--from FORMAT``: read files whose suffix does not settle their format (Aiken's ``.txt``) as FORMAT."""
+    from qlint.formats import ALIASES, FORMATS
+
+    parser.add_argument("--from", dest="source_format", choices=[*FORMATS, *ALIASES], default=None,
+                        help="read files whose suffix leaves their format open (.txt, .xml, none) as this bank "
+                             "format: " + ", ".join(FORMATS))
+
+
+def _yaml_only(run):
+    """The run with only YAML files' findings: fixes rewrite qlint's own format, never GIFT, Aiken, XML or QTI."""
+    from qlint.formats import is_yaml
+
+    limits = run.config.settings.limits
+    others = sorted({o.path for o in run.results if not is_yaml(o.path, limits)})
+    if not others:
+        return run
+    shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+    print(f"qlint: warning: --fix and --diff rewrite YAML banks only; {shown} "
+          f"{'is' if len(others) == 1 else 'are'} in another format and left unchanged", file=sys.stderr)
+    skipped = set(others)
+    return dataclasses.replace(run, findings=[f for f in run.findings if f.path.split("!")[0] not in skipped])
+
+
+def cmd_convert(args: argparse.Namespace, out) -> int:
+    from qlint.formats import with_source_format
+    from qlint.formats.convert import convert
+    from qlint.formats.write import UnsafePath
+
+    config, _ = _setup(args, Path(args.paths[0]))
+    if args.source_format:
+        config = with_source_format(config, args.source_format)
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise UsageError(f"no such file or folder: {missing[0]}")
+    try:
+        done = convert([Path(p) for p in args.paths], args.to, Path(args.output), config.settings.limits,
+                       tuple(config.settings.exclude))
+    except UnsafePath as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    for problem in done.problems:
+        print(f"qlint: {problem.path}:{problem.line}:{problem.column}: {problem.code} {problem.rule}: "
+              f"{problem.message}", file=sys.stderr)
+    for warning in done.warnings:
+        print(f"qlint: warning: {warning}", file=sys.stderr)
+    out.write(f"Wrote {done.questions} question{'s' if done.questions != 1 else ''} as {args.to} "
+              f"to {len(done.written)} file{'s' if len(done.written) != 1 else ''} in {args.output}\n")
+    return EXIT_FINDINGS if any(p.severity >= 3 for p in done.problems) else EXIT_OK
 
 
 def cmd_rules(args: argparse.Namespace, out) -> int:
@@ -315,6 +379,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             from qlint.analysis.cli import as_check
 
             return cmd_check(as_check(args), out)
+        if args.command == "convert":
+            return cmd_convert(args, out)
         if args.command in ("report", "stats"):
             from qlint.report import cli as report_cli
 

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from qlint.finding import Severity
+from qlint.formats.base import ReadLimits, format_name
 from qlint.loader import Limits, matches_glob
 from qlint.registry import Registry
 from qlint.rule import Rule, RuleOptions
@@ -53,15 +54,24 @@ class Settings(BaseModel):
     max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0, le=10_000_000, strict=True)
     rule_time_budget: float = Field(default=Limits.rule_time_budget, gt=0, le=3600)
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    # glob -> bank format (gift, aiken, moodle-xml, qti, yaml) for files whose suffix does not say (Aiken's .txt)
+    formats: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("fail_on", mode="before")
     @classmethod
     def _severity(cls, value: Any) -> Severity:
         return Severity.parse(value)
 
+    @field_validator("formats")
+    @classmethod
+    def _formats(cls, value: dict[str, str]) -> dict[str, str]:
+        return {glob: format_name(name) for glob, name in value.items()}
+
     @property
     def limits(self) -> Limits:
-        return Limits(self.max_file_size, self.max_depth, self.max_alias_expansion, self.rule_time_budget)
+        return ReadLimits(max_file_size=self.max_file_size, max_depth=self.max_depth,
+                          max_alias_expansion=self.max_alias_expansion, rule_time_budget=self.rule_time_budget,
+                          formats=tuple(self.formats.items()))
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,11 @@ from qlint.rule import BankRule, QuestionRule
 
 INTERNAL_ERROR = ("Q901", "internal-error")
 RULE_TIMEOUT = ("Q904", "rule-timeout")
-# findings made outside the rules themselves: reported only while their rule is on, at its configured severity
 # reading the clock costs about as much as a small rule's call, so the budget is checked every this many questions;
 # every built-in rule is linear in a question's size, so the overshoot is a few calls of one rule
 _CLOCK_STRIDE = 16
+# loader findings that are reported only while their rule is on (parse and schema errors always are)
+_SWITCHABLE = frozenset(("unsupported-question",))
 
 
 def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:
@@ -96,6 +97,8 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
         # a file that cannot be read, or a question that is not one, is reported whatever --select or --ignore say
         # (as ruff never hides a syntax error): the rules that are on did not see what it hides
         chosen = by_name.get(finding.rule)
+        if chosen is None and finding.rule in _SWITCHABLE:
+            continue
         findings.append(_with_severity(finding, chosen.severity if chosen else finding.severity))
     findings += checked[:len(checked) - len(timed_out)]
     items = []

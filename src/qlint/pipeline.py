@@ -22,6 +22,8 @@ from qlint.cache import decode as decode_outcome
 from qlint.config import ActiveRule, Config, ConfigError, ignored_for, load_config, resolve_rules
 from qlint.engine import check_bank, check_file, finish, timed_out
 from qlint.finding import Finding, Severity
+from qlint.formats import discover_banks, with_source_format
+from qlint.formats import read as read_bank
 from qlint.items import FileOutcome
 from qlint.loader import PARSE_ERROR, FileResult, Limits, decode, discover, load_file, load_text, read_limited
 from qlint.packs import PackError
@@ -89,10 +91,8 @@ def process(path: Path, display: str, active: Sequence[ActiveRule], limits: Limi
     """Load one file and run everything that depends on it alone."""
     if data is None:
         result = load_file(path, display, limits)
-    else:
-        text, problems = decode(data, display)
-        result = load_text(text, display, limits) if text is not None else FileResult(display)
-        result.findings[:0] = problems
+    else:   # the reader the file's format takes: YAML, GIFT, Aiken, Moodle XML, QTI
+        result = read_bank(data, display, limits, path)
     return check_file(result, active, keep, limits.rule_time_budget)
 
 
@@ -340,12 +340,14 @@ def bank_roots(config: Config, files: Sequence[Path]) -> list[Path]:
 def run_check(paths: list[str], *, config_path: str | None = None, select: list[str] | None = None,
               extend_select: Sequence[str] = (), ignore: Sequence[str] = (), stdin: bytes | BinaryIO | None = None,
               stdin_filename: str | None = None, jobs: int | None = None, use_cache: bool = True,
-              keep_questions: bool = False, progress: bool = False) -> Run:
+              keep_questions: bool = False, progress: bool = False, source_format: str | None = None) -> Run:
     """Check the given paths (``["-"]`` with ``stdin``, bytes or a binary stream, checks standard input)."""
     use_stdin = paths == ["-"]
     targets = [Path(p) for p in paths]
     start = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path.cwd())
     config, registry = setup(config_path, start)
+    if source_format:   # --from: files whose suffix does not settle their format are read as this one
+        config = with_source_format(config, source_format)
     try:
         active = resolve_rules(config, registry, select=select, extend_select=extend_select, ignore=ignore)
     except ConfigError as exc:
@@ -379,17 +381,20 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
             outcomes += processed.files
             processed.store_bank = None   # the buffer is not on disk: its bank findings are not for the cache
     else:
-        files = list(discover(targets, exclude))
+        files = list(discover_banks(targets, exclude, limits, discover))
         if all(p.is_file() for p in targets) and any(isinstance(a.rule, BankRule) for a in active):
             # pre-commit passes only changed files: cross-file rules still compare against the whole
             # bank, loaded from the config root, and only the files named are reported on.
             report_only = {relative(f) for f in files}
             named = {os.path.realpath(f) for f in files}
-            files += [f for f in discover([u for u in bank_roots(config, files) if u.is_dir()], exclude)
+            files += [f for f in discover_banks([u for u in bank_roots(config, files) if u.is_dir()], exclude, limits, discover)
                       if os.path.realpath(f) not in named]
         processed = process_all(files, config, registry, active, jobs=jobs or default_jobs(), use_cache=use_cache,
                                 keep=keep_questions, progress=progress)
         outcomes, bank = processed.files, processed.bank
+        if report_only is not None:   # a named package's questions and problems carry its entries' paths
+            report_only |= {p for o in outcomes if o.path in report_only
+                            for p in [*(f.path for f in o.findings), *(i.path for i in o.items)]}
 
     memo: dict[str, frozenset[str]] = {}
 

@@ -10,6 +10,8 @@ import json
 import sys
 from pathlib import Path
 
+from qlint.cli import add_from_option
+
 
 def _csv(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
@@ -25,6 +27,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--responses", action="append", metavar="FILE",
                         help="response data: adds the item-analysis table (repeatable)")
     parser.add_argument("--irt", action="store_true", help="with --responses: add a 2PL fit (needs qlint[irt])")
+    add_from_option(parser)
 
 
 def add_parsers(subparsers) -> None:
@@ -49,7 +52,8 @@ def _summary(args: argparse.Namespace):
         raise UsageError("report and stats read a bank from files and folders, not from stdin")
     try:
         run = run_check(args.paths, config_path=args.config, select=args.select,
-                        extend_select=args.extend_select, ignore=args.ignore, keep_questions=True)
+                        extend_select=args.extend_select, ignore=args.ignore, keep_questions=True,
+                        source_format=args.source_format)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     return run, summarize(run, args.paths, name=args.title)

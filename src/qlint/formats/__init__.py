@@ -1,0 +1,158 @@
+"""Bank formats: one reader (and writer) module per format, and the dispatch that picks a file's reader.
+
+A file's format is, in order: ``--from`` or the first ``formats`` glob of the config that matches it; else its
+suffix (``.yaml``/``.yml``, ``.gift``, ``.aiken``, ``.xml`` by its root element, ``.zip`` by its manifest); else
+what its content looks like; else YAML, whose loader then says what is wrong with it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import os
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, format_name, parse_error
+from qlint.loader import FileResult, Limits, discover, matches_glob
+
+__all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "read", "reader", "reader_for"]
+
+_MODULES = {"yaml": "yaml_reader", "gift": "gift", "aiken": "aiken", "moodle-xml": "moodle", "qti": "qti"}
+_SETTLED = (".yaml", ".yml", ".gift", ".aiken", ".zip")
+_SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))
+
+
+def reader(name: str) -> Reader:
+    """The reader of a format; its module (and lark or lxml) is imported on first use, so YAML runs skip them."""
+    return importlib.import_module(f"qlint.formats.{_MODULES[format_name(name)]}").READER
+
+
+def forced(path: str, limits: Limits) -> str | None:
+    """The format ``--from`` or a config glob names for this path, if any. ``--from`` (the ``**`` pattern) is for
+    suffixes that do not settle a format (``.txt``, none, and ``.xml`` for an XML format): ``.yaml``, ``.gift``,
+    ``.aiken`` and ``.zip`` files keep theirs, so a folder that mixes formats still checks."""
+    for pattern, name in getattr(limits, "formats", ()):
+        if pattern == "**":
+            lower = path.lower()
+            if not lower.endswith(_SETTLED) and (not lower.endswith(".xml") or name in ("moodle-xml", "qti")):
+                return name
+        elif matches_glob(Path(path), (pattern,)):
+            return name
+    return None
+
+
+def reader_for(path: str, data: bytes, forced_format: str | None = None) -> Reader:
+    """The reader for one file: the forced format, else the suffix (sniffing ``.xml``), else the content."""
+    if forced_format:
+        return reader(forced_format)
+    lower = path.lower()
+    if lower.endswith((".yaml", ".yml")):
+        return reader("yaml")
+    if lower.endswith((".gift", ".gift.txt")):
+        return reader("gift")
+    if lower.endswith(".aiken"):
+        return reader("aiken")
+    if lower.endswith((".xml", ".zip", ".imscc")):
+        moodle = reader("moodle-xml")
+        return moodle if moodle.sniff(data, path) else reader("qti")
+    for name in ("gift", "aiken"):
+        if lower.endswith(".txt") and reader(name).sniff(data, path):
+            return reader(name)
+    return reader("yaml")
+
+
+def read(data: bytes, path: str, limits: Limits, real_path: Path | None = None) -> FileResult:
+    """One file's bytes -> its questions, source map and problems, by whichever reader its format takes."""
+    chosen = reader_for(path, data, forced(real_path.as_posix() if real_path else path, limits) or forced(path, limits))
+    try:
+        return chosen.read(data, path, limits)
+    except (RecursionError, MemoryError) as exc:
+        return parse_error(path, 1, 1, f"{chosen.name} file too deeply nested or too big to read ({type(exc).__name__})")
+    except Exception as exc:  # a reader's own bug must cost one file, named with a line, never the run
+        return parse_error(path, 1, 1, f"{chosen.name} file could not be read: {type(exc).__name__}: {exc}")
+
+
+_EXTRA = {"gift": (".gift", ".txt"), "aiken": (".aiken", ".txt"), "moodle-xml": (".xml",), "qti": (".xml", ".zip")}
+
+
+def _wanted(name: str, candidate: Path, globs: tuple[tuple[str, str], ...]) -> bool:
+    """Whether discovery takes a file the YAML loader's discovery does not: a config glob names it, ``--from``
+    names its suffix's format, or its suffix is a bank format's (``.xml`` and ``.zip`` only when they look it)."""
+    lower = name.lower()
+    for pattern, fmt in globs:
+        if pattern == "**" and lower.endswith(_EXTRA.get(fmt, ())):
+            return True
+        if pattern != "**" and matches_glob(candidate, (pattern,)):
+            return True
+    if lower.endswith((".gift", ".aiken")):
+        return True
+    return lower.endswith((".xml", ".zip")) and _looks_like_bank(candidate)
+
+
+def _looks_like_bank(path: Path) -> bool:
+    """A folder's ``.xml`` file is a bank when its root is Moodle's ``<quiz>`` or QTI; a ``.zip`` when it is a
+    content package (holds ``imsmanifest.xml``). Other XML in a bank folder (a build file) is left alone."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return True   # unreadable: the reader says so
+    if path.name.lower().endswith(".zip"):
+        return head.startswith(b"PK") and b"imsmanifest.xml" in _zip_names(path)
+    if b"canvas.instructure.com" in head and b"questestinterop" not in head:
+        return False   # a Canvas export's quiz settings (assessment_meta.xml), not questions
+    return any(marker in head for marker in (b"<quiz", b"questestinterop", b"assessmentItem", b"qti-assessment-item"))
+
+
+def _zip_names(path: Path) -> bytes:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return "\n".join(archive.namelist()[:10_000]).encode()
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return b"imsmanifest.xml"   # broken: the reader reports it
+
+
+def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Limits | None = None,
+                   yaml_discovery: Callable[..., Iterator[Path]] = discover) -> Iterator[Path]:
+    """Every bank file under ``paths``: the YAML loader's own discovery first (``yaml_discovery``), then files of
+    the other formats, in a stable order."""
+    globs = tuple(getattr(limits, "formats", ()))
+    seen: set[Path] = set()
+    for found in yaml_discovery(paths, exclude):
+        seen.add(found)
+        yield found
+    for root in paths:
+        if not root.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+            dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+            for name in sorted(filenames):
+                candidate = Path(dirpath) / name
+                if (candidate not in seen and not name.startswith(".") and not matches_glob(candidate, exclude)
+                        and _wanted(name, candidate, globs)):
+                    seen.add(candidate)
+                    yield candidate
+
+
+def with_source_format(config, name: str):
+    """The config with ``--from NAME`` in force: it comes before the config's own ``formats`` globs."""
+    settings = config.settings
+    chosen = format_name(name)
+    return dataclasses.replace(config, settings=settings.model_copy(
+        update={"formats": {"**": chosen, **{g: f for g, f in settings.formats.items() if g != "**"}}}))
+
+
+def is_yaml(path: str, limits: Limits) -> bool:
+    """Whether a checked file is in qlint's own YAML format (the only one ``--fix`` rewrites)."""
+    chosen = forced(path, limits)
+    if chosen is not None:
+        return chosen == "yaml"
+    if path.lower().endswith((".yaml", ".yml")):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(8192)
+    except OSError:
+        return False
+    return reader_for(path, head).name == "yaml"

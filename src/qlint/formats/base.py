@@ -1,0 +1,145 @@
+"""What every bank reader shares: the names of the formats, the reading limits, and how a reader turns the
+fields it found into validated questions with a source map.
+
+A reader turns one file's bytes into a ``FileResult`` exactly as the YAML loader does: questions with the line
+and column of each field in the file the author edits, and every problem as a finding (Q101 parse-error for
+syntax, Q102 schema for shape, Q109 unsupported-question for question types qlint does not check).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pydantic import ValidationError
+
+from qlint.finding import Finding, Severity
+from qlint.loader import PARSE_ERROR, SCHEMA, FileResult, Limits, LoadedQuestion, _schema_messages, decode, locate
+from qlint.model import Question
+
+UNSUPPORTED = ("Q109", "unsupported-question")
+
+# format name -> suffixes that name it; the YAML reader is the default for anything unnamed
+FORMATS: dict[str, tuple[str, ...]] = {
+    "yaml": (".yaml", ".yml"),
+    "gift": (".gift",),
+    "aiken": (".aiken",),
+    "moodle-xml": (".xml",),
+    "qti": (".xml", ".zip"),
+}
+ALIASES = {"qti12": "qti", "qti21": "qti", "qti30": "qti", "moodle": "moodle-xml", "xml": "moodle-xml"}
+
+
+def format_name(name: str) -> str:
+    """The reader a user's format name means; a ValueError names the known ones."""
+    key = ALIASES.get(name.strip().lower(), name.strip().lower())
+    if key not in FORMATS:
+        raise ValueError(f"unknown bank format {name!r}; known: {', '.join([*FORMATS, *ALIASES])}")
+    return key
+
+
+@dataclass(frozen=True)
+class ReadLimits(Limits):
+    """The loader's limits plus which reader files take: (glob, format) pairs, the first match wins; a run with
+    ``--from`` puts ``("**", format)`` first. Zip packages are bounded in entries, bytes and compression ratio."""
+
+    formats: tuple[tuple[str, str], ...] = ()
+    max_zip_entries: int = 10_000
+    max_zip_ratio: int = 100
+
+
+class Reader(Protocol):
+    """One bank format: ``sniff`` says whether bytes look like it, ``read`` turns them into questions."""
+
+    name: str
+    suffixes: tuple[str, ...]
+
+    def sniff(self, data: bytes, path: str) -> bool: ...
+
+    def read(self, data: bytes, path: str, limits: Limits) -> FileResult: ...
+
+
+def finding(path: str, line: int, column: int, kind: tuple[str, str], message: str,
+            question: str | None = None, field_path: str | None = None,
+            severity: Severity = Severity.ERROR) -> Finding:
+    code, name = kind
+    return Finding(path, max(1, line), max(1, column), code, name, severity, message, question, field_path)
+
+
+def unsupported(path: str, counts: dict[str, tuple[int, int, int]]) -> list[Finding]:
+    """One info finding per file naming the question types qlint skipped: type -> (count, first line, column)."""
+    if not counts:
+        return []
+    first = min(counts.values(), key=lambda c: (c[1], c[2]))
+    parts = ", ".join(f"{n} {kind}" for kind, (n, _, _) in sorted(counts.items()))
+    total = sum(n for n, _, _ in counts.values())
+    return [finding(path, first[1], first[2], UNSUPPORTED,
+                    f"{total} question{'s' if total != 1 else ''} not checked (not multiple choice): {parts}",
+                    severity=Severity.INFO)]
+
+
+def stable_id(*parts: str) -> str:
+    """An id derived from a question's own text, so that it survives reordering the file."""
+    digest = hashlib.blake2b("\x1f".join(parts).encode("utf-8"), digest_size=4).hexdigest()
+    words = re.sub(r"[^a-z0-9]+", "-", parts[0].lower()).strip("-")[:32].strip("-")
+    return f"{words}-{digest}" if words else f"q-{digest}"
+
+
+@dataclass
+class Draft:
+    """A question as a reader found it: plain fields (``stem``, ``options`` as dicts...) and where each sits."""
+
+    fields: dict[str, Any]
+    line: int
+    column: int
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)
+    name: str | None = None   # the format's own title or name, the id when unique in the file
+
+
+def assign_ids(drafts: list[Draft]) -> None:
+    """Titles become ids where unique in the file; other questions get an id derived from their stem."""
+    counts: dict[str, int] = {}
+    for draft in drafts:
+        if draft.name and draft.name.strip():
+            counts[draft.name.strip()] = counts.get(draft.name.strip(), 0) + 1
+    taken: set[str] = set()
+    for draft in drafts:
+        name = (draft.name or "").strip()
+        if name and counts[name] == 1:
+            qid = name
+        else:
+            stem = str(draft.fields.get("stem") or "")
+            qid = stable_id(name or stem, stem)
+            while qid in taken or counts.get(qid):
+                qid = stable_id(qid, stem)
+        taken.add(qid)
+        draft.fields.setdefault("id", qid)
+
+
+def build(drafts: list[Draft], result: FileResult) -> FileResult:
+    """Validate drafts into questions (ids assigned first); a draft that does not fit is a schema finding."""
+    assign_ids(drafts)
+    for draft in drafts:
+        try:
+            question = Question.model_validate(draft.fields)
+        except ValidationError as exc:
+            qid = draft.fields.get("id")
+            for where, message in _schema_messages(exc):
+                line, column = locate(draft.positions, where, (draft.line, draft.column))
+                result.findings.append(finding(result.path, line, column, SCHEMA, message, qid, where))
+            continue
+        result.questions.append(LoadedQuestion(question, result.path, draft.line, draft.column, draft.positions))
+    return result
+
+
+def parse_error(path: str, line: int, column: int, message: str) -> FileResult:
+    return FileResult(path, findings=[finding(path, line, column, PARSE_ERROR, message)])
+
+
+def decode_text(data: bytes, path: str) -> tuple[str | None, list[Finding]]:
+    """Bytes -> text for the text formats, with the YAML loader's rules (UTF-8, BOMs flagged, no NUL bytes)."""
+    text, problems = decode(data, path)
+    problems = [Finding(p.path, p.line, p.column, p.code, p.rule, p.severity,
+                        p.message.replace("YAML bank file", "bank file"), p.question, p.field) for p in problems]
+    return text, problems
