@@ -334,7 +334,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     table = score(by_rule, read_csv(VERDICTS))
     if args.write:
         stored = json.loads(STORED.read_text(encoding="utf-8")) if STORED.exists() else {}
-        for rule, row in stored.items():
+        for row in stored.values():
             row.pop("judged", None)
         for rule, row in table.items():
             if row["judged"]:

@@ -294,7 +294,7 @@ def cmd_server(args: argparse.Namespace, out) -> int:
 
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
         raise UsageError("qlint server needs pygls and lsprotocol: pip install 'qlint[server]'")
-    from qlint.server import serve   # pygls is an optional dependency: imported only when the server runs
+    from qlint.server import serve  # pygls is an optional dependency: imported only when the server runs
 
     serve()
     return EXIT_OK

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer

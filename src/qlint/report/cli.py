@@ -73,7 +73,7 @@ def cmd_report(args: argparse.Namespace, out) -> int:
     from qlint.cli import EXIT_OK, UsageError
 
     require_extra("report", ("matplotlib",))
-    from qlint.report.html import render   # imports nothing heavy itself; matplotlib loads when it draws
+    from qlint.report.html import render  # imports nothing heavy itself; matplotlib loads when it draws
 
     run, summary = _summary(args)
     target = Path(args.output)
