@@ -134,9 +134,12 @@ def allocate(available: dict[str, int], total: int) -> dict[str, int]:
     return want
 
 
-def draw(by_rule: dict, per_rule: int, seed: int, skip: set[tuple[str, str, str]]) -> list[dict]:
+def draw(by_rule: dict, per_rule: int, seed: int, skip: set[tuple[str, str, str]],
+         only: set[str] | None = None) -> list[dict]:
     picked = []
     for rule in sorted(set(by_rule) - NOT_JUDGED):
+        if only is not None and rule not in only:
+            continue
         rng = random.Random(f"{seed}:{rule}")
         pool: dict[str, list[str]] = defaultdict(list)
         for corpus, qid in sorted(by_rule[rule]):
@@ -159,7 +162,7 @@ def cmd_sample(args: argparse.Namespace) -> int:
         by_rule = keys_of(findings(Path(tmp)))
     old = read_csv(SAMPLE)
     skip = {(r["corpus"], r["id"], r["rule"]) for r in old} if args.top_up else set()
-    picked = draw(by_rule, args.per_rule, args.seed, skip)
+    picked = draw(by_rule, args.per_rule, args.seed, skip, set(args.rules.split(",")) if args.rules else None)
     records = (old if args.top_up else []) + picked
     write_csv(SAMPLE, ["corpus", "id", "rule", "field", "message"], records)
     counts = Counter(r["rule"] for r in records)
@@ -368,6 +371,7 @@ def main() -> int:
     p.add_argument("--per-rule", type=int, default=40)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--top-up", action="store_true")
+    p.add_argument("--rules", help="only these rules (comma-separated names)")
     p = sub.add_parser("packets")
     p.add_argument("outdir")
     p.add_argument("--parts", type=int, default=3)
