@@ -24,7 +24,7 @@ RULE_TIMEOUT = ("Q904", "rule-timeout")
 # every built-in rule is linear in a question's size, so the overshoot is a few calls of one rule
 _CLOCK_STRIDE = 16
 # loader findings that are reported only while their rule is on (parse and schema errors always are)
-_SWITCHABLE = frozenset(("unsupported-question",))
+_SWITCHABLE = frozenset(("unsupported-question", RULE_TIMEOUT[1]))
 
 
 def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:

@@ -14,8 +14,7 @@ RULE = LoaderRule(
          "says which rules it skipped, so that file's findings are incomplete and nobody has fully checked it."),
     use_instead=("Split the file, or look at what makes it slow (thousands of options in one question, megabyte "
                  "stems); raise `rule-time-budget` only if the file is as intended."),
-    notes=("Its failing example fires only under a budget shorter than the rules take over it. Like parse-error, it is "
-           "reported whatever --select or --ignore say: the file was not fully checked. "),
+    notes="Its failing example fires only under a budget shorter than the rules take over it. ",
     passing=("""\
 id: rt-ok
 stem: Which device holds a tensor created with torch.zeros(3) by default?
