@@ -34,6 +34,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,7 @@ NAMES = ("linkedin-skill-assessments", "javascript-questions", "ditectrev-cloud-
          "agieval-en", "frenchmedmcqa")
 VERDICT_WORDS = ("flaw", "false-alarm", "debatable")
 BANK_LEVEL = "*"
+PEER = re.compile(r"similar to question '([^']+)'")
 NOT_JUDGED = frozenset(("internal-error",))   # a crash is a bug to fix, not a finding to judge
 
 
@@ -237,6 +239,11 @@ def cmd_packets(args: argparse.Namespace) -> int:
             body = "" if r["id"] == BANK_LEVEL else render_question(corpus_rows[line_of(r["id"]) - 1])
             if r["rule"] == "answer-position-bias":
                 body = key_table(corpus_rows) + "\n\n" + body
+            peer = PEER.search(r.get("message", "")) if r["rule"] == "near-duplicate-stem" else None
+            if peer is not None:   # the other question, so that the reviewer can compare the two
+                other = corpus_rows[line_of(peer.group(1)) - 1]
+                body = f"QUESTION 1 (flagged):\n{body}\n\nQUESTION 2 (the one it is said to duplicate):\n" + \
+                    render_question(other)
             blocks.append(f"=== item {number} | key {r['corpus']}|{r['id']}|{r['rule']} ===\n"
                           f"FLAW CLAIMED: {defs.get(r['rule'], r['rule'])}"
                           f"WHERE: {r['field'] or 'the question'}\nCHECKER SAYS: {r.get('message', '')}\n\n{body}\n")

@@ -2,6 +2,8 @@
 cost bounds and behaviours that the rules' own examples cannot show."""
 from __future__ import annotations
 
+import json
+
 import time
 
 from qlint.cache import _decode_features, _encode_features
@@ -92,4 +94,4 @@ def test_near_duplicate_stem_numbers_only_differ_parallel_unless_answers_are_the
 def test_cache_keeps_what_a_stem_asks_and_its_answers_digest():
     key = stem_key(f"{_PASSAGE}\n\nWho works on the last day?", answers_digest(["Fay", "Gil", "Hal"], [1, 0, 0]))
     assert key.asks and key.answers
-    assert _decode_features(_encode_features([key])) == [key]
+    assert _decode_features(json.loads(json.dumps(_encode_features([key]))), 1) == [key]   # as stored

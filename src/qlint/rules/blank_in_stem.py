@@ -27,9 +27,11 @@ _WORD = re.compile(r"[A-Za-z0-9]")
 
 
 class Options(RuleOptions):
-    flag_what_placeholder: bool = Field(default=True, description=(
+    # both off by default: reviewers of real banks judged "... means what in Latin?" a complete direct question and
+    # "12 + ? = 20" the usual way to write an unknown, not blanks
+    flag_what_placeholder: bool = Field(default=False, description=(
         "report a 'what' standing in for a missing word mid-statement ('Bats use echoes to find what in the dark?')"))
-    flag_question_mark_placeholder: bool = Field(default=True, description=(
+    flag_question_mark_placeholder: bool = Field(default=False, description=(
         "report a '?' standing for the unknown inside an expression ('12 + ? x 3 = 24')"))
 
 
@@ -71,8 +73,19 @@ def _ellipsis(stem: str, m: re.Match) -> bool:
     return bool(between_sentences or quoted)
 
 
+# code in a stem (`x = _` spans, fenced or indented blocks): an underscore there is a name, never a blank
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`|^(?: {4}|\t).*$", re.S | re.M)
+
+
+def _without_code(stem: str) -> str:
+    """The stem with its code blanked out, character for character (positions stay where they were)."""
+    return _CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), stem) if ("`" in stem or "    " in stem
+                                                                                or "\t" in stem) else stem
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
     stem = _IGNORE.sub(" ", question.stem) if "_x" in question.stem else question.stem
+    stem = _without_code(stem)
     # cheap character tests first: every blank form needs one of these characters
     has_blank_char = "_" in stem or "[" in stem or "(" in stem or "...." in stem or "…" in stem
     for m in _BLANK.finditer(stem) if has_blank_char else ():
@@ -109,9 +122,13 @@ RULE = QuestionRule(
     check=check,
     notes=("A blank is \"__\" (any length), a lone \"_\" that is not part of an identifier or LaTeX subscript, "
            "\"[blank]\", \"( )\" or \"....\" between words; it is reported only when word text follows it in the "
-           "same sentence. Also reported: a \"?\" standing for the unknown in arithmetic, and the wh-in-situ "
+           "same sentence. With its two options on, also a \"?\" standing for the unknown in arithmetic, and the wh-in-situ "
            "placeholder (\"Dogs remain what to ...\"), which is exempt after prepositions, conjunctions and verbs "
-           "that take an embedded question (word lists in src/qlint/rules/data/blank-in-stem.yaml)."),
+           "that take an embedded question (word lists in src/qlint/rules/data/blank-in-stem.yaml)."
+           " " "A \"what\" standing for a missing word mid-statement (\"Bats use echoes to find what in the dark?\") and a "
+           "\"?\" standing for the unknown in an expression (\"12 + ? x 3 = 24\") are reported only with the options "
+           "flag-what-placeholder and flag-question-mark-placeholder: reviewers of real banks judged most such stems "
+           "complete direct questions. Underscores inside code (`_` in Go, Scala or JavaScript) are never blanks."),
     passing=("""\
 id: bis-end
 stem: The organelle that carries out photosynthesis is the ________.
@@ -151,19 +168,5 @@ options:
   - {text: dendrite, correct: true, rationale: Correct. Dendrites carry input toward the cell body.}
   - {text: axon, rationale: Incorrect. The axon carries output.}
   - {text: myelin sheath, rationale: Incorrect. It insulates the axon.}
-""", """\
-id: bis-question-mark
-stem: "12 + ? x 3 = 24"
-options:
-  - {text: '4', correct: true, rationale: Correct. 12 + 12 = 24.}
-  - {text: '3', rationale: Incorrect. 12 + 9 = 21.}
-  - {text: '6', rationale: Incorrect. 12 + 18 = 30.}
-""", """\
-id: bis-what
-stem: Bats use echoes to find what in the dark?
-options:
-  - {text: insects, correct: true, rationale: Correct. Echolocation locates prey.}
-  - {text: water, rationale: Incorrect. Bats find water by other cues.}
-  - {text: sunlight, rationale: Incorrect. There is none at night.}
-"""),
+""",),
 )

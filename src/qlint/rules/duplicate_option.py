@@ -12,11 +12,14 @@ from qlint.rule import QuestionRule, RuleOptions, Violation
 
 _LABEL = re.compile(r"^\s*(?:\(?[A-Ha-h]\)\s*|[A-H]\.\s+)")
 _NUM = re.compile(r"^\s*([-+]?\$?\d[\d,]*(?:\.\d+)?|[-+]?\d+\s*/\s*\d+)\s*(%|[a-z/]{0,6})\s*$", re.I)
+# commas that group thousands ("1,000,000"); any other comma in a number is a decimal comma ("0,5") or unclear
+_THOUSANDS = re.compile(r"[-+]?\$?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_DECIMAL_COMMA = re.compile(r"[-+]?\$?\d+,\d+")
 _DIGIT = re.compile(r"\d")
 _ARTICLES = frozenset(("a", "an", "the"))
-# only prose punctuation is dropped (a period only where a sentence ends: "a.out" is a name); maths symbols
+# only prose punctuation is dropped (a period only where a sentence ends: "a.out" is a name; quotes never); maths symbols
 # (+ - ^ ( ) = /) and signs are kept; _normal_cased applies this in cheaper steps
-_PUNCT = re.compile(r"[,;:!?\"“”‘’`*_]|[.](?=\s|$)|'(?!s\b)")
+_PUNCT = re.compile(r"[,;:!?`*_]|[.](?=\s|$)")
 # words that add nothing when one option is the other plus these ("It is called Ottawa." vs "Ottawa")
 # (no articles: those left after normalising are letters, as in "A, C")
 _FILLER = frozenset(("it", "is", "its", "it's", "called", "known", "as", "answer", "simply",
@@ -29,10 +32,11 @@ class Options(RuleOptions):
     flag_typo_variants: bool = Field(default=True, description="options equal but for one transposed-letter typo")
 
 
-_PUNCT_CHARS = str.maketrans({c: " " for c in ",;:!?\"“”‘’`*_"})
-_ANY_PUNCT = re.compile("[,;:!?\"“”‘’`*_]")
+# quotes are not among them: '42' and 42, "key" and key differ in code and in data formats, and reviewers of real
+# banks called such pairs false alarms
+_PUNCT_CHARS = str.maketrans({c: " " for c in ",;:!?`*_"})
+_ANY_PUNCT = re.compile("[,;:!?`*_]")
 _PERIOD = re.compile(r"[.](?=\s|$)")
-_QUOTE = re.compile(r"'(?![sS]\b)")
 # symbols that make an option code or markup, where every character counts ("$$" vs "$?", "a:hover" vs "a :hover")
 _CODE = re.compile(r"[`{}\[\]<>=$@#*&|\\^~]|\w\(|::|!\w|\w!")
 # options longer than this are not searched for typos (their words' sorted letters are the search key)
@@ -49,8 +53,6 @@ def _normal_cased(text: str) -> str:
     # ones by regex; the quote's context ("'s" then a word boundary) is judged on the text as written
     if "." in t:   # before the quotes: a period is judged by what follows it as written
         t = _PERIOD.sub(" ", t)
-    if "'" in t:
-        t = _QUOTE.sub(" ", t)
     if _ANY_PUNCT.search(t):
         t = t.translate(_PUNCT_CHARS)
     words = t.split()
@@ -69,8 +71,16 @@ def _number(text: str) -> tuple[Fraction, str] | None:
     m = _NUM.match(_LABEL.sub("", text).strip().rstrip("."))
     if not m:
         return None
-    try:
-        value = Fraction(m.group(1).replace(",", "").replace("$", "").replace(" ", "")).limit_denominator(10000)
+    written = m.group(1).replace(" ", "")
+    if "," in written:
+        if _THOUSANDS.fullmatch(written):
+            written = written.replace(",", "")
+        elif _DECIMAL_COMMA.fullmatch(written):
+            written = written.replace(",", ".")   # "0,5" is a half where decimals are written with a comma
+        else:
+            return None
+    try:   # exact: 0.000001 and 0.0000000001 are different numbers
+        value = Fraction(written.replace("$", ""))
     except (ValueError, ZeroDivisionError):
         return None
     return value, m.group(2).lower().rstrip("s")
@@ -137,6 +147,13 @@ def _normals(question: Question) -> tuple[list[str], bool]:
     return (cased if variants >= 3 else [c.lower() for c in cased]), True
 
 
+def _case_only(a: str, b: str) -> bool:
+    """Two one-word options that differ only in case: "-d" and "-D", "VarX" and "varx", "True" and "true" name
+    different things (reviewers of real banks called such pairs false alarms)."""
+    ca, cb = _normal_cased(a), _normal_cased(b)
+    return ca != cb and ca.lower() == cb.lower() and len(ca.split()) == 1
+
+
 def _peer_keys(normal: str, options: Options) -> list[tuple[str, str]]:
     """Keys under which options that may be near-duplicates of this one meet: the same filler-free core, or
     the same letters in each word (a transposed-letter typo keeps them)."""
@@ -180,6 +197,8 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     pairs = [(i, j) for j, n in enumerate(normals) if n and
              (i := _first_match(j, normals, numbers, first, peers, keys[j], options)) >= 0]
     for i, j in sorted(pairs):
+        if prose and _case_only(question.options[i].text, question.options[j].text):
+            continue
         why = _why(normals[i], normals[j], numbers[i], options, numbers[j])
         yield Violation(f"options[{j}].text", f"option {j + 1} duplicates option {i + 1} ({why}); "
                                               "replace one with a distinct distractor")
@@ -209,6 +228,22 @@ RULE = QuestionRule(
            "labels exist for this flaw; all 7 findings on the BenchMarker dev split were checked by hand and are "
            "true duplicates."),
     passing=("""\
+id: do-case-is-the-point
+stem: Which git branch flag deletes a branch even when it is not merged?
+options:
+  - {text: '-d', rationale: Incorrect. It refuses unmerged branches.}
+  - {text: '-D', correct: true, rationale: Correct. It is --delete --force.}
+  - {text: '"-D"', rationale: Incorrect. Quoted, it is not a flag.}
+  - {text: '-f', rationale: Incorrect. branch -f moves a branch.}
+""", """\
+id: do-decimal-comma
+stem: Quelle est la dose maximale, en grammes ?
+options:
+  - {text: '0,5', correct: true, rationale: Correct.}
+  - {text: '5', rationale: Incorrect. Dix fois trop.}
+  - {text: '0,000001', rationale: Incorrect.}
+  - {text: '0,0000000001', rationale: Incorrect.}
+""", """\
 id: do-minimal-pair
 stem: To soften butter quickly, you can
 options:
@@ -257,11 +292,11 @@ options:
 """),
     failing=("""\
 id: do-case
-stem: What is the chemical symbol of sodium?
+stem: Which compound is common table salt?
 options:
-  - {text: Na, correct: true, rationale: Correct. From the Latin natrium.}
-  - {text: NA., rationale: Incorrect. Same letters.}
-  - {text: So, rationale: Incorrect. No such element.}
+  - {text: Sodium chloride, correct: true, rationale: Correct. NaCl.}
+  - {text: sodium Chloride., rationale: Incorrect. The same compound.}
+  - {text: Potassium iodide, rationale: Incorrect. It is added to iodised salt.}
 """, """\
 id: do-number
 stem: What fraction of 8 is 4?
