@@ -3,7 +3,6 @@ cost bounds and behaviours that the rules' own examples cannot show."""
 from __future__ import annotations
 
 import json
-
 import time
 
 from qlint.cache import _decode_features, _encode_features

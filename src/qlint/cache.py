@@ -33,7 +33,7 @@ from qlint.loader import Suppression
 from qlint.stemkey import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 11
+FORMAT = 12
 USED = ".last-used"   # touched by every run that opens an entry folder
 # the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
 _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
@@ -106,7 +106,8 @@ def _encode_features(values: list[Any]) -> Any:
         return {"stemkeys": [[v.text for v in values], [v.numbers for v in values], [v.code for v in values],
                              [v.bag for v in values], [len(v.tokens) for v in values],
                              base64.b64encode(b"".join(v.tokens for v in values)).decode("ascii"),
-                             [v.sig for v in values], [v.asks for v in values], [v.answers for v in values]]}
+                             [v.sig for v in values], [v.asks for v in values], [v.answers for v in values],
+                             [list(v.choices) for v in values]]}
     json.dumps(values)  # raises for anything JSON cannot carry: that outcome is simply not cached
     return {"values": values}
 
@@ -116,18 +117,19 @@ def _decode_features(column: Any, count: int) -> list[Any]:
     _require(type(column) is dict and len(column) == 1)
     if "stemkeys" in column:
         parts = column["stemkeys"]
-        _require(type(parts) is list and len(parts) == 9)
-        texts, numbers, codes, bags, sizes, blob, sigs, asks, answers = parts
-        _require(all(type(c) is list and len(c) == count for c in (texts, numbers, codes, bags, sizes, sigs, asks, answers))
+        _require(type(parts) is list and len(parts) == 10)
+        texts, numbers, codes, bags, sizes, blob, sigs, asks, answers, choices = parts
+        _require(all(type(c) is list and len(c) == count
+                     for c in (texts, numbers, codes, bags, sizes, sigs, asks, answers, choices))
                  and _only(texts, str) and _only(bags, str) and _only(sizes, int) and _only(sigs, int)
                  and _only(asks, str) and _only(answers, str)
-                 and _nested(numbers, str) and _nested(codes, str) and type(blob) is str)
+                 and _nested(numbers, str) and _nested(codes, str) and _nested(choices, str) and type(blob) is str)
         data = base64.b64decode(blob, validate=True)
         _require(not sizes or (min(sizes) >= 0 and sum(sizes) == len(data) and all(s % 4 == 0 for s in sizes)))
         _require(not sigs or (min(sigs) >= 0 and max(sigs) < 1 << 64))
         out, at = [], 0
-        for t, n, c, b, size, sig, q, a in zip(texts, numbers, codes, bags, sizes, sigs, asks, answers):
-            out.append(StemKey(t, tuple(n), tuple(c), b, data[at:at + size], sig, q, a))
+        for t, n, c, b, size, sig, q, a, ch in zip(texts, numbers, codes, bags, sizes, sigs, asks, answers, choices):
+            out.append(StemKey(t, tuple(n), tuple(c), b, data[at:at + size], sig, q, a, tuple(ch)))
             at += size
         return out
     values = column["values"]

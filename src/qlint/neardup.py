@@ -68,7 +68,7 @@ def _shingle_chunks(keys: Sequence[StemKey], counts: np.ndarray) -> Iterator[tup
             yield np.concatenate((tri[same], two)).view(np.int64), np.concatenate((own[:-2][same], own[:-1][short]))
 
 
-_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG, _ASKS, _ANSWERS = (attrgetter(name) for name in StemKey._fields)
+_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG, _ASKS, _ANSWERS, _CHOICES = (attrgetter(name) for name in StemKey._fields)
 
 
 def _ids(values: Iterable, count: int, empty: object = None) -> np.ndarray:

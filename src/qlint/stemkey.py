@@ -51,6 +51,7 @@ class StemKey(NamedTuple):
     sig: int = 0
     asks: str = ""      # the question after a long shared passage or scenario, as comparison text ("": none)
     answers: str = ""   # digest of the options' texts and which are keys ("": not known)
+    choices: tuple[str, ...] = ()   # a short digest of each option's text, sorted (empty: not known)
 
     @property
     def words(self) -> frozenset[str]:
@@ -112,7 +113,13 @@ def answers_digest(texts: list[str], keys: list[bool]) -> str:
                            digest_size=8).hexdigest()
 
 
-def stem_key(stem: str, answers: str = "") -> StemKey:
+def choice_digests(texts: list[str]) -> tuple[str, ...]:
+    """A short digest of each option's text (case and spacing aside), sorted: which options two questions share."""
+    return tuple(sorted(hashlib.blake2b(" ".join(t.lower().split()).encode("utf-8", "surrogatepass"),
+                                        digest_size=5).hexdigest() for t in texts))
+
+
+def stem_key(stem: str, answers: str = "", choices: tuple[str, ...] = ()) -> StemKey:
     head = stem[:MAX_COMPARE_CHARS]
     text = key_text(head)
     tokens = text.split()
@@ -120,7 +127,7 @@ def stem_key(stem: str, answers: str = "") -> StemKey:
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
     asks = asked_part(stem) if len(stem) > PASSAGE_CHARS else ""
     return StemKey(text, numbers, code, " ".join(sorted(map(_STEMS.__getitem__, tokens))), token_hashes(tokens),
-                   signature(text, numbers, code, asks, answers), asks, answers)
+                   signature(text, numbers, code, asks, answers), asks, answers, choices)
 
 
 def signature(text: str, numbers: tuple[str, ...], code: tuple[str, ...], asks: str = "", answers: str = "") -> int:

@@ -371,9 +371,7 @@ def _coverage(facts: list[QuestionFacts]) -> Coverage:
 
 
 def _near_duplicates(run: Run, every: list[LoadedQuestion]) -> NearDuplicates:
-    from qlint.neardup import find_pairs
     from qlint.rules import near_duplicate_stem as rule
-    from qlint.stemkey import stem_key
 
     options, active = _options(run, rule.RULE.name, rule)
     reported = [f for f in run.findings if f.rule == rule.RULE.name]
@@ -386,8 +384,8 @@ def _near_duplicates(run: Run, every: list[LoadedQuestion]) -> NearDuplicates:
 
     # The rule's own pairs (same keys, same threshold, same variant handling); an edge counts when check
     # still reports at least one of its two questions, so suppressed or ignored pairs do not form clusters.
-    keys = [stem_key(item.question.stem) for item in every]
-    pairs = [(a, b, s) for a, b, s in find_pairs(keys, options.threshold, ignore_variants=options.ignore_variants)
+    keys = [rule.extract(item.question, options) for item in every]
+    pairs = [(a, b, s) for a, b, s in rule.confirmed_pairs(keys, options)
              if is_flagged(every[a]) or is_flagged(every[b])]
     parent = list(range(len(every)))
 

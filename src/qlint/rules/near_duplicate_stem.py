@@ -8,7 +8,7 @@ from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, RuleOptions
-from qlint.stemkey import StemKey, answers_digest, stem_key
+from qlint.stemkey import StemKey, answers_digest, choice_digests, stem_key
 
 
 class Options(RuleOptions):
@@ -17,6 +17,11 @@ class Options(RuleOptions):
     min_word_overlap: float = Field(default=0.75, ge=0, le=1,
                                     description="share of content words (stemmed, Jaccard) two stems must have in common; "
                                                 "keeps 'a deque' / 'a queue' apart")
+    min_shared_options: float = Field(default=0.5, ge=0, le=1, description=(
+        "share of the smaller question's options (case and spacing aside) the other must also offer; questions "
+        "that share a passage or scenario but offer different answers ask different things (0: stems alone)"))
+    stems_alone: float = Field(default=95.0, ge=50, le=100, description=(
+        "similarity at or above which two stems without a long shared passage are duplicates whatever their options"))
     ignore_variants: bool = Field(default=True, description=(
         "stems that differ only in numbers or code are parallel items, not duplicates (unless their options and "
         "key are the same too)"))
@@ -26,19 +31,44 @@ _EMPTY = StemKey("", (), ())
 
 
 def extract(question: Question, options: Options) -> StemKey:
-    return stem_key(question.stem, answers_digest([o.text for o in question.options],
-                                                  [o.correct for o in question.options]))
+    texts = [o.text for o in question.options]
+    return stem_key(question.stem, answers_digest(texts, [o.correct for o in question.options]),
+                    choice_digests(texts))
+
+
+def same_question(a: StemKey, b: StemKey, score: float, options: Options) -> bool:
+    """Whether two similar stems ask the same thing. Short stems this close are the same question whatever the
+    options; otherwise (a shared passage or scenario, or a shared lead-in with other words after it) they must
+    also offer the same answers. Two-option questions (Yes/No, True/False) share their options by chance, so
+    there the stems must be the same."""
+    if options.min_shared_options <= 0 or not a.choices or not b.choices:
+        return True
+    if score >= options.stems_alone and not (a.asks or b.asks):
+        return True
+    if min(len(a.choices), len(b.choices)) < 3:
+        return a.text == b.text and a.asks == b.asks
+    shared = len(set(a.choices) & set(b.choices))
+    return shared >= options.min_shared_options * min(len(a.choices), len(b.choices))
+
+
+def confirmed_pairs(keys: Sequence[StemKey], options: Options, memo: Path | None = None
+                    ) -> list[tuple[int, int, float]]:
+    """The pairs of questions the rule reports: similar stems (the search, kept in ``memo`` between runs) that
+    also offer the same answers."""
+    from qlint.ndindex import search  # numpy and rapidfuzz: imported only when the search runs
+
+    return [(a, b, score) for a, b, score in search(keys, options.threshold, memo=memo,
+                                                    min_overlap=options.min_word_overlap,
+                                                    ignore_variants=options.ignore_variants)
+            if same_question(keys[a], keys[b], score, options)]
 
 
 def check(questions: Sequence[BankItem], options: Options, memo: Path | None = None) -> Iterator[BankViolation]:
     # the key is extracted per question with the file; a question whose extraction failed (reported as an
     # internal error) takes part with an empty key. The search kept in ``memo`` by the last run is reused.
-    from qlint.ndindex import search  # numpy and rapidfuzz: imported only when the search runs
-
     keys = [item.features.get(RULE.name) or _EMPTY for item in questions]
     partners: dict[int, list[tuple[float, int]]] = {}
-    for a, b, score in search(keys, options.threshold, memo=memo, min_overlap=options.min_word_overlap,
-                              ignore_variants=options.ignore_variants):
+    for a, b, score in confirmed_pairs(keys, options, memo):
         partners.setdefault(a, []).append((score, b))
         partners.setdefault(b, []).append((score, a))
     for index, found in sorted(partners.items()):
@@ -65,6 +95,24 @@ RULE = BankRule(
     extract=extract,
     memo=True,
     passing=("""\
+questions:
+  - id: nd-series-1
+    stem: >-
+      A team trains a 7B-parameter model on eight GPUs. Each step runs out of memory at the backward pass, and the
+      team must fit a global batch of 64 without buying more hardware or changing the model. Solution: the team
+      turns on activation checkpointing. Does this meet the goal?
+    options:
+      - {text: 'Yes', correct: true, rationale: Correct. Recomputing activations frees their memory.}
+      - {text: 'No', rationale: Incorrect. It does fit the batch.}
+  - id: nd-series-2
+    stem: >-
+      A team trains a 7B-parameter model on eight GPUs. Each step runs out of memory at the backward pass, and the
+      team must fit a global batch of 64 without buying more hardware or changing the model. Solution: the team
+      doubles the learning rate. Does this meet the goal?
+    options:
+      - {text: 'Yes', rationale: Incorrect. The learning rate does not change memory.}
+      - {text: 'No', correct: true, rationale: Correct. Memory use is unchanged.}
+""", """\
 questions:
   - id: nd-1
     stem: Which of the following reduces activation memory at the cost of extra compute?
