@@ -99,3 +99,21 @@ def test_ignore_file_in_the_middle_of_a_file_still_covers_all_of_it(run_cli, tmp
     write("bank/legacy.yaml", text)
     code, out, _ = run_cli("check", "bank", "--no-cache", cwd=tmp_path)
     assert code == 0 and "Q104" not in out
+
+
+# --- [tool.qlint] in qlint.toml ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["qlint.toml", ".qlint.toml"])
+def test_tool_qlint_header_in_qlint_toml_gets_a_hint(run_cli, tmp_path, write, name):
+    write(name, '# settings\n[tool.qlint]\npaths = ["bank"]\n')
+    write("bank/a.yaml", CLEAN)
+    code, _, err = run_cli("check", "bank", cwd=tmp_path)
+    assert code == 2
+    assert f"{name}:2: [tool.qlint]: in {name} the settings go at the top level" in err
+    assert "unknown key" not in err
+
+
+def test_tool_qlint_in_pyproject_is_still_read(run_cli, tmp_path, write):
+    write("pyproject.toml", '[tool.qlint]\nignore = ["correct-count"]\n')
+    write("bank/a.yaml", TWO_KEYS)
+    assert run_cli("check", "bank", "--no-cache", cwd=tmp_path)[0] == 0
