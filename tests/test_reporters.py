@@ -232,7 +232,7 @@ def test_github_summary_mentions_the_annotation_cap(rules):
     _, plain = parse_github(render("github", Report(many, 1, 1, rules)))
     assert "12 problems" in plain[-1] and "10" in plain[-1]
     _, plain = parse_github(render("github", Report([], 1, 4, rules)))
-    assert plain == ["qlint: all clear: 4 questions in 1 files."]
+    assert plain == ["qlint: all clear: 4 questions in 1 file."]
     assert render("github", Report([], 1, 4, rules), quiet=True) == ""
 
 

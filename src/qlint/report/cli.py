@@ -10,6 +10,8 @@ import json
 import sys
 from pathlib import Path
 
+from qlint.wording import plural
+
 
 def _csv(value: str) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
@@ -77,8 +79,9 @@ def cmd_report(args: argparse.Namespace, out) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
     t = summary.totals
-    out.write(f"Wrote {target}: {t['questions']} questions in {t['files']} files, {t['findings']} findings, "
-              f"{len(summary.near_duplicates.clusters)} near-duplicate clusters.\n")
+    clusters = plural(len(summary.near_duplicates.clusters), "near-duplicate cluster")
+    out.write(f"Wrote {target}: {plural(t['questions'], 'question')} in {plural(t['files'], 'file')}, "
+              f"{plural(t['findings'], 'finding')}, {clusters}.\n")
     return EXIT_OK
 
 
