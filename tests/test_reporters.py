@@ -262,7 +262,7 @@ def test_gitlab_empty_is_an_empty_array(rules):
 # --- JUnit ------------------------------------------------------------------------------------------------------
 
 def test_junit_counts_and_escaping(report):
-    output = render("junit", report)
+    output = render("junit", report, fail_on="info")   # every finding fails the run
     root = ET.fromstring(output.encode("utf-8"))
     assert root.tag == "testsuites"
     assert root.get("tests") == root.get("failures") == str(len(FINDINGS))

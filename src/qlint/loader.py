@@ -538,7 +538,7 @@ def _special_kind(mode: int) -> str | None:
 
 
 _YAML_SUFFIXES = (".yaml", ".yml")
-_SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))
+SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))
 
 
 def discover(paths: list[Path], exclude: tuple[str, ...] = ()) -> Iterator[Path]:
@@ -549,7 +549,7 @@ def discover(paths: list[Path], exclude: tuple[str, ...] = ()) -> Iterator[Path]
     for root in paths:
         if root.is_dir():
             for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-                dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
                 for name in sorted(filenames):
                     candidate = Path(dirpath) / name
                     if name.endswith(_YAML_SUFFIXES) and not name.startswith(".") and not matches_glob(candidate, exclude):
