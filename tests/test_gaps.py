@@ -107,6 +107,13 @@ def test_force_exclude_without_a_config_skips_hidden_files(run_cli, tmp_path, wr
     assert (code, out, err) == (0, "", "")
 
 
+def test_force_exclude_judges_stdin_by_its_filename(run_cli, repo):
+    args = ("check", "-", "--force-exclude", "--no-cache", "--stdin-filename")
+    assert run_cli(*args, "ci/pipeline.yml", cwd=repo, stdin=CI_YAML) == (0, "", "")
+    code, out, _ = run_cli(*args, "bank/new.yaml", cwd=repo, stdin=TWO_KEYS.replace("keys-1", "keys-9"))
+    assert code == 1 and "bank/new.yaml:3:1: Q104 correct-count" in out
+
+
 def test_folders_named_with_force_exclude_are_walked_as_before(run_cli, repo):
     code, out, _ = run_cli("check", "--force-exclude", "--no-cache", "bank", cwd=repo)
     assert code == 0 and out == "All clear: 1 question in 1 file.\n"

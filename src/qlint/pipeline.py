@@ -381,9 +381,11 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     missing = [p for p in targets if not use_stdin and not p.exists() and not p.is_symlink()]
     if missing:
         raise SetupError(f"no such file or folder: {missing[0]}")
-    excluded = [relative(p) for p in targets if force_exclude and not use_stdin and force_excluded(config, p)]
+    # standard input is judged by the name it stands for, as an editor passes it
+    named = ([Path(stdin_filename)] if stdin_filename else []) if use_stdin else targets
+    excluded = [relative(p) for p in named if force_exclude and force_excluded(config, p)]
     if excluded:
-        targets = [p for p in targets if relative(p) not in excluded]
+        targets = [] if use_stdin else [p for p in targets if relative(p) not in excluded]
         if not targets:   # nothing named is a bank file: nothing to check, not even the rest of the bank
             return Run(config, registry, active, [], [], set(), excluded=excluded)
 
