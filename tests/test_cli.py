@@ -26,7 +26,7 @@ def test_clean_file_exits_zero(run_cli, write):
     path = write("bank/a.yaml", CLEAN)
     code, out, err = run_cli("check", path)
     assert code == 0, out + err
-    assert "All clear: 1 questions in 1 files." in out
+    assert "All clear: 1 question in 1 file." in out
 
 
 def test_findings_text_format_and_exit_one(run_cli, write):

@@ -232,7 +232,7 @@ def test_github_summary_mentions_the_annotation_cap(rules):
     _, plain = parse_github(render("github", Report(many, 1, 1, rules)))
     assert "12 problems" in plain[-1] and "10" in plain[-1]
     _, plain = parse_github(render("github", Report([], 1, 4, rules)))
-    assert plain == ["qlint: all clear: 4 questions in 1 files."]
+    assert plain == ["qlint: all clear: 4 questions in 1 file."]
     assert render("github", Report([], 1, 4, rules), quiet=True) == ""
 
 
@@ -262,7 +262,7 @@ def test_gitlab_empty_is_an_empty_array(rules):
 # --- JUnit ------------------------------------------------------------------------------------------------------
 
 def test_junit_counts_and_escaping(report):
-    output = render("junit", report)
+    output = render("junit", report, fail_on="info")   # every finding fails the run
     root = ET.fromstring(output.encode("utf-8"))
     assert root.tag == "testsuites"
     assert root.get("tests") == root.get("failures") == str(len(FINDINGS))

@@ -28,6 +28,7 @@ from typing import Any
 
 from qlint import __version__
 from qlint.finding import Finding, Severity
+from qlint.fix import Fix
 from qlint.items import NO_IGNORE, BankItem, FileOutcome
 from qlint.loader import Suppression
 from qlint.stemkey import StemKey
@@ -74,6 +75,9 @@ def config_key(config, registry, active) -> str:
 _FIELDS = tuple(k for k in BankItem.__slots__ if k != "features")   # BankItem's arguments, in order
 _COLUMNS = tuple(k for k in _FIELDS if k != "path")   # the path is stored only where it is not the file's
 _SEVERITY = {int(s): s for s in Severity}
+# what a cached finding that had a safe fix carries: fixable, though its edits are not kept (a fix run never uses the
+# cache, and checks the file again before it writes)
+CACHED_FIX = Fix("a safe fix (run `qlint check --fix`)", ())
 
 
 class Damaged(ValueError):
@@ -156,7 +160,7 @@ def _rows(findings: list[Finding], path: str | None) -> dict[str, list]:
     rows = [[number(paths, f.path), f.line, f.column, number(kinds, (f.code, f.rule)), int(f.severity), f.message,
              number(ids, f.question), number(fields, f.field)] for f in findings]
     return {"paths": list(paths), "kinds": [list(k) for k in kinds], "ids": list(ids), "fields": list(fields),
-            "rows": rows}
+            "rows": rows, "fixable": [i for i, f in enumerate(findings) if f.fix is not None]}
 
 
 def _findings(doc: Any) -> list[Finding]:
@@ -182,9 +186,14 @@ def _findings(doc: Any) -> list[Finding]:
                  and 0 <= min(p) and max(p) < len(paths) and min(line) >= 1 and min(col) >= 1
                  and 0 <= min(k) and max(k) < len(kinds) and set(sev) <= _SEVERITY.keys()
                  and -1 <= min(q) and max(q) < len(ids) - 1 and -1 <= min(f) and max(f) < len(fields) - 1)
+    fixable = doc.get("fixable", [])   # absent: none (an entry with no finding a fix can repair)
+    _require(type(fixable) is list and _only(fixable, int) and all(0 <= i < len(rows) for i in fixable))
     severity = _SEVERITY
-    return [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[f])
-            for p, line, col, k, sev, msg, q, f in rows]
+    found = [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[f])
+             for p, line, col, k, sev, msg, q, f in rows]
+    for i in fixable:   # the fix itself is not stored: a --fix run checks afresh; the text format marks these
+        found[i].fix = CACHED_FIX
+    return found
 
 
 def encode(outcome: FileOutcome) -> str:

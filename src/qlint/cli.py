@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from qlint import __version__
+from qlint.wording import plural
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -49,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
+    check.add_argument("--force-exclude", action="store_true",
+                       help="apply exclude and the configured paths to files named too (for pre-commit)")
     check.add_argument("--allow-empty", action="store_true",
                        help="exit 0 when the paths hold no bank files (default: a usage error, exit 2)")
     check.add_argument("--responses", action="append", metavar="FILE",
@@ -100,77 +103,107 @@ def _setup(args: argparse.Namespace, start: Path):
 
 def cmd_check(args: argparse.Namespace, out) -> int:
     from qlint.engine import exit_code
-    from qlint.finding import Finding, Severity
-    from qlint.pipeline import SetupError, run_check
-    from qlint.reporters import Report, renderers
+    from qlint.finding import Severity
+    from qlint.reporters import renderers
 
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
     if fmt not in available:
         raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(available)}")
-    # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
-    stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] else None
-    try:
-        run = run_check(args.paths, config_path=args.config, select=args.select,
-                        extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
-                        stdin_filename=args.stdin_filename, jobs=args.jobs,
-                        use_cache=not (args.no_cache or args.fix or args.diff), progress=fmt == "text",
-                        source_format=args.source_format)
-    except SetupError as exc:
-        raise UsageError(str(exc)) from None
+    run = _check_run(args, progress=fmt == "text")
+    if run.excluded and not run.results:
+        return EXIT_OK   # --force-exclude left nothing named (pre-commit passed no bank file): nothing to say
     if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
         where = ", ".join(args.paths) or "the configured paths"
-        raise UsageError(f"no bank files found in {where} (.yaml and .yml files); pass --allow-empty to accept that")
+        raise UsageError(f"no bank files found in {where} (YAML, GIFT, Aiken, Moodle XML or QTI files); pass --allow-empty to accept that")
     if args.fix or args.diff:
-        changed, skips = _fix(args, run, out)
+        changed, run = _fix_and_recheck(args, run, out)
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
-        if changed:
-            run = run_check(args.paths, config_path=args.config, select=args.select,
-                            extend_select=args.extend_select, ignore=args.ignore, jobs=args.jobs,
-                            use_cache=not args.no_cache, source_format=args.source_format)
-        if skips:
-            run.findings = sorted(run.findings + skips, key=Finding.sort_key)
-
-    findings = run.findings
     if getattr(args, "responses", None):
         from qlint.analysis.cli import response_findings
 
-        findings = response_findings(args, run, findings)
+        run.findings = response_findings(args, run, run.findings)
     if args.write_baseline:
-        from qlint import baseline
+        return _write_baseline(args, run.findings)
+    findings = _new_findings(args, run.findings)
+    fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
+    _render(args, fmt, run, findings, fail_on, out)
+    return EXIT_OK if args.exit_zero else exit_code(findings, fail_on)
 
-        try:
-            count = baseline.write(Path(args.write_baseline), findings)
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.write_baseline}: {exc.strerror}") from None
-        print(f"qlint: wrote {count} finding{'s' if count != 1 else ''} to {args.write_baseline}", file=sys.stderr)
-        return EXIT_OK
-    if args.baseline:
-        from qlint import baseline
 
-        try:
-            findings = baseline.new_findings(findings, baseline.read(Path(args.baseline)))
-        except baseline.BaselineError as exc:
-            raise UsageError(str(exc)) from None
+def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: bool = False):
+    """The check run the arguments ask for; ``after_fix``: the run again over the fixed files, with the cache
+    (a fix run skips it: its findings must carry their fixes) and without stdin (--fix refuses it)."""
+    from qlint.pipeline import SetupError, run_check
 
-    options = {"quiet": args.quiet, "statistics": args.statistics}
+    # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
+    stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
+    fixing = (args.fix or args.diff) and not after_fix
+    try:
+        return run_check(args.paths, config_path=args.config, select=args.select,
+                         extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
+                         stdin_filename=args.stdin_filename, jobs=args.jobs,
+                         use_cache=not (args.no_cache or fixing), progress=progress,
+                         source_format=getattr(args, "source_format", None),
+                         force_exclude=getattr(args, "force_exclude", False))
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _fix_and_recheck(args: argparse.Namespace, run, out):
+    """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported."""
+    from qlint.finding import Finding
+
+    changed, skips = _fix(args, run, out)
+    if args.fix and changed:
+        run = _check_run(args, after_fix=True)
+    if skips:
+        run.findings = sorted(run.findings + skips, key=Finding.sort_key)
+    return changed, run
+
+
+def _write_baseline(args: argparse.Namespace, findings) -> int:
+    from qlint import baseline
+
+    try:
+        count = baseline.write(Path(args.write_baseline), findings)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.write_baseline}: {exc.strerror}") from None
+    print(f"qlint: wrote {plural(count, 'finding')} to {args.write_baseline}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _new_findings(args: argparse.Namespace, findings):
+    """The findings to report: with --baseline, those it does not record."""
+    if not args.baseline:
+        return findings
+    from qlint import baseline
+
+    try:
+        return baseline.new_findings(findings, baseline.read(Path(args.baseline)))
+    except baseline.BaselineError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> None:
+    from qlint.reporters import Report, renderers
+
+    render = renderers()[fmt]
+    # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
+    options = {"quiet": args.quiet, "statistics": args.statistics, "fail_on": fail_on, "fix_hint": not args.fix}
     if args.no_show_source:
         options["show_source"] = False
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
                     rules=[a.rule for a in run.active], sources=_sources(args, fmt, run, findings, out))
-    if args.output_file:
-        try:  # streamed: a million findings need not sit in memory twice
-            with open(args.output_file, "w", encoding="utf-8") as handle:
-                available[fmt](report, handle, {**options, "colour": False, "show_source": False})
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
-    else:
-        available[fmt](report, out, options)
-    if args.exit_zero:
-        return EXIT_OK
-    fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
-    return exit_code(findings, fail_on)
+    if not args.output_file:
+        render(report, out, options)
+        return
+    try:  # streamed: a million findings need not sit in memory twice
+        with open(args.output_file, "w", encoding="utf-8") as handle:
+            render(report, handle, {**options, "colour": False, "show_source": False})
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
 
 
 def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
@@ -205,8 +238,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
             out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
                                                 f"a/{path}", f"b/{path}"))
     elif outcome.changed and not args.quiet:
-        print(f"qlint: fixed {len(outcome.changed)} file{'s' if len(outcome.changed) != 1 else ''}",
-              file=sys.stderr)
+        print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
     skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
              for path, reason in outcome.skipped]
     return bool(outcome.changed), skips
@@ -285,7 +317,7 @@ def cmd_clean(args: argparse.Namespace, out) -> int:
     config, _ = _setup(args, Path.cwd())
     base = Cache.location(config)
     removed = Cache.clean(base)
-    out.write(f"removed {removed} cache folder{'s' if removed != 1 else ''} from {base}\n")
+    out.write(f"removed {plural(removed, 'cache folder')} from {base}\n")
     return EXIT_OK
 
 

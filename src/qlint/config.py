@@ -193,6 +193,11 @@ def load_config(path: Path | None, start: Path) -> Config:
         table = tool.get("qlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{source}: [tool.qlint] must be a table")
+    tool = table.get("tool") if not table_name else None
+    if isinstance(tool, dict) and "qlint" in tool:   # a pyproject.toml table copied into qlint.toml as it was
+        line = key_line(text, "", "tool.qlint") or key_line(text, "", "tool") or 1
+        raise ConfigError(f"{source}:{line}: [tool.qlint]: in {source.name} the settings go at the top level, "
+                          "without a table header (remove the [tool.qlint] line)")
     try:
         settings = Settings.model_validate(table)
     except ValidationError as exc:

@@ -98,12 +98,13 @@ def locate(positions: dict[str, tuple[int, int]], field_path: str | None,
 
 @dataclass(frozen=True)
 class Suppression:
-    """A ``# qlint: ignore[...] reason`` comment and the line it covers."""
+    """A ``# qlint: ignore[...] reason`` comment and the line it covers (``ignore-question``: the question there;
+    ``ignore-file``: the whole file)."""
 
     line: int
     column: int
     target_line: int
-    scope: str  # "line" or "question"
+    scope: str  # "line", "question" or "file"
     rules: tuple[str, ...]
     reason: str
 
@@ -118,7 +119,8 @@ class FileResult:
     suppressions: list[Suppression] = field(default_factory=list)
 
 
-_SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+_SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore-file|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+_SCOPES = {"ignore": "line", "ignore-question": "question", "ignore-file": "file"}
 
 
 def find_suppressions(text: str) -> list[Suppression]:
@@ -143,7 +145,7 @@ def find_suppressions(text: str) -> list[Suppression]:
             continue
         if not line[: match.start()].strip():
             waiting.append(len(found))
-        scope = "question" if match.group(1) == "ignore-question" else "line"
+        scope = _SCOPES[match.group(1)]
         rules = tuple(r.strip() for r in (match.group(2) or "").split(",") if r.strip())
         found.append((number, match.start() + 1, scope, rules, match.group(3).strip()))
         targets.append(number)  # its own line until a content line below claims it
@@ -536,7 +538,7 @@ def _special_kind(mode: int) -> str | None:
 
 
 _YAML_SUFFIXES = (".yaml", ".yml")
-_SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))
+SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))
 
 
 def discover(paths: list[Path], exclude: tuple[str, ...] = ()) -> Iterator[Path]:
@@ -547,7 +549,7 @@ def discover(paths: list[Path], exclude: tuple[str, ...] = ()) -> Iterator[Path]
     for root in paths:
         if root.is_dir():
             for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-                dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
                 for name in sorted(filenames):
                     candidate = Path(dirpath) / name
                     if name.endswith(_YAML_SUFFIXES) and not name.startswith(".") and not matches_glob(candidate, exclude):

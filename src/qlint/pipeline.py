@@ -25,7 +25,8 @@ from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, with_source_format
 from qlint.formats import read as read_bank
 from qlint.items import FileOutcome
-from qlint.loader import PARSE_ERROR, FileResult, Limits, discover, load_file, load_text, read_limited
+from qlint.loader import (PARSE_ERROR, SKIP_DIRS, FileResult, Limits, discover, load_file, load_text, matches_glob,
+                          read_limited)
 from qlint.packs import PackError
 from qlint.registry import Registry, RegistryError, load_registry
 from qlint.rule import BankRule
@@ -49,6 +50,7 @@ class Run:
     report_only: set[str] | None = None
     shown: list[FileOutcome] = field(default_factory=list)
     stdin: tuple[str, bytes | OSError] | None = None   # the name and the bytes read from standard input
+    excluded: list[str] = field(default_factory=list)   # paths named but left out by --force-exclude
 
 
 def relative(path: Path) -> str:
@@ -337,11 +339,34 @@ def bank_roots(config: Config, files: Sequence[Path]) -> list[Path]:
     return [common]
 
 
+def force_excluded(config: Config, path: Path) -> bool:
+    """True when a path named on the command line is no bank file under ``--force-exclude``: it matches an
+    ``exclude`` glob (as named, or relative to the config's folder), lies in a hidden or tool folder that a walk
+    would skip, or lies outside every configured bank ``paths``. pre-commit names every changed YAML file, and a
+    repository's .pre-commit-config.yaml or CI YAML must never be read as questions."""
+    real = Path(os.path.realpath(path))
+    # without a config file, the root is only the first named file's folder: hidden folders count from here
+    base = config.root if config.source is not None else Path(os.path.realpath(Path.cwd()))
+    try:
+        rel = real.relative_to(base)
+    except ValueError:
+        rel = None
+    exclude = tuple(config.settings.exclude)
+    if matches_glob(path, exclude) or (rel is not None and matches_glob(rel, exclude)):
+        return True
+    if rel is not None and any(part.startswith(".") or part in SKIP_DIRS for part in rel.parts):
+        return True
+    banks = [Path(os.path.realpath(config.root / p)) for p in config.settings.paths]
+    return bool(banks) and not any(real == bank or bank in real.parents for bank in banks)
+
+
 def run_check(paths: list[str], *, config_path: str | None = None, select: list[str] | None = None,
               extend_select: Sequence[str] = (), ignore: Sequence[str] = (), stdin: bytes | BinaryIO | None = None,
               stdin_filename: str | None = None, jobs: int | None = None, use_cache: bool = True,
-              keep_questions: bool = False, progress: bool = False, source_format: str | None = None) -> Run:
-    """Check the given paths (``["-"]`` with ``stdin``, bytes or a binary stream, checks standard input)."""
+              keep_questions: bool = False, progress: bool = False, source_format: str | None = None,
+              force_exclude: bool = False) -> Run:
+    """Check the given paths (``["-"]`` with ``stdin``, bytes or a binary stream, checks standard input). With
+    ``force_exclude``, named paths that ``force_excluded`` rejects are left out (and listed in ``Run.excluded``)."""
     use_stdin = paths == ["-"]
     targets = [Path(p) for p in paths]
     start = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path.cwd())
@@ -359,6 +384,13 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     missing = [p for p in targets if not use_stdin and not p.exists() and not p.is_symlink()]
     if missing:
         raise SetupError(f"no such file or folder: {missing[0]}")
+    # standard input is judged by the name it stands for, as an editor passes it
+    named = ([Path(stdin_filename)] if stdin_filename else []) if use_stdin else targets
+    excluded = [relative(p) for p in named if force_exclude and force_excluded(config, p)]
+    if excluded:
+        targets = [] if use_stdin else [p for p in targets if relative(p) not in excluded]
+        if not targets:   # nothing named is a bank file: nothing to check, not even the rest of the bank
+            return Run(config, registry, active, [], [], set(), excluded=excluded)
 
     exclude = tuple(settings.exclude)
     report_only: set[str] | None = None
@@ -423,7 +455,7 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
                              f"plugin failed to load: {problem.message}") for problem in registry.problems]
         findings.sort(key=Finding.sort_key)
     shown = [o for o in outcomes if report_only is None or o.path in report_only]
-    return Run(config, registry, active, outcomes, findings, report_only, shown, read)
+    return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded)
 
 
 def _read_stdin(stdin: bytes | BinaryIO | None, limits: Limits) -> bytes | OSError:

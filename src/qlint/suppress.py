@@ -1,4 +1,5 @@
-"""Suppressions: ``# qlint: ignore[rule] reason`` comments and the per-question ``qlint: ignore`` field.
+"""Suppressions: ``# qlint: ignore[rule] reason`` comments (``ignore-question`` and ``ignore-file`` for wider
+scopes) and the per-question ``qlint: ignore`` field.
 
 A reason is required. A suppression that silences nothing is itself reported
 (``unused-suppression``), as is one without a reason or naming an unknown rule
@@ -40,17 +41,39 @@ def _severity(active: Sequence[ActiveRule], name: str) -> Severity | None:
     return next((a.severity for a in active if a.rule.name == name), None)
 
 
+class _Index:
+    """Where each suppression applies: by line, by question, by file; and every one, to report the unused."""
+
+    def __init__(self) -> None:
+        self.by_line: dict[tuple[str, int], list[_Key]] = {}
+        self.by_question: dict[tuple[str, str], list[_Key]] = {}
+        self.by_file: dict[str, list[_Key]] = {}
+        self.every: list[_Key] = []
+
+    def add(self, key: _Key, table: dict, where: object) -> None:
+        self.every.append(key)
+        table.setdefault(where, []).append(key)
+
+    def hit(self, finding: Finding) -> _Key | None:
+        """The suppression that silences ``finding``, if one does."""
+        if finding.rule in _NEVER_SUPPRESSED:
+            return None
+        candidates = [*self.by_line.get((finding.path, finding.line), ()), *self.by_file.get(finding.path, ())]
+        if finding.question is not None:
+            candidates += self.by_question.get((finding.path, finding.question), ())
+        return next((key for key in candidates if finding.rule in key.rules), None)
+
+
+_FORMS = {"line": "ignore", "question": "ignore-question", "file": "ignore-file"}
+
+
 def apply_suppressions(findings: list[Finding], files: Sequence[FileOutcome],
                        active: Sequence[ActiveRule], all_rules: Iterable[str] = ()) -> list[Finding]:
     """Drop suppressed findings; add findings about the suppressions themselves."""
     known = _names(active)
     everything = set(all_rules or ()) | set(known)
-
     extra: list[Finding] = []
     invalid = _severity(active, INVALID[1])
-    by_line: dict[tuple[str, int], list[_Key]] = {}
-    by_question: dict[tuple[str, str], list[_Key]] = {}
-    every: list[_Key] = []
 
     def resolve(raw: Sequence[str], path: str, line: int, column: int, question: str | None) -> set[str]:
         names = set()
@@ -66,62 +89,57 @@ def apply_suppressions(findings: list[Finding], files: Sequence[FileOutcome],
                                      f"suppression names {r!r}, which is not a qlint rule", question))
         return names
 
+    index = _Index()
     for result in files:
-        starts = sorted((q.line, i) for i, q in enumerate(result.items))
-        lines = [s for s, _ in starts]
-        for sup in result.suppressions:
-            if not sup.reason or not sup.rules:
-                if invalid is None:
-                    continue
-                what = "a reason" if sup.rules else "rule names in brackets"
-                form = "ignore-question" if sup.scope == "question" else "ignore"
-                extra.append(Finding(result.path, sup.line, sup.column, INVALID[0], INVALID[1], invalid,
-                                     f"suppression needs {what}: # qlint: {form}[rule] reason"))
-                continue
-            names = resolve(sup.rules, result.path, sup.line, sup.column, None)
-            if not names:
-                continue
-            key = _Key(result.path, sup.line, sup.column, names, sup.reason, "comment")
-            every.append(key)
-            if sup.scope == "line":
-                by_line.setdefault((result.path, sup.target_line), []).append(key)
-            else:
-                at = bisect.bisect_right(lines, sup.target_line) - 1
-                if at >= 0:
-                    item: BankItem = result.items[starts[at][1]]
-                    by_question.setdefault((result.path, item.id), []).append(key)
+        _index_comments(result, index, resolve, extra, invalid)
         for item in result.items:
             for rule, reason in item.ignore.items():
                 line, column = item.locate(f"qlint.ignore.{rule}")
                 names = resolve([rule], result.path, line, column, item.id)
                 if names:
-                    key = _Key(result.path, line, column, names, reason, "field")
-                    every.append(key)
-                    by_question.setdefault((result.path, item.id), []).append(key)
-
-    if not every:
+                    index.add(_Key(result.path, line, column, names, reason, "field"), index.by_question,
+                              (result.path, item.id))
+    if not index.every:
         return findings + extra
     kept = []
     for finding in findings:
-        hit = None
-        if finding.rule not in _NEVER_SUPPRESSED:
-            for key in by_line.get((finding.path, finding.line), ()):
-                if finding.rule in key.rules:
-                    hit = key
-                    break
-            if hit is None and finding.question is not None:
-                for key in by_question.get((finding.path, finding.question), ()):
-                    if finding.rule in key.rules:
-                        hit = key
-                        break
+        hit = index.hit(finding)
         if hit is None:
             kept.append(finding)
         else:
             hit.used.add(finding.rule)
     severity = _severity(active, UNUSED[1])
     if severity is not None:
-        for key in every:
+        for key in index.every:
             for name in sorted(key.rules - key.used):
                 extra.append(Finding(key.path, key.line, key.column, UNUSED[0], UNUSED[1], severity,
                                      f"suppression of {name} silences nothing; remove it"))
     return kept + extra
+
+
+def _index_comments(result: FileOutcome, index: _Index, resolve, extra: list[Finding],
+                    invalid: Severity | None) -> None:
+    """A file's suppression comments into ``index``; one without rule names or a reason is an invalid-suppression."""
+    starts = sorted((q.line, i) for i, q in enumerate(result.items))
+    lines = [s for s, _ in starts]
+    for sup in result.suppressions:
+        if not sup.reason or not sup.rules:
+            if invalid is not None:
+                what = "a reason" if sup.rules else "rule names in brackets"
+                form = _FORMS.get(sup.scope, "ignore")
+                extra.append(Finding(result.path, sup.line, sup.column, INVALID[0], INVALID[1], invalid,
+                                     f"suppression needs {what}: # qlint: {form}[rule] reason"))
+            continue
+        names = resolve(sup.rules, result.path, sup.line, sup.column, None)
+        if not names:
+            continue
+        key = _Key(result.path, sup.line, sup.column, names, sup.reason, "comment")
+        if sup.scope == "line":
+            index.add(key, index.by_line, (result.path, sup.target_line))
+        elif sup.scope == "file":
+            index.add(key, index.by_file, result.path)
+        else:
+            at = bisect.bisect_right(lines, sup.target_line) - 1
+            if at >= 0:
+                item: BankItem = result.items[starts[at][1]]
+                index.add(key, index.by_question, (result.path, item.id))

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from qlint.cli import add_from_option
+from qlint.wording import plural
 
 
 def _csv(value: str) -> list[str]:
@@ -91,8 +92,9 @@ def cmd_report(args: argparse.Namespace, out) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
     t = summary.totals
-    out.write(f"Wrote {target}: {t['questions']} questions in {t['files']} files, {t['findings']} findings, "
-              f"{len(summary.near_duplicates.clusters)} near-duplicate clusters.\n")
+    clusters = plural(len(summary.near_duplicates.clusters), "near-duplicate cluster")
+    out.write(f"Wrote {target}: {plural(t['questions'], 'question')} in {plural(t['files'], 'file')}, "
+              f"{plural(t['findings'], 'finding')}, {clusters}.\n")
     return EXIT_OK
 
 

@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from qlint import __version__
 from qlint.report.summary import LETTERS, BankSummary
+from qlint.wording import plural
 
 SEVERITY_COLOURS = {"error": "#c0392b", "warning": "#d68910", "info": "#2e86c1"}
 ACCENT = "#2c5d8a"
@@ -147,7 +148,7 @@ def chart_key_positions(plt, s: BankSummary) -> str:
         ax.bar_label(bars, padding=2, fontsize=9)
         ax.axhline(g.expected, color="#1f2933", linestyle="--", linewidth=1)
         state = ("biased" if g.biased else "no bias detected") if g.tested else "not tested"
-        ax.set_title(f"{g.options} options \u00b7 {g.questions} questions\n{state} "
+        ax.set_title(f"{g.options} options \u00b7 {plural(g.questions, 'question')}\n{state} "
                      f"(dashed: expected {g.expected:g})", fontsize=10)
         _integer(ax.yaxis)
         ax.set_xlabel("key position")
@@ -223,12 +224,16 @@ def _severity_barh(plt, ax, labels: list[str], rows: list) -> None:
     ax.legend(loc="lower right", frameon=False, fontsize=8)
 
 
+def _all_rules(count: int) -> str:
+    return "the 1 rule" if count == 1 else f"all {count} rules"
+
+
 def chart_findings_by_rule(plt, s: BankSummary) -> str:
     rows = [r for r in s.by_rule if r.findings][:MAX_BARS]
     fig, ax = plt.subplots(figsize=(7, 0.32 * max(len(rows), 3) + 1.3))
     ax.set_title("Findings by rule")
     if not rows:
-        _empty(ax, f"No findings: all {s.rules_run} rules passed")
+        _empty(ax, f"No findings: {_all_rules(s.rules_run)} passed")
         return svg_of(fig, "chart-rules", "Findings by rule")
     _severity_barh(plt, ax, [f"{r.code} {r.name}" for r in rows], rows)
     ax.set_xlabel("findings")
@@ -487,9 +492,9 @@ def _section_findings(plt, s: BankSummary, findings: list[dict] | None) -> str:
                  for r in fired]
     rules_table = (_table(["code", "rule", "severity", "findings", "error", "warning", "info"], rule_rows,
                           numeric={3, 4, 5, 6}, raw={0, 1, 2}) if fired
-                   else f"<p class='ok'>No rule fired: all {s.rules_run} rules passed.</p>")
+                   else f"<p class='ok'>No rule fired: {_all_rules(s.rules_run)} passed.</p>")
     quiet = [r for r in s.by_rule if not r.findings]
-    quiet_list = (f"<details><summary>{len(quiet)} rules ran with no findings</summary><p>"
+    quiet_list = (f"<details><summary>{plural(len(quiet), 'rule')} ran with no findings</summary><p>"
                   + ", ".join(f"<code>{_e(r.code)}</code> {_e(r.name)}" for r in quiet) + "</p></details>") if quiet else ""
     folder_rows = [[_e(r.folder), r.files, r.questions, r.findings, r.error, r.warning, r.info] for r in s.by_folder]
     folders_table = _table(["folder", "files", "questions", "findings", "error", "warning", "info"], folder_rows,
@@ -501,7 +506,7 @@ def _section_findings(plt, s: BankSummary, findings: list[dict] | None) -> str:
                  _sev(f["severity"]), _e(f["message"])] for f in shown]
         more = (f"<p class='muted'>First {len(shown)} of {len(findings)} shown; "
                 "<code>qlint check</code> lists them all.</p>" if len(findings) > len(shown) else "")
-        listing = (f"<details><summary>All {len(findings)} findings</summary>"
+        listing = (f"<details><summary>{'The finding' if len(findings) == 1 else f'All {len(findings)} findings'}</summary>"
                    f"{_table(['where', 'rule', 'severity', 'message'], rows, raw={0, 1, 2, 3})}{more}</details>")
     return (f"<p class='lead'>Which rules fire, and where. Counts are exactly those of "
             f"<code>qlint check --format json</code> on the same paths and options.</p>{stats}"
@@ -601,7 +606,8 @@ def render(summary: BankSummary, *, base: Path | None = None, findings: list[dic
 <body>
 <header>
 <h1>Bank report: {_e(s.name)}</h1>
-<div class="sub">{paths} \u00b7 {t['questions']} questions in {t['files']} files \u00b7 {s.rules_run} rules \u00b7 \
+<div class="sub">{paths} \u00b7 {plural(t['questions'], 'question')} in {plural(t['files'], 'file')} \u00b7 \
+{plural(s.rules_run, 'rule')} \u00b7 \
 qlint {_e(__version__)}</div>
 <div class="totals">{totals}</div>
 </header>

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from qlint.finding import Finding, Severity
+from qlint.wording import plural
 
 if TYPE_CHECKING:
     from qlint.loader import LoadedQuestion
@@ -296,7 +297,7 @@ def _key_positions(run: Run, every: list[LoadedQuestion]) -> KeyPositions:
         needed = max(options.min_questions, 5 * k)
         if n < needed:
             out.append(PositionGroup(k, n, counts, round(n / k, 2), False,
-                                     f"not tested: {n} questions, the test needs at least {needed}"))
+                                     f"not tested: {plural(n, 'question')}, the test needs at least {needed}"))
             continue
         statistic, p = chi_square_uniform(counts)
         biased = p < options.alpha

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from qlint.report.summary import LETTERS, BankSummary
+from qlint.wording import plural
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 MAX_ROWS = 25
@@ -55,7 +56,8 @@ def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, wid
     for f in k.findings:
         console.print(f"  [yellow]{f['code']}[/] {escape(f['path'])}:{f['line']}: {escape(f['message'])}", markup=True)
     if k.excluded:
-        console.print(f"  {k.excluded} multiple-key or key-less questions are not part of the test.")
+        console.print(f"  {plural(k.excluded, 'multiple-key or key-less question')} "
+                      f"{'is' if k.excluded == 1 else 'are'} not part of the test.")
 
     r = s.reading
     reading = table(f"Reading level (Flesch-Kincaid, target <= {r.target:g})", "stems", "graded", "too short",
@@ -75,7 +77,7 @@ def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, wid
     console.print(lengths)
 
     fired = [rc for rc in s.by_rule if rc.findings]
-    rules = table(f"Findings by rule ({len(fired)} of {len(s.by_rule)} rules fired)", "code", "rule", "severity",
+    rules = table(f"Findings by rule ({len(fired)} of {plural(len(s.by_rule), 'rule')} fired)", "code", "rule", "severity",
                   "findings", "error", "warning", "info", numeric=(3, 4, 5, 6))
     for rc in fired:
         rules.add_row(rc.code, rc.name, f"[{SEVERITY_STYLES.get(rc.severity, '')}]{rc.severity}[/]" if rc.severity else "-",
@@ -109,8 +111,9 @@ def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, wid
     if not n.rule_active:
         console.print("Near-duplicate clusters: near-duplicate-stem is not enabled in this run.")
         return
-    clusters = table(f"Near-duplicate clusters ({len(n.clusters)} clusters, {n.questions_in_clusters} questions, "
-                     f"{n.findings} findings, threshold {n.threshold:g})", "cluster", "question", "where", "max %",
+    clusters = table(f"Near-duplicate clusters ({plural(len(n.clusters), 'cluster')}, "
+                     f"{plural(n.questions_in_clusters, 'question')}, {plural(n.findings, 'finding')}, "
+                     f"threshold {n.threshold:g})", "cluster", "question", "where", "max %",
                      numeric=(0, 3))
     for cl in n.clusters:
         for i, m in enumerate(cl.members):

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from qlint.finding import Finding, Severity
 from qlint.reporters import Report, escape_undecodable
+from qlint.wording import plural
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 ANNOTATION_CAP = 10  # per severity, per step
@@ -43,11 +44,11 @@ def render(report: Report, stream: TextIO, options: dict) -> None:
         return
     s = report.summary()
     if not report.findings:
-        stream.write(f"qlint: all clear: {s['questions']} questions in {s['files']} files.\n")
+        stream.write(f"qlint: all clear: {plural(s['questions'], 'question')} in {plural(s['files'], 'file')}.\n")
         return
-    line = (f"qlint: found {s['findings']} problem{'s' if s['findings'] != 1 else ''} "
-            f"({s['error']} error, {s['warning']} warning, {s['info']} info) "
-            f"in {s['questions']} questions, {s['files']} files.")
+    line = (f"qlint: found {plural(s['findings'], 'problem')} "
+            f"({plural(s['error'], 'error')}, {plural(s['warning'], 'warning')}, {s['info']} info) "
+            f"in {plural(s['questions'], 'question')}, {plural(s['files'], 'file')}.")
     if s["error"] > ANNOTATION_CAP or s["warning"] > ANNOTATION_CAP or s["info"] > ANNOTATION_CAP:
         line += (f" GitHub annotates only {ANNOTATION_CAP} of each severity per step; all are listed above"
                  " (use --format sarif with code scanning to see every one).")

@@ -1,9 +1,10 @@
-"""JUnit XML: one testsuite per file with findings, each finding a failing testcase ``CODE name: path:line``.
+"""JUnit XML: one testsuite per file with findings, each finding a testcase ``CODE name: path:line``.
 
-CI test UIs (GitLab's test report, Jenkins) list testcases by ``classname`` and ``name``, so
-every finding is its own named failure. ``classname`` is ``qlint.<folders>.<file stem>``,
-which Jenkins shows as a package tree and GitLab as the suite; the exact path is in ``file``.
-A clean run is one passing testcase, so the report is never empty.
+CI test UIs (GitLab's test report, Jenkins) list testcases by ``classname`` and ``name``, so every finding is
+its own named testcase. Only a finding that fails the run (``--fail-on``, default error) is a failure; the
+others pass, with their severity, rule and place as properties, so a green run is green there too.
+``classname`` is ``qlint.<folders>.<file stem>``, which Jenkins shows as a package tree and GitLab as the
+suite; the exact path is in ``file``. A clean run is one passing testcase, so the report is never empty.
 """
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from collections import defaultdict
 from pathlib import PurePosixPath
 from typing import TextIO
 
-from qlint.finding import Finding
+from qlint.finding import Finding, Severity
 from qlint.reporters import Report, relative_path
+from qlint.wording import plural
 
 # Characters XML 1.0 cannot carry at all, even escaped; ElementTree would write them raw.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
@@ -38,7 +40,7 @@ def classname(path: str) -> str:
     return ".".join(["qlint", *(p.replace(".", "_") for p in parts)]) if parts else "qlint"
 
 
-def _testcase(parent: ET.Element, finding: Finding, path: str) -> None:
+def _testcase(parent: ET.Element, finding: Finding, path: str, fails: bool) -> None:
     case = ET.SubElement(parent, "testcase", {
         "name": clean(f"{finding.code} {finding.rule}: {path}:{finding.line}"),
         "classname": clean(classname(path)),
@@ -46,6 +48,14 @@ def _testcase(parent: ET.Element, finding: Finding, path: str) -> None:
         "line": str(finding.line),
         "time": "0",
     })
+    properties = ET.SubElement(case, "properties")
+    for name, value in (("severity", str(finding.severity)), ("rule", finding.rule), ("code", finding.code),
+                        ("line", str(finding.line)), ("column", str(finding.column)),
+                        ("question", finding.question), ("field", finding.field), ("message", finding.message)):
+        if value is not None:
+            ET.SubElement(properties, "property", {"name": name, "value": clean(value)})
+    if not fails:
+        return
     details = [f"{path}:{finding.line}:{finding.column}: {finding.code} {finding.rule}: {finding.message}"]
     if finding.question:
         details.append(f"question: {finding.question}")
@@ -55,36 +65,38 @@ def _testcase(parent: ET.Element, finding: Finding, path: str) -> None:
     failure.text = clean("\n".join(details))
 
 
-def build(report: Report) -> ET.Element:
+def build(report: Report, fail_on: Severity = Severity.ERROR) -> ET.Element:
+    """The report as JUnit XML; only findings at ``fail_on`` or worse (those that fail the run) are failures."""
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         by_file[relative_path(finding.path, report.root)].append(finding)
 
     root = ET.Element("testsuites", {"name": "qlint", "tests": "0", "failures": "0", "errors": "0", "time": "0"})
-    total = 0
+    failures = 0
     for path in sorted(by_file):
         findings = by_file[path]
+        failing = sum(1 for f in findings if f.severity >= fail_on)
         suite = ET.SubElement(root, "testsuite", {
-            "name": clean(path), "tests": str(len(findings)), "failures": str(len(findings)),
+            "name": clean(path), "tests": str(len(findings)), "failures": str(failing),
             "errors": "0", "skipped": "0", "time": "0",
         })
         for finding in findings:
-            _testcase(suite, finding, path)
-        total += len(findings)
+            _testcase(suite, finding, path, finding.severity >= fail_on)
+        failures += failing
     if not report.findings:
         suite = ET.SubElement(root, "testsuite", {"name": "qlint", "tests": "1", "failures": "0", "errors": "0",
                                                   "skipped": "0", "time": "0"})
         ET.SubElement(suite, "testcase", {
-            "name": f"no problems in {report.questions} questions, {report.files} files",
+            "name": f"no problems in {plural(report.questions, 'question')}, {plural(report.files, 'file')}",
             "classname": "qlint", "time": "0",
         })
-    root.set("tests", str(max(total, 1)))
-    root.set("failures", str(total))
+    root.set("tests", str(max(len(report.findings), 1)))
+    root.set("failures", str(failures))
     return root
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:
-    root = build(report)
+    root = build(report, Severity.parse(options.get("fail_on", Severity.ERROR)))
     ET.indent(root)
     stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     stream.write(ET.tostring(root, encoding="unicode"))

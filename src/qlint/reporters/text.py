@@ -10,6 +10,7 @@ from typing import TextIO
 
 from qlint.finding import Severity
 from qlint.reporters import Report, escape_text
+from qlint.wording import plural
 
 SNIPPET_WIDTH = 160  # characters of a source line shown (the run keeps a few more: a cut line ends in ...)
 
@@ -35,31 +36,44 @@ def _snippet(text: str, line: int, column: int) -> str:
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:
+    if options.get("statistics"):   # as ruff: the table alone, no findings list and no summary
+        _statistics(report, stream)
+        return
     colour = options.get("colour", use_colour(stream))
     show_source = options.get("show_source", colour)
-    quiet = options.get("quiet", False)
     sources = report.sources if show_source else {}
     for f in report.findings:
         where = f"{escape_text(f.path)}:{f.line}:{f.column}:"
-        label = f"{f.code} {f.rule}:"
+        code = f"{_COLOURS[f.severity]}{f.code}{_RESET}" if colour else f.code
         if colour:
             where = f"{_BOLD}{where}{_RESET}"
-            label = f"{_COLOURS[f.severity]}{f.code}{_RESET} {f.rule}:"
-        stream.write(f"{where} {label} {escape_text(f.message)}\n")
+        marker = " [*]" if f.fix is not None else ""   # ruff's mark of a finding that --fix repairs
+        stream.write(f"{where} {code}{marker} {f.rule}: {escape_text(f.message)}\n")
         source = sources.get((f.path, f.line))
         if source is not None:
             snippet = _snippet(source, f.line, f.column)
             stream.write((f"{_DIM}{snippet}{_RESET}" if colour else snippet) + "\n")
-    if options.get("statistics"):
-        counts = Counter((f.code, f.rule) for f in report.findings)
-        for (code, rule), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-            stream.write(f"{n:6d}  {code}  {rule}\n")
-    if quiet:
-        return
+    if not options.get("quiet", False):
+        _summary(report, stream, options.get("fix_hint", True))
+
+
+def _statistics(report: Report, stream: TextIO) -> None:
+    """Findings per rule, most frequent first; ``[*]`` marks the rules whose findings here are all fixable."""
+    counts = Counter((f.code, f.rule) for f in report.findings)
+    fixable = Counter((f.code, f.rule) for f in report.findings if f.fix is not None)
+    for (code, rule), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        marker = "[*]" if fixable[code, rule] == n else "   "
+        stream.write(f"{n:6d}  {code}  {marker} {rule}\n")
+
+
+def _summary(report: Report, stream: TextIO, fix_hint: bool) -> None:
     s = report.summary()
-    if report.findings:
-        stream.write(f"Found {s['findings']} problem{'s' if s['findings'] != 1 else ''} "
-                     f"({s['error']} error, {s['warning']} warning, {s['info']} info) "
-                     f"in {s['questions']} questions, {s['files']} files.\n")
-    else:
-        stream.write(f"All clear: {s['questions']} questions in {s['files']} files.\n")
+    questions, files = plural(s["questions"], "question"), plural(s["files"], "file")
+    if not report.findings:
+        stream.write(f"All clear: {questions} in {files}.\n")
+        return
+    stream.write(f"Found {plural(s['findings'], 'problem')} ({plural(s['error'], 'error')}, "
+                 f"{plural(s['warning'], 'warning')}, {s['info']} info) in {questions}, {files}.\n")
+    fixable = sum(1 for f in report.findings if f.fix is not None)
+    if fixable and fix_hint:
+        stream.write(f"[*] {fixable} fixable with the `--fix` option.\n")
