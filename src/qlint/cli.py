@@ -115,7 +115,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         return EXIT_OK   # --force-exclude left nothing named (pre-commit passed no bank file): nothing to say
     if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
         where = ", ".join(args.paths) or "the configured paths"
-        raise UsageError(f"no bank files found in {where} (YAML, GIFT, Aiken, Moodle XML or QTI files); pass --allow-empty to accept that")
+        raise UsageError(f"no bank files found in {where} (YAML, GIFT, Aiken, Moodle XML or QTI files); "
+                         "pass --allow-empty to accept that")
     if args.fix or args.diff:
         changed, run = _fix_and_recheck(args, run, out)
         if args.diff:

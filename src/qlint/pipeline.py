@@ -25,8 +25,7 @@ from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, with_source_format
 from qlint.formats import read as read_bank
 from qlint.items import FileOutcome
-from qlint.loader import (PARSE_ERROR, SKIP_DIRS, FileResult, Limits, discover, load_file, load_text, matches_glob,
-                          read_limited)
+from qlint.loader import PARSE_ERROR, SKIP_DIRS, FileResult, Limits, discover, load_file, load_text, matches_glob, read_limited
 from qlint.packs import PackError
 from qlint.registry import Registry, RegistryError, load_registry
 from qlint.rule import BankRule
