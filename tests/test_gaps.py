@@ -42,11 +42,11 @@ stem: "How many bytes does one float32 value occupy in memory? "
 options:
   - text: "8"
     rationale: Incorrect. That is float64.
+  - text: "2"
+    rationale: Incorrect. That is float16.
   - text: "4"
     correct: true
     rationale: Correct. Thirty-two bits are four bytes.
-  - text: "2"
-    rationale: Incorrect. That is float16.
 """
 PRE_COMMIT_CONFIG = "repos:\n  - repo: local\n    hooks:\n      - id: qlint\n"
 CI_YAML = "stages: [test]\nlint:\n  script: qlint check\n"
