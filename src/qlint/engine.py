@@ -54,9 +54,13 @@ def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveR
                 return out
             try:
                 for violation in check(item.question, options):
-                    line, column = item.locate(violation.field)
+                    if violation.span is None:
+                        line, column = item.locate(violation.field)
+                        end_line = end_column = None
+                    else:   # the offending words themselves, where the value's writing lets them be placed
+                        line, column, end_line, end_column = item.locate_span(violation.field, violation.span)
                     out.append(Finding(item.path, line, column, code, name, severity, violation.message,
-                                       item.question.id, violation.field, violation.fix))
+                                       item.question.id, violation.field, violation.fix, end_line, end_column))
             except (Exception, SystemExit) as exc:  # a broken rule is a finding, never a crash (nor an exit)
                 out.append(_crash(name, item.path, item.line, item.column, item.question.id, exc))
     return out
@@ -77,7 +81,7 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
     if finding.severity == severity:
         return finding
     return Finding(finding.path, finding.line, finding.column, finding.code, finding.rule, severity,
-                   finding.message, finding.question, finding.field, finding.fix)
+                   finding.message, finding.question, finding.field, finding.fix, finding.end_line, finding.end_column)
 
 
 def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions: bool = False,
