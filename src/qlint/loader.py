@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from qlint.finding import Finding, Severity
 from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Plain, Question
@@ -106,11 +106,19 @@ def field_text(question: Question, field_path: str) -> str | None:
         match = _FIELD_PART.fullmatch(part)
         if match is None:
             return None
-        node = getattr(node, match.group(1), None)
+        name = match.group(1)
+        # a model's own fields only (``__doc__`` is text too); a dict of free data (meta) is looked into by key
+        node = (getattr(node, name) if name in type(node).model_fields else None) if isinstance(node, BaseModel) \
+            else node.get(name) if isinstance(node, dict) else None
         if match.group(2) is not None:
             index = int(match.group(2))
             node = node[index] if isinstance(node, tuple) and index < len(node) else None
     return node if isinstance(node, str) else None
+
+
+_COLUMN_BITS = 25
+_FAST_COLUMNS = (1 << _COLUMN_BITS) - 2
+_QUOTES = frozenset("'\"")
 
 
 class ValueMap:
@@ -125,7 +133,7 @@ class ValueMap:
     """
 
     STRAIGHT, LITERAL, START = 0, 1, 2
-    _BITS = 25
+    _BITS = _COLUMN_BITS
 
     @classmethod
     def pack(cls, line: int, column: int, style: int) -> int:
@@ -307,10 +315,9 @@ class _Walker:
             return ValueMap.pack(line, column, ValueMap.START)   # folded lines: the joins do not map one for one
         if not style:
             return ValueMap.pack(line, column, ValueMap.STRAIGHT)
-        raw = self.text[start.index + 1:end.index - 1]
-        if raw == node.value:
-            return ValueMap.pack(line, column + 1, ValueMap.STRAIGHT)
-        shifts = _quote_shifts(raw, style, node.value)
+        if end.index - start.index == len(node.value) + 2:
+            return ValueMap.pack(line, column + 1, ValueMap.STRAIGHT)   # no escapes
+        shifts = _quote_shifts(self.text[start.index + 1:end.index - 1], style, node.value)
         if shifts is None:
             return ValueMap.pack(line, column, ValueMap.START)
         return ValueMap.pack(line, column + 1, ValueMap.STRAIGHT), shifts
@@ -363,7 +370,14 @@ class _Walker:
         if node.tag not in _STANDARD_TAGS:
             self._check_tag(node)
         if kind is yaml.ScalarNode:
-            self.values[where] = self._value_map(node)
+            start, end, style = node.start_mark, node.end_mark, node.style
+            if start.line == end.line and start.column < _FAST_COLUMNS and (not style or (
+                    style in _QUOTES and end.index - start.index == len(node.value) + 2)):
+                # a one-line value, plain or quoted without escapes (every escape is longer than the character
+                # it makes): most of a bank, so ValueMap.pack(line, column, STRAIGHT) inline
+                self.values[where] = (start.line + 1 << _COLUMN_BITS | start.column + (2 if style else 1)) << 2
+            else:
+                self.values[where] = self._value_map(node)
             if not node.style:  # libyaml gives plain scalars style "", PyYAML None
                 return None if node.value in _NULLS else Plain(node.value)
             return node.value
