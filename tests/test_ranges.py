@@ -252,3 +252,13 @@ async def test_server_diagnostic_range_is_the_word(client: LanguageClient, bank:
     line = source.split("\n")[1]
     column = line.index("NOT")
     assert (start.line, start.character, end.line, end.character) == (1, column + 1, 1, column + 4)
+
+
+def test_a_line_suppression_above_a_block_still_covers_its_words(registry):
+    block = "stem: |\n  Greenhouse gases absorb infrared light.\n  In this list, which gas is NOT one?\n"
+    suppressed = _stem("# qlint: ignore[negative-stem] the negative is the point of this item\n" + block)
+    found = {f.rule for f in lint_text(suppressed, registry)}
+    assert "negative-stem" not in found and "unused-suppression" not in found
+    # without the comment the finding is at the word, two lines into the block
+    f = next(f for f in lint_text(_stem(block), registry) if f.rule == "negative-stem")
+    assert (f.line, f.end_line) == (4, 4)
