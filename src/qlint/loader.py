@@ -305,6 +305,20 @@ class _Walker:
         self._seen: set[int] = set()
         self._expanded = 0
 
+    def _scalar(self, node: yaml.ScalarNode, where: str) -> Any:
+        """A scalar's value (a plain one as ``Plain``), recording where it is written."""
+        start, end, style = node.start_mark, node.end_mark, node.style
+        if start.line == end.line and start.column < _FAST_COLUMNS and (not style or (
+                style in _QUOTES and end.index - start.index == len(node.value) + 2)):
+            # a one-line value, plain or quoted without escapes (every escape is longer than the character it
+            # makes): most of a bank, so ValueMap.pack(line, column, STRAIGHT) inline
+            self.values[where] = (start.line + 1 << _COLUMN_BITS | start.column + (2 if style else 1)) << 2
+        else:
+            self.values[where] = self._value_map(node)
+        if not style:  # libyaml gives plain scalars style "", PyYAML None
+            return None if node.value in _NULLS else Plain(node.value)
+        return node.value
+
     def _value_map(self, node: yaml.ScalarNode) -> Any:
         """The ValueMap code of a scalar: exact where offsets map one for one (or line by line), else its start."""
         start, end, style = node.start_mark, node.end_mark, node.style
@@ -370,17 +384,7 @@ class _Walker:
         if node.tag not in _STANDARD_TAGS:
             self._check_tag(node)
         if kind is yaml.ScalarNode:
-            start, end, style = node.start_mark, node.end_mark, node.style
-            if start.line == end.line and start.column < _FAST_COLUMNS and (not style or (
-                    style in _QUOTES and end.index - start.index == len(node.value) + 2)):
-                # a one-line value, plain or quoted without escapes (every escape is longer than the character
-                # it makes): most of a bank, so ValueMap.pack(line, column, STRAIGHT) inline
-                self.values[where] = (start.line + 1 << _COLUMN_BITS | start.column + (2 if style else 1)) << 2
-            else:
-                self.values[where] = self._value_map(node)
-            if not node.style:  # libyaml gives plain scalars style "", PyYAML None
-                return None if node.value in _NULLS else Plain(node.value)
-            return node.value
+            return self._scalar(node, where)
         if kind is yaml.SequenceNode:
             items = []
             for index, item in enumerate(node.value):
