@@ -47,7 +47,8 @@ def test_json_contract(run_cli, write):
     assert doc["version"] == 1
     assert doc["summary"]["files"] == 1 and doc["summary"]["questions"] == 1
     finding = doc["findings"][0]
-    assert set(finding) == {"rule", "code", "severity", "path", "line", "column", "question", "message"}
+    assert set(finding) == {"rule", "code", "severity", "path", "line", "column", "end_line", "end_column", "question",
+                           "message"}
     assert finding["rule"] == "correct-count" and finding["question"] == "flawed-1"
     assert finding["severity"] == "error" and code == 1
 

@@ -34,7 +34,7 @@ from qlint.loader import Suppression
 from qlint.stemkey import StemKey
 
 FOLDER = ".qlint_cache"
-FORMAT = 12
+FORMAT = 13
 USED = ".last-used"   # touched by every run that opens an entry folder
 # the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
 _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
@@ -157,8 +157,9 @@ def _rows(findings: list[Finding], path: str | None) -> dict[str, list]:
             found = table[value] = len(table)
         return found
 
+    # the end of a finding's range, 0 and 0 when it has none
     rows = [[number(paths, f.path), f.line, f.column, number(kinds, (f.code, f.rule)), int(f.severity), f.message,
-             number(ids, f.question), number(fields, f.field)] for f in findings]
+             number(ids, f.question), number(fields, f.field), f.end_line or 0, f.end_column or 0] for f in findings]
     return {"paths": list(paths), "kinds": [list(k) for k in kinds], "ids": list(ids), "fields": list(fields),
             "rows": rows, "fixable": [i for i, f in enumerate(findings) if f.fix is not None]}
 
@@ -178,19 +179,22 @@ def _findings(doc: Any) -> list[Finding]:
     ids = [shared(q) for q in _strings(doc["ids"])] + [None]        # index -1: no question
     fields = [shared(f) for f in _strings(doc["fields"])] + [None]  # index -1: no field
     rows = doc["rows"]
-    _require(type(rows) is list and all(type(r) is list and len(r) == 8 for r in rows))
+    _require(type(rows) is list and all(type(r) is list and len(r) == 10 for r in rows))
     if rows:
-        p, line, col, k, sev, msg, q, f = zip(*rows)
+        p, line, col, k, sev, msg, q, f, end_line, end_col = zip(*rows)
         _require(_only(p, int) and _only(line, int) and _only(col, int) and _only(k, int) and _only(sev, int)
-                 and _only(msg, str) and _only(q, int) and _only(f, int)
+                 and _only(msg, str) and _only(q, int) and _only(f, int) and _only(end_line, int)
+                 and _only(end_col, int)
                  and 0 <= min(p) and max(p) < len(paths) and min(line) >= 1 and min(col) >= 1
                  and 0 <= min(k) and max(k) < len(kinds) and set(sev) <= _SEVERITY.keys()
-                 and -1 <= min(q) and max(q) < len(ids) - 1 and -1 <= min(f) and max(f) < len(fields) - 1)
+                 and -1 <= min(q) and max(q) < len(ids) - 1 and -1 <= min(f) and max(f) < len(fields) - 1
+                 and min(end_line) >= 0 and min(end_col) >= 0 and list(map(bool, end_line)) == list(map(bool, end_col)))
     fixable = doc.get("fixable", [])   # absent: none (an entry with no finding a fix can repair)
     _require(type(fixable) is list and _only(fixable, int) and all(0 <= i < len(rows) for i in fixable))
     severity = _SEVERITY
-    found = [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[f])
-             for p, line, col, k, sev, msg, q, f in rows]
+    found = [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[f], None,
+                     end_line or None, end_col or None)
+             for p, line, col, k, sev, msg, q, f, end_line, end_col in rows]
     for i in fixable:   # the fix itself is not stored: a --fix run checks afresh; the text format marks these
         found[i].fix = CACHED_FIX
     return found

@@ -33,13 +33,17 @@ def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, e
 
 
 def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveRule],
-                    budget: float = math.inf) -> list[Finding]:
+                    budget: float = math.inf, held: frozenset[int] = frozenset()) -> list[Finding]:
     """All question-rule findings for the questions of one file, rule by rule.
 
     Each rule runs over every question before the next starts: one rule's code, patterns and memos stay hot in
     the CPU's caches, which made the rules about a sixth faster than taking each question through every rule.
     Findings come out grouped by rule (``finish`` sorts them); for any one question the rules keep their order,
     so fixes to one field still apply first come, first served.
+
+    A finding about words inside a field points at them; one whose words sit on a later line than the field's key
+    (in a ``|`` block) stays at the key when a line suppression covers the key's line (``held``): that comment,
+    which cannot go inside the block, is where the author said the field's findings are fine.
 
     Once ``budget`` seconds have passed the remaining work is skipped and one rule-timeout finding, last in the
     list, says which rules did not run (or stopped part way), so that one file can never stall a run.
@@ -55,9 +59,15 @@ def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveR
                 return out
             try:
                 for violation in check(item.question, options):
-                    line, column = item.locate(violation.field)
+                    if violation.span is None:
+                        line, column = item.locate(violation.field)
+                        end_line = end_column = None
+                    else:   # the offending words themselves, where the value's writing lets them be placed
+                        line, column, end_line, end_column = item.locate_span(violation.field, violation.span)
+                        if held and (key := item.locate(violation.field))[0] in held and key[0] != line:
+                            line, column, end_line, end_column = *key, None, None
                     out.append(Finding(item.path, line, column, code, name, severity, violation.message,
-                                       item.question.id, violation.field, violation.fix))
+                                       item.question.id, violation.field, violation.fix, end_line, end_column))
             except (Exception, SystemExit) as exc:  # a broken rule is a finding, never a crash (nor an exit)
                 out.append(_crash(name, item.path, item.line, item.column, item.question.id, exc))
     return out
@@ -78,7 +88,7 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
     if finding.severity == severity:
         return finding
     return Finding(finding.path, finding.line, finding.column, finding.code, finding.rule, severity,
-                   finding.message, finding.question, finding.field, finding.fix)
+                   finding.message, finding.question, finding.field, finding.fix, finding.end_line, finding.end_column)
 
 
 def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions: bool = False,
@@ -90,7 +100,8 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
     by_name = {a.rule.name: a for a in active}
     question_rules = [a for a in active if isinstance(a.rule, QuestionRule)]
     extractors = [a for a in active if isinstance(a.rule, BankRule) and a.rule.extract is not None]
-    checked = check_questions(result.questions, question_rules, budget)
+    held = frozenset(s.target_line for s in result.suppressions if s.scope == "line")
+    checked = check_questions(result.questions, question_rules, budget, held)
     timed_out = checked[-1:] if checked and checked[-1].rule == RULE_TIMEOUT[1] else []
     findings: list[Finding] = []
     for finding in result.findings + timed_out:

@@ -33,6 +33,9 @@ class Severity(enum.IntEnum):
 class Finding:
     """A problem at a place: ``path:line:column``, the rule that saw it, and why.
 
+    ``end_line``/``end_column`` close the range the finding covers (the offending words), one past its last
+    character as SARIF and LSP count; None when only the start is known.
+
     Treated as immutable (hashed, shared between reports) but not ``frozen=True``: a frozen dataclass builds
     six times slower, and a warm run of a big bank builds every cached finding again.
     """
@@ -47,6 +50,8 @@ class Finding:
     question: str | None = None
     field: str | None = None
     fix: Any = dataclasses.field(default=None, compare=False, repr=False)  # a qlint.fix.Fix the rule proposes
+    end_line: int | None = None
+    end_column: int | None = None
 
     # the order findings are reported in: (path, line, column, code, message), extracted in C
     sort_key = staticmethod(attrgetter("path", "line", "column", "code", "message"))
@@ -63,7 +68,9 @@ class Finding:
                 _HEADS.clear()
             head = _HEADS[key] = (f'{{"rule": {_quote(self.rule)}, "code": {_quote(self.code)}, '
                                   f'"severity": "{_NAMES[self.severity]}", "path": {_quote(self.path)}, "line": ')
-        return (f'{head}{int(self.line)}, "column": {int(self.column)}, "question": {question}, '
+        end = ('"end_line": null, "end_column": null' if self.end_line is None else
+               f'"end_line": {int(self.end_line)}, "end_column": {int(self.end_column)}')  # type: ignore[arg-type]
+        return (f'{head}{int(self.line)}, "column": {int(self.column)}, {end}, "question": {question}, '
                 f'"message": {_quote(self.message)}}}')
 
     def to_dict(self) -> dict:
@@ -74,6 +81,8 @@ class Finding:
             "path": self.path,
             "line": self.line,
             "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column if self.end_line is not None else None,
             "question": self.question,
             "message": self.message,
         }

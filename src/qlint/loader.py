@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from qlint.finding import Finding, Severity
 from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Plain, Question
@@ -60,13 +60,18 @@ class Limits:
 
 @dataclass(frozen=True, eq=False)
 class LoadedQuestion:
-    """A validated question and where each of its fields sits in its file."""
+    """A validated question and where each of its fields sits in its file.
+
+    ``positions`` holds where each field's key starts; ``values`` where each scalar's value starts and how it is
+    written (``ValueMap``), so that a span inside a value can be placed in the file.
+    """
 
     question: Question
     path: str
     line: int
     column: int
     positions: dict[str, tuple[int, int]]
+    values: dict[str, Any] = field(default_factory=dict)
 
     @property
     def end_line(self) -> int:
@@ -76,6 +81,88 @@ class LoadedQuestion:
     def locate(self, field_path: str | None) -> tuple[int, int]:
         """Line and column of a field such as ``options[2].rationale``; falls back to its parent."""
         return locate(self.positions, field_path, (self.line, self.column))
+
+    def locate_span(self, field_path: str, span: tuple[int, int]) -> tuple[int, int, int | None, int | None]:
+        """Where characters ``span`` of a field's text are in the file: start line and column, and the line and
+        column one past the end (None, None when the value is not written so that offsets map exactly: then the
+        start is where the value starts)."""
+        code = self.values.get(field_path)
+        text = field_text(self.question, field_path) if code is not None else None
+        if text is None:
+            return (*self.locate(field_path), None, None)
+        placed = ValueMap.place(code, text, span)
+        if placed is None:
+            return (*ValueMap.start(code), None, None)
+        return placed
+
+
+_FIELD_PART = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*)(?:\[(\d+)\])?")
+
+
+def field_text(question: Question, field_path: str) -> str | None:
+    """The text of a field such as ``options[2].text`` or ``stem``, as the rules read it; None if it is none."""
+    node: Any = question
+    for part in field_path.split("."):
+        match = _FIELD_PART.fullmatch(part)
+        if match is None:
+            return None
+        name = match.group(1)
+        # a model's own fields only (``__doc__`` is text too); a dict of free data (meta) is looked into by key
+        node = (getattr(node, name) if name in type(node).model_fields else None) if isinstance(node, BaseModel) \
+            else node.get(name) if isinstance(node, dict) else None
+        if match.group(2) is not None:
+            index = int(match.group(2))
+            node = node[index] if isinstance(node, tuple) and index < len(node) else None
+    return node if isinstance(node, str) else None
+
+
+_COLUMN_BITS = 25
+_FAST_COLUMNS = (1 << _COLUMN_BITS) - 2
+_QUOTES = frozenset("'\"")
+
+
+class ValueMap:
+    """How a scalar's value sits in its file, packed small (a bank keeps one per scalar field of every question).
+
+    An int ``(line << 25 | column) << 2 | style``: STRAIGHT, the value's characters sit one for one from
+    ``(line, column)`` (a plain or quoted scalar on one line); LITERAL, a ``|`` block whose first line is ``line``
+    and whose text starts at ``column`` on every line; START, offsets do not map exactly (folded lines, an escape
+    not handled), so any span is placed at the value's start. A quoted scalar with escapes is a tuple
+    ``(code, shifts)``: ``shifts`` are ``(offset, extra)`` pairs, the value's character at ``offset`` is written
+    with ``extra`` more characters (``''``, ``\\n``, ``\\x41``).
+    """
+
+    STRAIGHT, LITERAL, START = 0, 1, 2
+    _BITS = _COLUMN_BITS
+
+    @classmethod
+    def pack(cls, line: int, column: int, style: int) -> int:
+        return (line << cls._BITS | min(column, (1 << cls._BITS) - 1)) << 2 | style
+
+    @classmethod
+    def start(cls, code: Any) -> tuple[int, int]:
+        code = code[0] if isinstance(code, tuple) else code
+        return code >> (cls._BITS + 2), (code >> 2) & ((1 << cls._BITS) - 1)
+
+    @classmethod
+    def place(cls, code: Any, text: str, span: tuple[int, int]) -> tuple[int, int, int, int] | None:
+        """``span`` of ``text`` as (line, column, end line, end column), or None when it cannot be placed."""
+        start, end = span
+        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(text)):
+            return None
+        shifts = code[1] if isinstance(code, tuple) else ()
+        base = code[0] if shifts else code
+        style = base & 3
+        line, column = cls.start(base)
+        if style == cls.STRAIGHT:
+            def at(offset: int) -> int:
+                return column + offset + sum(extra for where, extra in shifts if where < offset)
+            return line, at(start), line, at(end)
+        if style == cls.LITERAL:
+            def point(offset: int) -> tuple[int, int]:
+                return line + text.count("\n", 0, offset), column + offset - (text.rfind("\n", 0, offset) + 1)
+            return (*point(start), *point(end))
+        return None
 
 
 def nearest(positions: Mapping[str, Any], field_path: str | None) -> str | None:
@@ -211,12 +298,64 @@ def _yaml_error(exc: yaml.YAMLError, path: str, text: str = "") -> Finding:
 class _Walker:
     """Turns composed nodes into plain values, recording the position of every field."""
 
-    def __init__(self, path: str, limits: Limits) -> None:
+    def __init__(self, path: str, limits: Limits, text: str = "") -> None:
         self.path = path
         self.limits = limits
+        self.text = text
         self.findings: list[Finding] = []
+        self.values: dict[str, Any] = {}   # the current question's ValueMap codes, by field
         self._seen: set[int] = set()
         self._expanded = 0
+
+    def _scalar(self, node: yaml.ScalarNode, where: str) -> Any:
+        """A scalar's value (a plain one as ``Plain``), recording where it is written."""
+        start, end, style = node.start_mark, node.end_mark, node.style
+        if start.line == end.line and start.column < _FAST_COLUMNS and (not style or (
+                style in _QUOTES and end.index - start.index == len(node.value) + 2)):
+            # a one-line value, plain or quoted without escapes (every escape is longer than the character it
+            # makes): most of a bank, so ValueMap.pack(line, column, STRAIGHT) inline
+            self.values[where] = (start.line + 1 << _COLUMN_BITS | start.column + (2 if style else 1)) << 2
+        else:
+            self.values[where] = self._value_map(node)
+        if not style:  # libyaml gives plain scalars style "", PyYAML None
+            return None if node.value in _NULLS else Plain(node.value)
+        return node.value
+
+    def _value_map(self, node: yaml.ScalarNode) -> Any:
+        """The ValueMap code of a scalar: exact where offsets map one for one (or line by line), else its start."""
+        start, end, style = node.start_mark, node.end_mark, node.style
+        line, column = start.line + 1, start.column + 1
+        if style == "|":
+            return self._literal(node)
+        if start.line != end.line or style == ">":
+            return ValueMap.pack(line, column, ValueMap.START)   # folded lines: the joins do not map one for one
+        if not style:
+            return ValueMap.pack(line, column, ValueMap.STRAIGHT)
+        if end.index - start.index == len(node.value) + 2:
+            return ValueMap.pack(line, column + 1, ValueMap.STRAIGHT)   # no escapes
+        shifts = _quote_shifts(self.text[start.index + 1:end.index - 1], style, node.value)
+        if shifts is None:
+            return ValueMap.pack(line, column, ValueMap.START)
+        return ValueMap.pack(line, column + 1, ValueMap.STRAIGHT), shifts
+
+    def _literal(self, node: yaml.ScalarNode) -> int:
+        """A ``|`` block: its text starts on the line after the header, at the indentation of its first line."""
+        start, end = node.start_mark, node.end_mark
+        fallback = ValueMap.pack(start.line + 1, start.column + 1, ValueMap.START)
+        text = self.text
+        head_end = text.find("\n", start.index, end.index)
+        header = text[start.index:head_end].split("#")[0]
+        block = text[head_end + 1:end.index] if head_end >= 0 else ""
+        # an explicit indentation (|2) or line breaks other than LF make the simple column rule unsafe
+        if head_end < 0 or any(c.isdigit() for c in header) or any(c in block for c in "\r\x85\u2028\u2029"):
+            return fallback
+        first = next((ln for ln in block.split("\n", 64) if ln.strip()), None) if block.strip() else None
+        if first is None:
+            return fallback
+        indent = len(first) - len(first.lstrip(" "))
+        if not node.value.lstrip("\n").startswith(first[indent:]):
+            return fallback
+        return ValueMap.pack(start.line + 2, indent + 1, ValueMap.LITERAL)
 
     def _check_tag(self, node: yaml.Node) -> None:
         if node.tag not in _STANDARD_TAGS:
@@ -247,9 +386,7 @@ class _Walker:
         if node.tag not in _STANDARD_TAGS:
             self._check_tag(node)
         if kind is yaml.ScalarNode:
-            if not node.style:  # libyaml gives plain scalars style "", PyYAML None
-                return None if node.value in _NULLS else Plain(node.value)
-            return node.value
+            return self._scalar(node, where)
         if kind is yaml.SequenceNode:
             items = []
             for index, item in enumerate(node.value):
@@ -278,6 +415,21 @@ class _Walker:
             positions[child] = (kmark.line + 1, kmark.column + 1)
             result[key] = self.value(value_node, child, positions, depth + 1, in_alias)
         return result
+
+
+def _quote_shifts(raw: str, style: str, value: str) -> tuple[tuple[int, int], ...] | None:
+    """Where a one-line quoted scalar's escapes (``''``; ``\\n``, ``\\x41``, ``\\u00e9``) make its text longer
+    than its value: ``(value offset, extra characters)`` pairs; None when they do not account for the value."""
+    shifts: list[tuple[int, int]] = []
+    escape, widths = ("'", {}) if style == "'" else ("\\", {"x": 3, "u": 5, "U": 9})
+    extra = 0
+    at = raw.find(escape)
+    while at >= 0:
+        width = widths.get(raw[at + 1:at + 2], 1)
+        shifts.append((at - extra, width))
+        extra += width
+        at = raw.find(escape, at + width + 1)
+    return tuple(shifts) if len(raw) - extra == len(value) else None
 
 
 def _key_indexes(pairs: list[tuple[yaml.Node, yaml.Node]]) -> tuple[dict[str, int], dict[str, int]]:
@@ -422,11 +574,12 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
     entries = _entries(root, path, result.findings)
     if entries is None:
         return result
-    walker = _Walker(path, limits)
+    walker = _Walker(path, limits, text)
     for node in entries:
         mark = node.start_mark
         line, column = mark.line + 1, mark.column + 1
         positions: dict[str, tuple[int, int]] = {}
+        values = walker.values = {}
         try:
             raw = walker.value(node, "", positions)
         except _Abort as abort:
@@ -440,7 +593,7 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
             continue
         question = _validated(raw, path, line, column, positions, result.findings)
         if question is not None:
-            result.questions.append(LoadedQuestion(question, path, line, column, positions))
+            result.questions.append(LoadedQuestion(question, path, line, column, positions, values))
     result.findings.extend(walker.findings)
     return result
 

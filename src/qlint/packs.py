@@ -242,9 +242,12 @@ def _check(spec: PackRule, compiled, question: Question, options: NoOptions) -> 
         for match in ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text):
             if _covered(match.span(), shields):
                 continue
-            matched = match.group(0).strip()
+            whole = match.group(0)
+            matched = whole.strip()
             suggestion = swaps.get(matched.lower() if spec.ignorecase else matched, "")
-            yield Violation(field, spec.message.format(match=matched, suggestion=suggestion))
+            start = match.start() + len(whole) - len(whole.lstrip())   # the words, not the spaces a pattern takes in
+            yield Violation(field, spec.message.format(match=matched, suggestion=suggestion),
+                            span=(start, start + len(matched)))
             break  # one finding per field is enough to act on
 
 

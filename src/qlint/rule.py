@@ -36,11 +36,16 @@ class NoOptions(RuleOptions):
 
 @dataclass(frozen=True)
 class Violation:
-    """A question rule's verdict: which field, what is wrong with it, and optionally a safe fix."""
+    """A question rule's verdict: which field, what is wrong with it, and optionally a safe fix.
+
+    ``span``, when given, is the ``(start, end)`` character offsets of the offending words in the field's text as
+    the rule read it (``question.options[2].text[start:end]``): the finding then points at those words.
+    """
 
     field: str
     message: str
     fix: Any = None  # qlint.fix.Fix
+    span: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

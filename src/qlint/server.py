@@ -61,13 +61,27 @@ def findings_for(path: str, text: str) -> list[Finding]:
     return run.findings
 
 
+def _utf16(text: str, column: int) -> int:
+    """A character offset in a line as LSP counts it by default: UTF-16 code units (an emoji is two)."""
+    head = text[:column]
+    return column if head.isascii() else len(head.encode("utf-16-le", "surrogatepass")) // 2
+
+
 def _range(finding: Finding, lines: list[str]) -> types.Range:
-    """From the finding's column to the end of the word or value it points at (at least one character)."""
+    """The words the finding points at when its end is known; else from its column to the end of the line's value
+    (at least one character)."""
     line = max(finding.line - 1, 0)
     text = lines[line] if line < len(lines) else ""
     start = min(max(finding.column - 1, 0), len(text))
-    end = len(text.rstrip())
-    return types.Range(types.Position(line, start), types.Position(line, max(end, start + 1)))
+    if finding.end_line is not None and finding.end_column is not None and finding.end_line >= finding.line:
+        end_line = finding.end_line - 1
+        end_text = lines[end_line] if end_line < len(lines) else ""
+        end = min(max(finding.end_column - 1, 0), len(end_text))
+        if end_line > line or end > start:
+            return types.Range(types.Position(line, _utf16(text, start)),
+                               types.Position(end_line, _utf16(end_text, end)))
+    end = max(len(text.rstrip()), start + 1)
+    return types.Range(types.Position(line, _utf16(text, start)), types.Position(line, _utf16(text, end)))
 
 
 def diagnostic(finding: Finding, lines: list[str]) -> types.Diagnostic:

@@ -33,6 +33,9 @@ def command(finding: Finding) -> str:
         "col": str(max(finding.column, 1)),
         "title": f"{finding.code} {finding.rule}",
     }
+    if finding.end_line is not None and finding.end_column is not None:
+        props["endLine"] = str(max(finding.end_line, finding.line, 1))
+        props["endColumn"] = str(max(finding.end_column, 1))
     joined = ",".join(f"{key}={escape_property(value)}" for key, value in props.items())
     return f"::{COMMANDS[finding.severity]} {joined}::{escape_data(finding.message)}"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from qlint.finding import Severity
+from qlint.finding import Finding, Severity
 from qlint.reporters import JsonSafeStream, Report, fingerprints, relative_path
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
@@ -21,10 +21,19 @@ def build(report: Report) -> list[dict]:
             "check_name": f"{f.code} {f.rule}",
             "fingerprint": print_,
             "severity": SEVERITIES[f.severity],
-            "location": {"path": relative_path(f.path, report.root), "lines": {"begin": max(f.line, 1)}},
+            "location": _location(f, report.root),
         }
         for f, print_ in zip(report.findings, fingerprints(report.findings))
     ]
+
+
+def _location(f: Finding, root: str) -> dict:
+    """``lines.begin`` (what GitLab shows); ``positions`` with columns and the end as well, when the end is known."""
+    location: dict = {"path": relative_path(f.path, root), "lines": {"begin": max(f.line, 1)}}
+    if f.end_line is not None and f.end_column is not None:
+        location["positions"] = {"begin": {"line": max(f.line, 1), "column": max(f.column, 1)},
+                                 "end": {"line": max(f.end_line, f.line, 1), "column": max(f.end_column, 1)}}
+    return location
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:

@@ -93,6 +93,17 @@ def _root_uri(root: str) -> str:
     return uri if uri.endswith("/") else uri + "/"
 
 
+def region(finding: Finding) -> dict:
+    """Where a finding is; with its end (one past its last character, as SARIF counts) when known."""
+    start_line, start_column = max(finding.line, 1), max(finding.column, 1)
+    out = {"startLine": start_line, "startColumn": start_column}
+    if finding.end_line is not None and finding.end_column is not None:
+        out["endLine"] = max(finding.end_line, start_line)
+        out["endColumn"] = max(finding.end_column, start_column) if out["endLine"] == start_line \
+            else max(finding.end_column, 1)
+    return out
+
+
 def build(report: Report) -> dict:
     descriptors: list[dict] = []
     index: dict[str, int] = {}
@@ -114,7 +125,7 @@ def build(report: Report) -> dict:
             "message": {"text": finding.message},
             "locations": [{"physicalLocation": {
                 "artifactLocation": _artifact(finding.path, report.root),
-                "region": {"startLine": max(finding.line, 1), "startColumn": max(finding.column, 1)},
+                "region": region(finding),
             }}],
             "partialFingerprints": {FINGERPRINT_KEY: print_},
         }

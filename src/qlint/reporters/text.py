@@ -26,11 +26,15 @@ def use_colour(stream: TextIO) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def _snippet(text: str, line: int, column: int) -> str:
+def _snippet(text: str, line: int, column: int, end: int | None = None) -> str:
+    """The source line with carets under the finding: from its column to ``end`` (one past its last character, on
+    this line), or one caret."""
     text = text.rstrip()
     if len(text) > SNIPPET_WIDTH:
         text = text[:SNIPPET_WIDTH - 3] + "..."
-    caret = " " * (min(max(column, 1), SNIPPET_WIDTH) - 1) + "^"
+    start = min(max(column, 1), SNIPPET_WIDTH)
+    stop = min(max(end or 0, start + 1), max(len(text) + 1, start + 1), SNIPPET_WIDTH + 1)
+    caret = " " * (start - 1) + "^" * (stop - start)
     width = len(str(line))
     return f"{' ' * width} |\n{line} | {escape_text(text)}\n{' ' * width} | {caret}"
 
@@ -51,7 +55,9 @@ def render(report: Report, stream: TextIO, options: dict) -> None:
         stream.write(f"{where} {code}{marker} {f.rule}: {escape_text(f.message)}\n")
         source = sources.get((f.path, f.line))
         if source is not None:
-            snippet = _snippet(source, f.line, f.column)
+            # a range that goes on past this line is marked to the line's end
+            end = f.end_column if f.end_line == f.line else (len(source.rstrip()) + 1 if f.end_line else None)
+            snippet = _snippet(source, f.line, f.column, end)
             stream.write((f"{_DIM}{snippet}{_RESET}" if colour else snippet) + "\n")
     if not options.get("quiet", False):
         _summary(report, stream, options.get("fix_hint", True))

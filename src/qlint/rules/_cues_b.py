@@ -108,6 +108,16 @@ def spelled_as(text: str, stems: set[str], min_chars: int = 3) -> list[str]:
     return list(seen.values())
 
 
+def first_spelled(text: str, stems: set[str], min_chars: int = 3) -> tuple[int, int] | None:
+    """Where the first word of a text whose content stem is in ``stems`` stands (as ``spelled_as`` quotes it)."""
+    for match in WORD.finditer(text):
+        word = match.group()
+        if _content_stem(word, min_chars) in stems:
+            start = match.start() + len(word) - len(word.lstrip("'-"))
+            return start, max(start, match.start() + len(word.rstrip("'-")))
+    return None
+
+
 def is_numeric(text: str) -> bool:
     """Mostly digits and symbols: a number, a formula, a date."""
     t = text.strip()
@@ -324,6 +334,10 @@ class TermList:
         return pattern
 
     def hits(self, text: str, include_weak: bool) -> list[str]:
+        return [term for term, _ in self.located(text, include_weak)]
+
+    def located(self, text: str, include_weak: bool) -> list[tuple[str, tuple[int, int]]]:
+        """Each term the text uses, with where it stands in the text."""
         present = self.first_words.intersection(lower_words(text))
         if not present:
             return []  # most texts hold no listed term: skip the costly matching and masking
@@ -348,7 +362,7 @@ class TermList:
                 continue
             if self.criterion is not None and self.criterion.match(masked[match.end():]):
                 continue  # "usually within 30 minutes", "about 5 km": the criterion is stated
-            out.append(term)
+            out.append((term, match.span(1)))
         return out
 
 
@@ -361,11 +375,12 @@ def lower_words(text: str) -> frozenset[str]:
 
 
 def term_findings(question, terms: TermList, include_weak: bool, max_words: int, skip_if_in_stem: bool):
-    """(option index, sorted distinct terms) for each option that uses a listed term the stem does not."""
+    """(option index, sorted distinct terms, span of the first) for each option that uses a listed term the stem
+    does not."""
     stem_terms = set(terms.hits(question.stem, True)) if skip_if_in_stem else set()
     for i, option in enumerate(question.options):
         if len(option.text.split()) > max_words:
             continue
-        found = sorted({t for t in terms.hits(option.text, include_weak) if t not in stem_terms})
-        if found:
-            yield i, found
+        located = [(t, span) for t, span in terms.located(option.text, include_weak) if t not in stem_terms]
+        if located:
+            yield i, sorted({t for t, _ in located}), located[0][1]

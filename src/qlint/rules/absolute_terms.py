@@ -22,16 +22,19 @@ class Options(RuleOptions):
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    for i, found in term_findings(question, TERMS, options.include_weak, options.max_words, options.skip_if_in_stem):
+    for i, found, span in term_findings(question, TERMS, options.include_weak, options.max_words,
+                                        options.skip_if_in_stem):
         if question.options[i].correct:
             continue  # a key that states a true absolute cues against itself: test-wise candidates drop it
         listed = ", ".join(f'"{t}"' for t in found)
         yield Violation(f"options[{i}].text", f"option {i + 1} uses the absolute term {listed}; test-wise "
-                                              "candidates rule such options out")
+                                              "candidates rule such options out", span=span)
     if options.check_stem:
-        found = sorted(set(TERMS.hits(question.stem, options.include_weak)))
-        if found:
-            yield Violation("stem", f"the stem uses the absolute term {', '.join(repr(t) for t in found)}")
+        located = TERMS.located(question.stem, options.include_weak)
+        if located:
+            found = sorted({t for t, _ in located})
+            yield Violation("stem", f"the stem uses the absolute term {', '.join(repr(t) for t in found)}",
+                            span=located[0][1])
 
 
 RULE = QuestionRule(

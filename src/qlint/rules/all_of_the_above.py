@@ -10,9 +10,9 @@ from qlint.rule import QuestionRule, RuleOptions, Violation
 from qlint.rules._cues_a import LABEL, data, phrase_regex, short
 
 _DATA = data("all-of-the-above")
-_PHRASE = re.compile(LABEL + "(?:" + "|".join(phrase_regex(p) for p in _DATA["phrases"]) + ")", re.I)
+_PHRASE = re.compile(LABEL + "(?P<phrase>" + "|".join(phrase_regex(p) for p in _DATA["phrases"]) + ")", re.I)
 _REF = r"\(?(?:[a-eA-E]|[1-6]|i{1,3}|iv|v|I{1,3}|IV|V)\)?"
-_BOTH = re.compile(LABEL + "(?:" + "|".join(phrase_regex(p) for p in _DATA["both"])
+_BOTH = re.compile(LABEL + "(?P<phrase>" + "|".join(phrase_regex(p) for p in _DATA["both"])
                    + rf"|both\s+{_REF}\s+(?:and|&)\s+{_REF}(?=\s*[.)]?\s*$|\s+(?:are|is|of)\b))", re.I)
 # an option that is only enumerators: "(i), (ii), (iii) and (iv)", "1, 2, 3 and 4"
 _ENUM_OPTION = re.compile(r"^\s*\(?([ivx]{1,4}|\d)\)?(?:\s*(?:,|and|&)\s*(?:and\s+)?\(?([ivx]{1,4}|\d)\)?){1,8}"
@@ -39,15 +39,18 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     universe = set().union(*enums)
     for i, option in enumerate(question.options):
         where = f"options[{i}].text"
-        if _PHRASE.search(option.text) or (options.flag_both and _BOTH.search(option.text)):
+        phrase = _PHRASE.search(option.text) or (options.flag_both and _BOTH.search(option.text))
+        if phrase:
             yield Violation(where, f"option {i + 1} is \"{short(option.text)}\", an all-of-the-above option; "
-                                   "partial knowledge is enough to pick or rule it out")
+                                   "partial knowledge is enough to pick or rule it out", span=phrase.span("phrase"))
             continue
         e = enums[i]
         if (len(e) >= options.min_enumerated and e == universe and e == set(range(1, max(e) + 1))
                 and sum(1 for x in enums if x) >= 3):
+            text = option.text
             yield Violation(where, f"option {i + 1} (\"{short(option.text)}\") names every listed statement, "
-                                   "so it works as all-of-the-above")
+                                   "so it works as all-of-the-above",
+                            span=(len(text) - len(text.lstrip()), len(text.rstrip())))
 
 
 RULE = QuestionRule(

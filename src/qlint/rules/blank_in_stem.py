@@ -91,7 +91,8 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     for m in _BLANK.finditer(stem) if has_blank_char else ():
         if _text_follows(stem, m.end()) and not _ellipsis(stem, m):
             yield Violation("stem", f"the stem has a blank (\"{m.group(0).strip()}\") with text after it; "
-                                    "ask a direct question or put the blank at the end")
+                                    "ask a direct question or put the blank at the end",
+                            span=m.span() if stem == question.stem else None)
             return
     if options.flag_question_mark_placeholder and _maybe_qmark(stem):
         for m in _QMARK.finditer(stem):

@@ -56,8 +56,10 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
         word = m.group(0)
         if (word.isupper() and len(word) > 1) or word.lower().startswith(("except", "all")) \
                 or not _in_subordinate(masked, m.start()):
+            at = question.stem.rfind(clause)   # the clause is the stem's last words, as read
             yield Violation("stem", f"the question is negatively worded (\"{clause[m.start():m.end()]}\"); "
-                                    "ask for the correct answer instead", _capitalise(question.stem, clause, m))
+                                    "ask for the correct answer instead", _capitalise(question.stem, clause, m),
+                            span=(at + m.start(), at + m.end()) if at >= 0 else None)
             return
 
 

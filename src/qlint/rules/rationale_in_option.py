@@ -73,30 +73,46 @@ def _comments(text: str) -> bool:
     return _COMMENT.search(text) is not None
 
 
-def _problem(text: str, options: Options) -> str | None:
+def _problem(text: str, options: Options) -> tuple[str, re.Match | None] | None:
+    """What is wrong with an option's text, and the match that shows it (None when no one match does)."""
     # each pattern needs a character or word that most options lack: test for it first (it is much cheaper)
     if "`" in text:
         text = CODE_SPAN.sub(" ", text).strip()   # code is quoted material
     lower = text.lower()
     if options.flag_urls and ("http" in lower or "www." in lower) and _link(text):
-        return "contains a link; move sources into the rationale"
-    if ":" in text and _TAIL.search(text) and not _form(text):
-        return "contains a labelled explanation; move it into the rationale"
+        return "contains a link; move sources into the rationale", _URL.search(text)
+    if ":" in text and (tail := _TAIL.search(text)) and not _form(text):
+        return "contains a labelled explanation; move it into the rationale", tail
     bracket = "(" in text or "[" in text
     dash = "-" in text or "–" in text or "—" in text
-    if (bracket and (_BRACKET.search(text) or _BRACKET_TF.search(text))) or (dash and _DASH.search(text)):
-        return "states its own verdict (e.g. \"(correct)\"); move it into the rationale"
-    if "which" in lower and _WHICH.search(text):
-        return "judges itself (\", which is wrong because ...\"); move the commentary into the rationale"
+    verdict = ((bracket and (_BRACKET.search(text) or _BRACKET_TF.search(text))) or (dash and _DASH.search(text)))
+    if verdict:
+        return "states its own verdict (e.g. \"(correct)\"); move it into the rationale", verdict
+    if "which" in lower and (which := _WHICH.search(text)):
+        return "judges itself (\", which is wrong because ...\"); move the commentary into the rationale", which
     if _comments(text):
-        return "comments on itself (why it is tempting or wrong); move the commentary into the rationale"
+        return ("comments on itself (why it is tempting or wrong); move the commentary into the rationale",
+                _COMMENT.search(text))
     return None
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
     for i, option in enumerate(question.options):
-        if problem := _problem(option.text.strip(), options):
-            yield Violation(f"options[{i}].text", f"option {i + 1} {problem}")
+        text = option.text.strip()
+        if found := _problem(text, options):
+            problem, match = found
+            yield Violation(f"options[{i}].text", f"option {i + 1} {problem}", span=_span(option.text, text, match))
+
+
+def _span(original: str, text: str, match: re.Match | None) -> tuple[int, int] | None:
+    """The commentary's place in the option's text, without the break that leads into it; None when the text
+    was changed before matching (code blanked out), so offsets into it are not offsets into the option."""
+    if match is None or match.string is not text:
+        return None
+    found = match.group(0)
+    lead = len(found) - len(found.lstrip(" \t\n.;,!?-–—"))
+    shift = len(original) - len(original.lstrip())
+    return shift + match.start() + lead, shift + match.end()
 
 
 RULE = QuestionRule(

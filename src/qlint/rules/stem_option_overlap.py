@@ -6,7 +6,7 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import content_stems, is_numeric, spelled_as
+from qlint.rules._cues_b import content_stems, first_spelled, is_numeric, spelled_as
 
 
 class Options(RuleOptions):
@@ -36,7 +36,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
         listed = ", ".join(f'"{w}"' for w in spelled_as(opts[k].text, only_key, options.min_chars))
         yield Violation(f"options[{k}].text",
                         f"the key (option {k + 1}) repeats stem word(s) {listed} that no distractor repeats; "
-                        "word matching alone finds it")
+                        "word matching alone finds it", span=first_spelled(opts[k].text, only_key, options.min_chars))
 
 
 RULE = QuestionRule(

@@ -19,10 +19,11 @@ class Options(RuleOptions):
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    for i, found in term_findings(question, TERMS, options.include_weak, options.max_words, options.skip_if_in_stem):
+    for i, found, span in term_findings(question, TERMS, options.include_weak, options.max_words,
+                                        options.skip_if_in_stem):
         listed = ", ".join(f'"{t}"' for t in found)
         yield Violation(f"options[{i}].text", f"option {i + 1} uses the vague term {listed}; whether it is true "
-                                              "depends on how the reader takes it")
+                                              "depends on how the reader takes it", span=span)
 
 
 RULE = QuestionRule(
