@@ -31,8 +31,9 @@ REGISTRY = load_registry()
 NAMES = [rule.name for rule in REGISTRY]
 # option-order's quantity() raised KeyError('') on options such as "To become a S-nin" while it was being fixed
 # elsewhere: expected to fail where those options are, until that fix lands (then XPASS, not a failure)
-KNOWN = {"option-order": ("option-order raises KeyError('') in quantity() on 'a S-nin', 'a S. aureus' options",
-                          {"frenchmedmcqa.jsonl", "opentriviaqa.jsonl.gz", "generated"})}
+# rules with a known crash, expected to fail until fixed, and where: none now (option-order's KeyError('') on
+# 'a S-nin' and 'a S. aureus' options is fixed; these cases pass)
+KNOWN: dict[str, tuple[str, set[str]]] = {}
 
 
 def _active():
