@@ -20,7 +20,8 @@ re-attaches the text from ../shared/corpora by the id (``<corpus>-<line number>`
 A bank-level finding (answer-position-bias) has the id ``*``: it is judged from the whole corpus's key table.
 
 The findings are those of ``qlint check`` with the default rules and no configuration, per corpus (bank rules
-compare a corpus's questions with each other). A verdict is ``flaw``, ``false-alarm`` or ``debatable``; precision
+compare a corpus's questions with each other); ``score`` also runs every rule that has verdicts, so that a rule
+turned off by default for its judged precision keeps its number. A verdict is ``flaw``, ``false-alarm`` or ``debatable``; precision
 counts only ``flaw`` as right (debatable counts against the rule). A verdict whose finding the rules no longer
 report is kept but not counted; a finding with no verdict is unjudged, and ``score`` lists how many there are per
 rule (``sample --top-up`` draws from them).
@@ -75,8 +76,9 @@ def line_of(qid: str) -> int:
 
 # --- running qlint over the corpora --------------------------------------------------------------------------
 
-def findings(workdir: Path) -> dict[str, list[dict]]:
-    """Default-rule findings per corpus, from a bank written by ../shared/corpora/to_bank.py into ``workdir``."""
+def findings(workdir: Path, extra: tuple[str, ...] = ()) -> dict[str, list[dict]]:
+    """Default-rule findings per corpus (and those of the ``extra`` rules, on or off by default), from a bank
+    written by ../shared/corpora/to_bank.py into ``workdir``."""
     out = {}
     for name in NAMES:
         bank = workdir / name
@@ -84,8 +86,9 @@ def findings(workdir: Path) -> dict[str, list[dict]]:
             subprocess.run([sys.executable, str(CORPORA / "to_bank.py"), str(corpus_file(name)), str(workdir)],
                            check=True, capture_output=True)
         report = workdir / f"{name}.json"
+        select = ["--extend-select", ",".join(extra)] if extra else []
         subprocess.run([sys.executable, "-m", "qlint", "check", str(bank), "--format", "json", "--exit-zero",
-                        "--no-cache", "-o", str(report)], check=True, cwd=workdir)
+                        "--no-cache", "-o", str(report), *select], check=True, cwd=workdir)
         out[name] = json.loads(report.read_text(encoding="utf-8"))["findings"]
     return out
 
@@ -161,7 +164,7 @@ def draw(by_rule: dict, per_rule: int, seed: int, skip: set[tuple[str, str, str]
 
 def cmd_sample(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        by_rule = keys_of(findings(Path(tmp)))
+        by_rule = keys_of(findings(Path(tmp), tuple(args.rules.split(",")) if args.rules else ()))
     old = read_csv(SAMPLE)
     skip = {(r["corpus"], r["id"], r["rule"]) for r in old} if args.top_up else set()
     picked = draw(by_rule, args.per_rule, args.seed, skip, set(args.rules.split(",")) if args.rules else None)
@@ -339,9 +342,11 @@ def score(by_rule: dict, verdicts: list[dict]) -> dict[str, dict]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    verdicts = read_csv(VERDICTS)
+    # every rule with verdicts runs, off by default or not: a rule turned off for its precision keeps its number
     with tempfile.TemporaryDirectory() as tmp:
-        by_rule = keys_of(findings(Path(tmp)))
-    table = score(by_rule, read_csv(VERDICTS))
+        by_rule = keys_of(findings(Path(tmp), tuple(sorted({v["rule"] for v in verdicts}))))
+    table = score(by_rule, verdicts)
     if args.write:
         stored = json.loads(STORED.read_text(encoding="utf-8")) if STORED.exists() else {}
         for row in stored.values():

@@ -41,6 +41,7 @@ RULE = QuestionRule(
     code="Q501",
     name="absolute-terms",
     severity=Severity.INFO,
+    enabled=False,
     summary="An option uses an absolute term (always, never, all, none, only, every, completely, ...).",
     why=("Absolute claims are rarely true, so test-wise candidates eliminate options with 'always', 'never', "
          "'all' or 'only' without knowing the content (Haladyna, Downing & Rodriguez 2002: avoid specific "
@@ -49,7 +50,7 @@ RULE = QuestionRule(
     use_instead="State the claim with its real scope or condition, or word every option with the same care.",
     options=Options,
     check=check,
-    notes=("The word lists and idiom exemptions (all of the above, every other day, not only, 'I and III only', "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 1 of 40 sampled findings; the word is mostly part of a title, a name, a quotation, an idiom or a technical term (\"eventually consistent\"), or states a precise condition. Turn it on (--extend-select absolute-terms) to review absolutes yourself. " + ("The word lists and idiom exemptions (all of the above, every other day, not only, 'I and III only', "
            "...) are data: src/qlint/rules/data/absolute-terms.yaml. A Python rule rather than a pack because "
            "it needs guards a pack cannot express: exemptions that are patterns (every 3 hours), skipping long "
            "narrative options, and ignoring a word the stem itself uses (as a pack without them: precision 0.52, "

@@ -77,6 +77,7 @@ RULE = QuestionRule(
     code="Q401",
     name="negative-stem",
     severity=Severity.WARNING,
+    enabled=False,
     summary="The question clause is negatively worded (NOT, EXCEPT, LEAST, never, cannot, all but, false).",
     why=("Negatively worded stems are misread under time pressure (the negation is missed) and test the ability to "
          "spot a wrong statement rather than knowledge of the right one. Haladyna, Downing & Rodriguez (2002, "
@@ -87,7 +88,7 @@ RULE = QuestionRule(
     options=Options,
     check=check,
     fixable=True,
-    notes=("Only the clause that asks is read: the last sentence (trailing parenthetical notes dropped), narrowed to "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 25 of 40 sampled findings (0.62); capitalised negatives (as item-writing guides allow), \"LEAST operational overhead\" (which asks for the best option) and negations that are part of the fact asked were judged no flaw or debatable. Turn it on to find negative stems to rewrite or capitalise. " + ("Only the clause that asks is read: the last sentence (trailing parenthetical notes dropped), narrowed to "
            "a final \", what/which ...\" clause. A stem ending in a plain statement (a story to continue) has no "
            "question clause. Negations inside quotes, in relative or subordinate clauses (\"a patient who has not "
            "eaten ...\") and in idioms (\"at least\", \"not only\", \"whether or not\") are not reported; EXCEPT, "

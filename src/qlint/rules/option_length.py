@@ -143,6 +143,7 @@ RULE = QuestionRule(
     code="Q201",
     name="option-length",
     severity=Severity.WARNING,
+    enabled=False,
     summary="One option is conspicuously longer or shorter than the others, or the key is the longest by far.",
     why=("Test-wise candidates pick the longest option: writers qualify the key to make it exactly right and "
          "leave distractors short (Haladyna, Downing & Rodriguez 2002, guideline 23; the NBME guide lists 'long "
@@ -150,7 +151,7 @@ RULE = QuestionRule(
     use_instead="Make options similar in length and detail: trim the long one, or give the others the same care.",
     options=Options,
     check=check,
-    notes=("Each option is compared with the median of the others, so 'half long, half short' passes. "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 11 of 40 sampled findings; the long option was often a distractor, or the options were names, titles or code whose lengths carry no cue. " + ("Each option is compared with the median of the others, so 'half long, half short' passes. "
            "'All/none of the above' and 'cannot be determined' are not counted. Numbers and formulas are measured "
            "in symbols and judged only when some option has at least math-min-chars of them; options that are all "
            "code, or all single words, are not judged. Names of one or two words are not judged against a list "

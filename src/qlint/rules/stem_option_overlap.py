@@ -43,6 +43,7 @@ RULE = QuestionRule(
     code="Q203",
     name="stem-option-overlap",
     severity=Severity.WARNING,
+    enabled=False,
     summary="The key repeats a content word of the stem that no distractor repeats (a clang association).",
     why=("When the key echoes the stem's wording and the distractors do not, a test-wise candidate picks the key "
          "by word matching alone (Haladyna, Downing & Rodriguez 2002, 'avoid clang associations'; the NBME item-"
@@ -51,7 +52,7 @@ RULE = QuestionRule(
                  "matching gives no hint."),
     options=Options,
     check=check,
-    notes=("Words are compared after stop-word removal and light suffix stripping, so irregular forms "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 12 of 40 sampled findings; the shared word was a French function word, a product name, a code identifier or a word of a long passage, not a clang cue. " + ("Words are compared after stop-word removal and light suffix stripping, so irregular forms "
            "(slept/sleep) are missed. Questions whose options are mostly numbers or formulas are skipped."),
     passing=("""\
 id: sov-ok

@@ -193,6 +193,7 @@ RULE = QuestionRule(
     code="Q402",
     name="unfocused-stem",
     severity=Severity.INFO,
+    enabled=False,
     summary="The stem poses no clear question: not a question, not an instruction, only a topic or an open fragment.",
     why=("A focused stem states the whole problem, so a knowledgeable candidate could answer with the options "
          "covered (Haladyna, Downing & Rodriguez 2002: 'the central idea should be in the stem'; the NBME 'cover "
@@ -202,7 +203,7 @@ RULE = QuestionRule(
                  "instruction ('Find the peak memory of this step.')."),
     options=Options,
     check=check,
-    notes=("Form, not meaning: a stem passes when it asks a question, gives an instruction, ends in a blank, or "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 3 of 40 sampled findings; most flagged stems were trivia statements (\"This speed skater won ...\") that can be answered with the options covered, or complete questions. " + ("Form, not meaning: a stem passes when it asks a question, gives an instruction, ends in a blank, or "
            "leads in with a colon to a stated task ('The main product of photosynthesis is:'); it fails when it is "
            "a bare topic or fragment ('Activation checkpointing', 'How to brine a turkey'), a statement with a "
            "question mark ('The rate of interest is?'), a question that only points at the options ('Which of the "

@@ -30,6 +30,7 @@ RULE = QuestionRule(
     code="Q502",
     name="vague-terms",
     severity=Severity.INFO,
+    enabled=False,
     summary="An option uses a vague quantifier or frequency word (often, usually, some, many, most, very, ...).",
     why=("Vague frequency and quantity words mean different things to different readers, so whether the option is "
          "true depends on interpretation rather than knowledge (Haladyna, Downing & Rodriguez 2002: avoid vague "
@@ -39,7 +40,7 @@ RULE = QuestionRule(
                  "minutes'), or drop it."),
     options=Options,
     check=check,
-    notes=("Word lists, idiom exemptions (most likely, at least, rather than, ...) and the criterion pattern are "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 2 of 40 sampled findings; the word is mostly part of a title (\"A Few Good Men\"), a technical term or a precise condition. Turn it on (--extend-select vague-terms) to review such words yourself. " + ("Word lists, idiom exemptions (most likely, at least, rather than, ...) and the criterion pattern are "
            "data: src/qlint/rules/data/vague-terms.yaml. A Python rule rather than a pack because a vague word "
            "followed by a number ('usually within 30 minutes', 'about 5 km') is exempt, long options are skipped "
            "and words echoed from the stem are ignored; a pack cannot express these (without them: precision 0.42, "
