@@ -112,6 +112,7 @@ RULE = QuestionRule(
     code="Q403",
     name="blank-in-stem",
     severity=Severity.ERROR,
+    enabled=False,
     summary="The stem has a fill-in-the-blank gap with more of the sentence after it (a blank that is not at the end).",
     why=("A blank at the start or in the middle of a stem makes the examinee hold a broken sentence in mind while "
          "reading the options, which adds reading load unrelated to what is tested. Haladyna, Downing & Rodriguez "
@@ -121,7 +122,7 @@ RULE = QuestionRule(
                  "the missing part to the end so the options complete the sentence."),
     options=Options,
     check=check,
-    notes=("A blank is \"__\" (any length), a lone \"_\" that is not part of an identifier or LaTeX subscript, "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 19 of 43 sampled findings (0.44); a blank inside a quoted lyric, title or line of dialogue (where the quotation fixes its place), markdown underscores and code placeholders were judged no flaw or debatable. " + ("A blank is \"__\" (any length), a lone \"_\" that is not part of an identifier or LaTeX subscript, "
            "\"[blank]\", \"( )\" or \"....\" between words; it is reported only when word text follows it in the "
            "same sentence. With its two options on, also a \"?\" standing for the unknown in arithmetic, and the wh-in-situ "
            "placeholder (\"Dogs remain what to ...\"), which is exempt after prepositions, conjunctions and verbs "

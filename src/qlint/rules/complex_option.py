@@ -87,6 +87,7 @@ RULE = QuestionRule(
     code="Q303",
     name="complex-option",
     severity=Severity.INFO,
+    enabled=False,
     summary="Options are combinations of other options or statements (K-type: \"A and B\", \"I and III only\", \"True, False\").",
     why=("Complex multiple-choice (K-type) items ask for a combination of statements. They reward partial knowledge "
          "and test-wiseness (ruling out one statement removes several combinations), discriminate less and take "
@@ -95,7 +96,7 @@ RULE = QuestionRule(
                  "true/false items."),
     options=Options,
     check=check,
-    notes="At info by default: on six public banks of real questions, two reviewers agreed with 30 of 40 sampled findings (0.75); options that cross two features (2 x 2 pairs) and tuples printed by code were judged no flaw or debatable. " + ("Three shapes are reported: an option that is only references joined by commas/and/or (\"both (a) and "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 30 of 40 sampled findings (0.75); options that cross two features (2 x 2 pairs) and tuples printed by code were judged no flaw or debatable." + ("Three shapes are reported: an option that is only references joined by commas/and/or (\"both (a) and "
            "(c)\", \"I, II and III\"; digits count only when the stem numbers its statements, so \"2 and 3\" as "
            "the roots of an equation is fine); two or more \"I only\" options; and judgement tuples where every "
            "option has the same 2-4 comma-separated slots of 2-3 recurring values (\"True, False\", \"Wrong, Not "

@@ -207,7 +207,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
 RULE = QuestionRule(
     code="Q305",
     name="duplicate-option",
-    severity=Severity.ERROR,
+    severity=Severity.WARNING,
     summary="Two options say the same thing (equal once case, punctuation, articles and number format are ignored).",
     why=("Two options that mean the same cannot differ in correctness, so test-wise examinees eliminate both (or, "
          "if one is the key, the item has two keys). It also wastes a distractor. Haladyna, Downing & Rodriguez "
@@ -215,7 +215,7 @@ RULE = QuestionRule(
     use_instead="Replace one of the pair with a distinct, plausible distractor.",
     options=Options,
     check=check,
-    notes=("Built for precision: options are compared after dropping case, prose punctuation and articles (maths "
+    notes="A warning, not an error: on six public banks of real questions, two reviewers agreed with 40 of 50 sampled findings (0.80); options that differ by a word that matters (Save / Save As) or by their layout were judged false alarms. " + ("Built for precision: options are compared after dropping case, prose punctuation and articles (maths "
            "symbols and signs are kept, so \"-30\" and \"+30\" differ; a period counts only where a sentence ends, "
            "so \"a.out\" is a name; a lone letter before another is no article, so \"A, C\" keeps its A), as numbers (\"0.5\" = \"1/2\", same unit), "
            "as the same text plus filler words, and for a single transposed-letter typo in a word of 5+ letters. "

@@ -84,7 +84,8 @@ def check(questions: Sequence[BankItem], options: Options, memo: Path | None = N
 RULE = BankRule(
     code="Q601",
     name="near-duplicate-stem",
-    severity=Severity.ERROR,
+    severity=Severity.WARNING,
+    notes="A warning, not an error: on six public banks of real questions, two reviewers agreed with 43 of 49 sampled findings (0.88); pairs that share only a stock lead-in, or ask about opposite actions, were judged false alarms.",
     summary="Two questions in the bank have near-identical stems.",
     why=("Near-duplicates let one question cue another on the same form, double-weight one objective, and "
          "survive as stale copies when only one of them gets fixed."),

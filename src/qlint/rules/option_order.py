@@ -79,6 +79,7 @@ RULE = QuestionRule(
     code="Q304",
     name="option-order",
     severity=Severity.WARNING,
+    enabled=False,
     summary="Options that are numbers or quantities are not listed from smallest to largest.",
     why=("When options are numbers, a scrambled order makes the examinee hunt for the value they computed and "
          "can hint at the key's position. Haladyna, Downing & Rodriguez (2002, guideline 21) advise placing "
@@ -87,7 +88,7 @@ RULE = QuestionRule(
     options=Options,
     check=check,
     fixable=True,
-    notes=("Quantities are parsed from integers, decimals, thousands separators, currency, percentages, "
+    notes="Off by default: on six public banks of real questions, two reviewers agreed with 46 of 58 sampled findings (0.79); numbers in statement-style options, numbers that are names (isotopes, parameters, codes) and lists in mixed units were judged no flaw or debatable. Turn it on for its safe fix on lists of plain quantities. " + ("Quantities are parsed from integers, decimals, thousands separators, currency, percentages, "
            "fractions (\"4 1/3\", \"\\frac{5}{7}\"), scale words (million, lakh), number words with time units "
            "(\"a week\", \"168 hours\") and ranges (their midpoint); time and metric units are converted before "
            "comparing. Expressions (\"3 x 5 - 2\"), identifiers (\"ISO 9001\") and options with two numbers give no "

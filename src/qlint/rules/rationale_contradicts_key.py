@@ -61,7 +61,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
 RULE = QuestionRule(
     code="Q107",
     name="rationale-contradicts-key",
-    severity=Severity.ERROR,
+    severity=Severity.WARNING,
     summary="A rationale's opening verdict disagrees with the key: the key's says \"Incorrect\", or a distractor's "
             "says \"Correct\".",
     why=("A rationale that argues the wrong way signals a mis-keyed item or a rationale attached to the wrong option; "
@@ -69,7 +69,7 @@ RULE = QuestionRule(
     use_instead="Check the answer key: fix the `correct` flag, or move the rationale to the option it belongs to.",
     options=Options,
     check=check,
-    notes=("Only the opening verdict is read: \"Correct.\", \"Correct, because ...\", \"This is the right answer\" "
+    notes="A warning, not an error: it reads the opening words of each rationale, which is not certain. " + ("Only the opening verdict is read: \"Correct.\", \"Correct, because ...\", \"This is the right answer\" "
            "versus \"Incorrect\", \"Wrong\", \"Not correct\", \"This is not the correct answer\". \"Correct answer is "
            "B ...\" (it points elsewhere), \"False\" (often a verdict on a statement), hedges (\"Partially "
            "correct ...\") and \"This is correct only if ...\" are "

@@ -61,7 +61,8 @@ def check(question: Question, options: NoOptions) -> Iterator[Violation]:
 RULE = QuestionRule(
     code="Q105",
     name="select-mismatch",
-    severity=Severity.ERROR,
+    severity=Severity.WARNING,
+    notes="A warning, not an error: it reads a count from the stem's wording, which is not certain; it fired on no question of six public banks once counts inside one option were told apart.",
     summary="The stem says how many answers to pick (\"Select two.\", \"(Choose 3)\") and `select` disagrees.",
     why=("Candidates follow the stem, scoring follows `select`. When they disagree, a candidate who does what "
          "the stem says is marked wrong."),
