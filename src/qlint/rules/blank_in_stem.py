@@ -27,11 +27,11 @@ _WORD = re.compile(r"[A-Za-z0-9]")
 
 
 class Options(RuleOptions):
-    # both off by default: reviewers of real banks judged "... means what in Latin?" a complete direct question and
-    # "12 + ? = 20" the usual way to write an unknown, not blanks
-    flag_what_placeholder: bool = Field(default=False, description=(
+    # reviewers of real banks judged "... means what in Latin?" a complete direct question and "12 + ? = 20" the
+    # usual way to write an unknown, not blanks; human flaw labels count both. The rule is off by default.
+    flag_what_placeholder: bool = Field(default=True, description=(
         "report a 'what' standing in for a missing word mid-statement ('Bats use echoes to find what in the dark?')"))
-    flag_question_mark_placeholder: bool = Field(default=False, description=(
+    flag_question_mark_placeholder: bool = Field(default=True, description=(
         "report a '?' standing for the unknown inside an expression ('12 + ? x 3 = 24')"))
 
 
@@ -122,15 +122,15 @@ RULE = QuestionRule(
                  "the missing part to the end so the options complete the sentence."),
     options=Options,
     check=check,
-    notes="Off by default: on six public banks of real questions, two reviewers agreed with 19 of 43 sampled findings (0.44); a blank inside a quoted lyric, title or line of dialogue (where the quotation fixes its place), markdown underscores and code placeholders were judged no flaw or debatable. " + ("A blank is \"__\" (any length), a lone \"_\" that is not part of an identifier or LaTeX subscript, "
+    notes="Off by default: reviewers of six public banks of real questions agreed with too few of its findings (its judged precision is under Measured accuracy); a blank inside a quoted lyric, title or line of dialogue (where the quotation fixes its place), a \"what\" or \"?\" placeholder in a complete direct question, markdown underscores and code placeholders were judged no flaw or debatable. " + ("A blank is \"__\" (any length), a lone \"_\" that is not part of an identifier or LaTeX subscript, "
            "\"[blank]\", \"( )\" or \"....\" between words; it is reported only when word text follows it in the "
-           "same sentence. With its two options on, also a \"?\" standing for the unknown in arithmetic, and the wh-in-situ "
+           "same sentence. Also reported: a \"?\" standing for the unknown in arithmetic, and the wh-in-situ "
            "placeholder (\"Dogs remain what to ...\"), which is exempt after prepositions, conjunctions and verbs "
            "that take an embedded question (word lists in src/qlint/rules/data/blank-in-stem.yaml)."
            " " "A \"what\" standing for a missing word mid-statement (\"Bats use echoes to find what in the dark?\") and a "
-           "\"?\" standing for the unknown in an expression (\"12 + ? x 3 = 24\") are reported only with the options "
-           "flag-what-placeholder and flag-question-mark-placeholder: reviewers of real banks judged most such stems "
-           "complete direct questions. Underscores inside code (`_` in Go, Scala or JavaScript) are never blanks."),
+           "\"?\" standing for the unknown in an expression (\"12 + ? x 3 = 24\") are what reviewers "
+           "of real banks disagreed with most (they judged such stems complete direct questions); the options "
+           "flag-what-placeholder and flag-question-mark-placeholder turn them off. Underscores inside code (`_` in Go, Scala or JavaScript) are never blanks."),
     passing=("""\
 id: bis-end
 stem: The organelle that carries out photosynthesis is the ________.
@@ -170,5 +170,19 @@ options:
   - {text: dendrite, correct: true, rationale: Correct. Dendrites carry input toward the cell body.}
   - {text: axon, rationale: Incorrect. The axon carries output.}
   - {text: myelin sheath, rationale: Incorrect. It insulates the axon.}
-""",),
+""", """\
+id: bis-question-mark
+stem: "12 + ? x 3 = 24"
+options:
+  - {text: '4', correct: true, rationale: Correct. 12 + 12 = 24.}
+  - {text: '3', rationale: Incorrect. 12 + 9 = 21.}
+  - {text: '6', rationale: Incorrect. 12 + 18 = 30.}
+""", """\
+id: bis-what
+stem: Bats use echoes to find what in the dark?
+options:
+  - {text: insects, correct: true, rationale: Correct. Echolocation locates prey.}
+  - {text: water, rationale: Incorrect. Bats find water by other cues.}
+  - {text: sunlight, rationale: Incorrect. There is none at night.}
+"""),
 )
