@@ -22,9 +22,9 @@ A bank-level finding (answer-position-bias) has the id ``*``: it is judged from 
 The findings are those of ``qlint check`` with the default rules and no configuration, per corpus (bank rules
 compare a corpus's questions with each other); ``score`` also runs every rule that has verdicts, so that a rule
 turned off by default for its judged precision keeps its number. A verdict is ``flaw``, ``false-alarm`` or
-``debatable``; precision counts only ``flaw`` as right (debatable counts against the rule). A verdict whose finding the rules no longer
-report is kept but not counted; a finding with no verdict is unjudged, and ``score`` lists how many there are per
-rule (``sample --top-up`` draws from them).
+``debatable``; precision counts only ``flaw`` as right (debatable counts against the rule). A verdict whose
+finding the rules no longer report is kept but not counted; a finding with no verdict is unjudged, and ``score``
+lists how many there are per rule (``sample --top-up`` draws from them).
 """
 from __future__ import annotations
 
