@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -154,9 +155,9 @@ def test_non_utf8_file_name_in_every_format(fmt, bank, tmp_path):
 
 def test_non_utf8_file_name_in_a_baseline(bank, tmp_path):
     (tmp_path / os.fsdecode(BAD_NAME)).write_text("id: [\n")  # a file-level finding: keyed by its path
-    code, _, err = check(tmp_path, "bank", "--write-baseline", "baseline.json")
-    assert code == 0 and "wrote 3 findings" in err, err
-    code, out, _ = check(tmp_path, "bank", "--baseline", "baseline.json", "--format", "json")
+    code, _, err = check(tmp_path, "bank", "--write-baseline", "baseline.json", "--select", "ALL")
+    assert code == 0 and re.search(r"wrote [1-9]\d* findings?", err), err
+    code, out, _ = check(tmp_path, "bank", "--baseline", "baseline.json", "--format", "json", "--select", "ALL")
     assert code == 0 and findings_of(out) == [], out
 
 

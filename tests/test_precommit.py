@@ -40,7 +40,7 @@ def bank_repo(tmp_path_factory):
     git(repo, "init", "-q")
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n  - repo: {ROOT}\n    rev: {head}\n    hooks:\n      - id: qlint\n        files: ^bank/\n")
-    (repo / "pyproject.toml").write_text('[tool.qlint]\npaths = ["bank"]\n')
+    (repo / "pyproject.toml").write_text('[tool.qlint]\npaths = ["bank"]\nfail-on = "warning"\n')
     (repo / "bank").mkdir()
     (repo / "bank" / "memory.yaml").write_text(
         question("mem-1", "Which technique trades extra compute in the backward pass for lower activation memory?"))

@@ -124,17 +124,17 @@ def test_finding_covers_the_offending_words(rule, source, word, registry):
 
 def test_folded_and_multi_line_values_fall_back_to_the_value_start(registry):
     source = _stem("stem: >\n  Greenhouse gases absorb infrared.\n  Which of these is NOT one?\n")
-    f = next(f for f in lint_text(source, registry) if f.rule == "negative-stem")
+    f = next(f for f in lint_text(source, registry, extend=["negative-stem"]) if f.rule == "negative-stem")
     assert (f.line, f.column, f.end_line, f.end_column) == (2, 7, None, None)   # the ">" of the value
     wrapped = _stem("stem: Greenhouse gases absorb infrared.\n  Which of these is NOT one?\n")
-    f = next(f for f in lint_text(wrapped, registry) if f.rule == "negative-stem")
+    f = next(f for f in lint_text(wrapped, registry, extend=["negative-stem"]) if f.rule == "negative-stem")
     assert (f.line, f.column, f.end_line) == (2, 7, None)
 
 
 def test_escapes_not_mapped_fall_back_to_the_value_start(registry):
     # an escaped line break joins two source lines: offsets past it are not column offsets
     source = _stem('stem: "Of the gases in air, \\\n  which one is NOT a greenhouse gas?"\n')
-    f = next(f for f in lint_text(source, registry) if f.rule == "negative-stem")
+    f = next(f for f in lint_text(source, registry, extend=["negative-stem"]) if f.rule == "negative-stem")
     assert (f.line, f.column, f.end_line) == (2, 7, None)
 
 
@@ -213,7 +213,7 @@ def test_cache_keeps_the_range(registry):
     from qlint.cache import decode, encode
     from qlint.items import FileOutcome
 
-    found = [f for f in lint_text(NOT_MID_LINE, registry) if f.rule == "negative-stem"]
+    found = [f for f in lint_text(NOT_MID_LINE, registry, extend=["negative-stem"]) if f.rule == "negative-stem"]
     plain = Finding("x.yaml", 3, 1, "Q102", "schema", Severity.ERROR, "m")
     back = decode(encode(FileOutcome("example.yaml", found + [plain], [], [])))
     assert [(f.line, f.column, f.end_line, f.end_column) for f in back.findings] == \
@@ -224,7 +224,7 @@ def test_cache_keeps_the_range(registry):
 
 @pytest.fixture
 def bank(tmp_path: Path) -> Path:
-    (tmp_path / "qlint.toml").write_text('paths = ["bank"]\n', encoding="utf-8")
+    (tmp_path / "qlint.toml").write_text('paths = ["bank"]\nextend-select = ["negative-stem"]\n', encoding="utf-8")
     (tmp_path / "bank").mkdir()
     return tmp_path
 
@@ -257,8 +257,8 @@ async def test_server_diagnostic_range_is_the_word(client: LanguageClient, bank:
 def test_a_line_suppression_above_a_block_still_covers_its_words(registry):
     block = "stem: |\n  Greenhouse gases absorb infrared light.\n  In this list, which gas is NOT one?\n"
     suppressed = _stem("# qlint: ignore[negative-stem] the negative is the point of this item\n" + block)
-    found = {f.rule for f in lint_text(suppressed, registry)}
+    found = {f.rule for f in lint_text(suppressed, registry, extend=["negative-stem"])}
     assert "negative-stem" not in found and "unused-suppression" not in found
     # without the comment the finding is at the word, two lines into the block
-    f = next(f for f in lint_text(_stem(block), registry) if f.rule == "negative-stem")
+    f = next(f for f in lint_text(_stem(block), registry, extend=["negative-stem"]) if f.rule == "negative-stem")
     assert (f.line, f.end_line) == (4, 4)

@@ -51,7 +51,9 @@ def test_the_sample_bank_is_valid(validator):
 
 
 def test_every_rule_example_is_valid(validator):
-    examples = [text for rule in load_registry() for text in (*rule.passing, *rule.failing)]
+    # unsupported-question's examples are GIFT files, not YAML banks
+    examples = [text for rule in load_registry() if rule.name != "unsupported-question"
+                for text in (*rule.passing, *rule.failing)]
     bad = [text for text in examples if _errors(validator, text)]
     # examples of the structural rules are meant to break the bank format; every other example is a valid bank
     structural = {"schema", "parse-error"}

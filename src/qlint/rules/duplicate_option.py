@@ -233,7 +233,7 @@ stem: Which git branch flag deletes a branch even when it is not merged?
 options:
   - {text: '-d', rationale: Incorrect. It refuses unmerged branches.}
   - {text: '-D', correct: true, rationale: Correct. It is --delete --force.}
-  - {text: '"-D"', rationale: Incorrect. Quoted, it is not a flag.}
+  - {text: '"-D"', rationale: 'Incorrect. Quoted, it is not a flag.'}
   - {text: '-f', rationale: Incorrect. branch -f moves a branch.}
 """, """\
 id: do-decimal-comma
