@@ -99,8 +99,9 @@ def test_bad_config_exits_two_with_a_hint(run_cli, write):
 def test_rule_options_from_config(run_cli, write):
     text = CLEAN.replace("loss.item()", "loss.item(), a method that copies the value to the host")
     path = write("b.yaml", text)
+    write("qlint.toml", 'extend-select = ["option-length"]\n')
     assert "option-length" in run_cli("check", path)[1]
-    write("qlint.toml", '[rules.option-length]\nkey-ratio = 9.0\n')
+    write("qlint.toml", 'extend-select = ["option-length"]\n[rules.option-length]\nkey-ratio = 9.0\n')
     assert "option-length" not in run_cli("check", path)[1]
 
 
@@ -135,7 +136,7 @@ def test_named_file_without_config_compares_within_its_own_folder(run_cli, write
     code, out, _ = run_cli("check", target, cwd=tmp_path)
     assert code == 0 and "near-duplicate" not in out
     write("bank/b.yaml", CLEAN.replace("clean-1", "twin-1"))
-    code, out, _ = run_cli("check", target, cwd=tmp_path)
+    code, out, _ = run_cli("check", target, "--fail-on", "warning", cwd=tmp_path)
     assert code == 1 and "near-duplicate-stem" in out and "twin-1" in out and "b.yaml:" not in out.split(":")[0]
 
 

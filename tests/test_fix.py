@@ -11,6 +11,18 @@ import pytest
 
 from qlint.fix import Fix, FixError, SetText, apply_to_text, write_atomic
 
+
+@pytest.fixture
+def run_cli(run_cli):
+    """The CLI with option-order and negative-stem on: their safe fixes are what these tests exercise, and both
+    rules are off by default (reviewers of real banks disagreed with too many of their findings)."""
+    def run(*args, **kwargs):
+        if args and args[0] == "check":
+            args = (*args, "--extend-select", "option-order,negative-stem")
+        return run_cli(*args, **kwargs)
+    return run
+
+
 COMMENTED = """\
 # Header comment: must survive
 questions:

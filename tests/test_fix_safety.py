@@ -12,6 +12,18 @@ import qlint.fix as fix_module
 from qlint.fix import Fix, FixError, Reorder, SetText, apply_fixes, apply_to_text, write_atomic
 
 
+@pytest.fixture
+def run_cli(run_cli):
+    """The CLI with option-order and negative-stem on: their safe fixes are what these tests exercise, and both
+    rules are off by default (reviewers of real banks disagreed with too many of their findings)."""
+    def run(*args, **kwargs):
+        if args and args[0] == "check":
+            args = (*args, "--extend-select", "option-order,negative-stem")
+        return run_cli(*args, **kwargs)
+    return run
+
+
+
 def _question(qid: str, stem: str, texts: tuple[str, str] = ("item()", "detach()")) -> str:
     return (f"  - id: {qid}\n"
             f"    stem: {stem}\n"

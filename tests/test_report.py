@@ -87,8 +87,10 @@ def _json(run_cli, *args) -> dict:
 
 
 def test_summary_numbers_equal_check_json(run_cli, bank):
-    check = _json(run_cli, "check", bank, "--format", "json")
-    stats = _json(run_cli, "stats", bank, "--format", "json")
+    # reading-level and option-length are off by default: on, so that their numbers are compared too
+    extra = ("--extend-select", "reading-level,option-length")
+    check = _json(run_cli, "check", bank, "--format", "json", *extra)
+    stats = _json(run_cli, "stats", bank, "--format", "json", *extra)
     assert check["findings"], "the test bank must produce findings"
     for key in ("files", "questions", "findings", "error", "warning", "info"):
         assert stats["totals"][key] == check["summary"][key], key

@@ -54,5 +54,6 @@ def test_reason_is_required(registry):
 def test_unknown_rule_and_unused_suppression(registry):
     found = lint_text(BASE.format(comment="  # qlint: ignore[missing-rationale, option-lenght] pending"), registry)
     assert "invalid-suppression" in rules(found)
-    unused = lint_text(BASE.format(comment="  # qlint: ignore[option-length] short flags are fine"), registry)
+    unused = lint_text(BASE.format(comment="  # qlint: ignore[option-length] short flags are fine"), registry,
+                       extend=["option-length"])
     assert "unused-suppression" in rules(unused)
