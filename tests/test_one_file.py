@@ -145,3 +145,22 @@ def test_stdin_buffer_findings_equal_a_run_without_cache(bank, run_cli):
     assert run_cli(*args, "--no-cache", stdin=buffer) == cold
     found = json.loads(cold[1])["findings"]
     assert {"duplicate-id", "near-duplicate-stem", "correct-count"} <= {f["rule"] for f in found}
+
+
+def test_warm_named_run_reads_nothing_of_the_rest(bank):
+    cold = run_check(["bank/part0/f0.yaml"], jobs=1)
+    warm = run_check(["bank/part0/f0.yaml"], jobs=1)
+    assert len(cold.results) == 9
+    # the bank findings come from the cache: the rest's entries are not even read
+    assert [o.path for o in warm.results] == ["bank/part0/f0.yaml"]
+    assert [_row(f) for f in warm.findings] == [_row(f) for f in cold.findings]
+
+
+def test_named_run_keeps_the_signatures_of_the_whole_bank(bank):
+    run_check(["bank"], jobs=1)
+    counts = lambda: sorted(len(json.loads(p.read_text())["files"])  # noqa: E731
+                            for p in Path(".qlint_cache").glob("v*/signatures.json"))
+    assert counts() == [9]
+    run_check(["bank/part0/f0.yaml"], jobs=1)
+    # the whole bank's key keeps all nine files; the rest of the bank's own key has the eight others
+    assert counts() == [8, 9]

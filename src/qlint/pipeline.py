@@ -192,17 +192,21 @@ class Outcomes:
 
 def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
                 jobs: int, use_cache: bool, keep: bool, progress: bool,
-                bank_before: Sequence[str] | None = ()) -> Outcomes:
+                bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False) -> Outcomes:
     """Per-file outcomes for every file, from the cache where the content is unchanged.
 
     The bank findings cached (and to be cached) are those of the files whose digests are ``bank_before`` followed
     by these files: a run that checks a bank in parts names the digests of the parts checked before. With
-    ``bank_before`` None no bank findings are looked up or stored (these files are not the whole bank)."""
+    ``bank_before`` None no bank findings are looked up or stored (these files are not the whole bank). With
+    ``signatures`` False the stat signatures the cache keeps are left as they are: a few files named out of a
+    bank would otherwise replace those of the whole bank that a full run with the same rules relies on. With
+    ``for_bank`` the files matter only for the bank findings (their own findings are not reported): when the cache
+    holds those, the files' entries are not read and ``files`` is empty."""
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the outcomes stay alive to the end: collecting them over and over only costs time
     try:
         return _process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
-                            progress=progress, bank_before=bank_before)
+                            progress=progress, bank_before=bank_before, signatures=signatures, for_bank=for_bank)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -210,18 +214,20 @@ def process_all(files: Sequence[Path], config: Config, registry: Registry, activ
 
 def _process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
                  jobs: int, use_cache: bool, keep: bool, progress: bool,
-                 bank_before: Sequence[str] | None) -> Outcomes:
+                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool) -> Outcomes:
     limits = config.settings.limits
     cache = Cache.open(config, config_key(config, registry, active)) if use_cache and not keep else None
     displays = [relative(f) for f in files]
     started = time.time_ns()
     # an empty cache (the first run of a key) can hit nothing: files are hashed as they are checked, not before
     fresh = cache is not None and cache.empty()
-    digests = _digests(files, displays, limits, jobs, cache) if cache is not None and not fresh else None
+    digests = _digests(files, displays, limits, jobs, cache, signatures) if cache is not None and not fresh else None
     result = Outcomes([], memo=cache.folder / "memo" if cache is not None else None,
                       digests=[d for d, _ in digests] if digests is not None else [None] * len(files))
     if cache is not None and digests is not None:
         _keep_bank(result, cache, bank_before)
+        if for_bank and result.bank is not None:
+            return result   # a warm pre-commit run: nothing in these files is needed
     outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache, features=result.bank is None)
     bar = _Progress(len(files), progress)
     bar.done = len(files) - len(todo)
@@ -238,7 +244,8 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
         bar.step()
     bar.close()
     if fresh:   # what the hashing pass would have found and recorded
-        cache.put_signatures(seen, started)  # type: ignore[union-attr]
+        if signatures:
+            cache.put_signatures(seen, started)  # type: ignore[union-attr]
         result.digests = [seen[d][1] if d in seen else None for d in displays]
         _keep_bank(result, cache, bank_before)  # type: ignore[arg-type]
     result.files = outcomes  # type: ignore[assignment]
@@ -295,7 +302,7 @@ def _digest_one(job: tuple[Path, str, Limits, tuple[Signature, str] | None]
 
 
 def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, jobs: int,
-             cache: Cache) -> list[tuple[str | None, int]]:
+             cache: Cache, record: bool = True) -> list[tuple[str | None, int]]:
     """Content digest and size of every file. Threads suffice: reading and hashing release the GIL.
 
     Like git's index, a file whose stat signature (size, mtime, ctime, inode, device) is unchanged since an
@@ -316,7 +323,7 @@ def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, job
             results = list(pool.map(_digest_one, jobs_list, chunksize=16))
     seen = {display: (signature, digest) for display, (digest, _, signature) in zip(displays, results)
             if signature is not None and digest is not None}
-    if seen != known:
+    if record and seen != known:
         cache.put_signatures(seen, started)
     return [(digest, size) for digest, size, _ in results]
 
@@ -509,16 +516,17 @@ def _named_in_bank(files: list[Path], config: Config, registry: Registry, active
     """The outcomes of the named ``files`` and of the rest of the bank they belong to, in that order. Only the
     named files go through every rule; the rest, whose own findings are not reported, go through the bank rules
     alone (under their own cache key), which costs little more than loading them. The bank findings are cached
-    under the digests of all of them, in the same order, so a run naming other files never reuses them."""
+    under the digests of all of them, in the same order, so a run naming other files never reuses them; when they
+    are, the rest's outcomes are not read at all (nothing of them would be reported)."""
     named = {os.path.realpath(f) for f in files}
     rest = [f for f in discover_banks([u for u in bank_roots(config, files) if u.is_dir()],
                                       tuple(config.settings.exclude), config.settings.limits, discover)
             if os.path.realpath(f) not in named]
     first = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
-                        progress=False, bank_before=None)
+                        progress=False, bank_before=None, signatures=False)
     before = None if any(d is None for d in first.digests) else first.digests
     processed = process_all(rest, config, registry, _bank_only(active), jobs=jobs, use_cache=use_cache, keep=keep,
-                            progress=progress, bank_before=before)  # type: ignore[arg-type]
+                            progress=progress, bank_before=before, for_bank=True)  # type: ignore[arg-type]
     processed.files = first.files + processed.files
     return processed
 
