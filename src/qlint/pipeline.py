@@ -44,7 +44,7 @@ class Run:
     config: Config
     registry: Registry
     active: list[ActiveRule]
-    results: list[FileOutcome]
+    results: list[FileOutcome]   # named files first; the rest of their bank only when its entries were read
     findings: list[Finding]
     report_only: set[str] | None = None
     shown: list[FileOutcome] = field(default_factory=list)
