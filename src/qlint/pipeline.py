@@ -44,7 +44,7 @@ class Run:
     config: Config
     registry: Registry
     active: list[ActiveRule]
-    results: list[FileOutcome]
+    results: list[FileOutcome]   # named files first; the rest of their bank only when its entries were read
     findings: list[Finding]
     report_only: set[str] | None = None
     shown: list[FileOutcome] = field(default_factory=list)
@@ -187,48 +187,48 @@ class Outcomes:
     bank: list[Finding] | None = None
     store_bank: Callable[[list[Finding]], None] | None = None   # keeps freshly computed bank findings
     memo: Path | None = None   # where bank rules keep their work between runs
+    digests: list[str | None] = field(default_factory=list)   # each file's content digest, when there is a cache
 
 
 def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
-                jobs: int, use_cache: bool, keep: bool, progress: bool) -> Outcomes:
-    """Per-file outcomes for every file, from the cache where the content is unchanged."""
+                jobs: int, use_cache: bool, keep: bool, progress: bool,
+                bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False) -> Outcomes:
+    """Per-file outcomes for every file, from the cache where the content is unchanged.
+
+    The bank findings cached (and to be cached) are those of the files whose digests are ``bank_before`` followed
+    by these files: a run that checks a bank in parts names the digests of the parts checked before. With
+    ``bank_before`` None no bank findings are looked up or stored (these files are not the whole bank). With
+    ``signatures`` False the stat signatures the cache keeps are left as they are: a few files named out of a
+    bank would otherwise replace those of the whole bank that a full run with the same rules relies on. With
+    ``for_bank`` the files matter only for the bank findings (their own findings are not reported): when the cache
+    holds those, the files' entries are not read and ``files`` is empty."""
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the outcomes stay alive to the end: collecting them over and over only costs time
     try:
         return _process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
-                            progress=progress)
+                            progress=progress, bank_before=bank_before, signatures=signatures, for_bank=for_bank)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
 def _process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
-                 jobs: int, use_cache: bool, keep: bool, progress: bool) -> Outcomes:
+                 jobs: int, use_cache: bool, keep: bool, progress: bool,
+                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool) -> Outcomes:
     limits = config.settings.limits
     cache = Cache.open(config, config_key(config, registry, active)) if use_cache and not keep else None
     displays = [relative(f) for f in files]
-    outcomes: list[FileOutcome | None] = [None] * len(files)
-    todo: list[tuple[int, Path, str]] = []
-    total_bytes = 0
     started = time.time_ns()
     # an empty cache (the first run of a key) can hit nothing: files are hashed as they are checked, not before
     fresh = cache is not None and cache.empty()
-    digests = _digests(files, displays, limits, jobs, cache) if cache is not None and not fresh else None
-    result = Outcomes([], memo=cache.folder / "memo" if cache is not None else None)
-    if cache is not None and digests and all(d is not None for d, _ in digests):
-        _keep_bank(result, cache, [d for d, _ in digests])  # type: ignore[misc]
-    for index, (path, display) in enumerate(zip(files, displays)):
-        if digests is not None:
-            digest, size = digests[index]
-            hit = cache.get(digest, features=result.bank is None) if digest is not None else None
-            if hit is not None:
-                outcomes[index] = hit
-                continue
-            total_bytes += size
-        else:
-            total_bytes += _size(path)
-        todo.append((index, path, display))  # workers read the file again (from the page cache) themselves
-
+    digests = _digests(files, displays, limits, jobs, cache, signatures) if cache is not None and not fresh else None
+    result = Outcomes([], memo=cache.folder / "memo" if cache is not None else None,
+                      digests=[d for d, _ in digests] if digests is not None else [None] * len(files))
+    if cache is not None and digests is not None:
+        _keep_bank(result, cache, bank_before)
+        if for_bank and result.bank is not None:
+            return result   # a warm pre-commit run: nothing in these files is needed
+    outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache, features=result.bank is None)
     bar = _Progress(len(files), progress)
     bar.done = len(files) - len(todo)
     jobs = min(jobs, len(todo))
@@ -244,11 +244,33 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
         bar.step()
     bar.close()
     if fresh:   # what the hashing pass would have found and recorded
-        cache.put_signatures(seen, started)  # type: ignore[union-attr]
-        if len(seen) == len(files):
-            _keep_bank(result, cache, [seen[d][1] for d in displays])  # type: ignore[arg-type]
+        if signatures:
+            cache.put_signatures(seen, started)  # type: ignore[union-attr]
+        result.digests = [seen[d][1] if d in seen else None for d in displays]
+        _keep_bank(result, cache, bank_before)  # type: ignore[arg-type]
     result.files = outcomes  # type: ignore[assignment]
     return result
+
+
+def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[str | None, int]] | None,
+                cache: Cache | None, features: bool
+                ) -> tuple[list[FileOutcome | None], list[tuple[int, Path, str]], int]:
+    """The outcomes the cache holds (None where it holds none), the files left to check, and their bytes."""
+    outcomes: list[FileOutcome | None] = [None] * len(files)
+    todo: list[tuple[int, Path, str]] = []
+    total_bytes = 0
+    for index, (path, display) in enumerate(zip(files, displays)):
+        if digests is not None:
+            digest, size = digests[index]
+            hit = cache.get(digest, features=features) if digest is not None else None  # type: ignore[union-attr]
+            if hit is not None:
+                outcomes[index] = hit
+                continue
+            total_bytes += size
+        else:
+            total_bytes += _size(path)
+        todo.append((index, path, display))  # workers read the file again (from the page cache) themselves
+    return outcomes, todo, total_bytes
 
 
 def _serial(todo: list[tuple[int, Path, str]], active: list[ActiveRule], limits: Limits, keep: bool,
@@ -258,9 +280,12 @@ def _serial(todo: list[tuple[int, Path, str]], active: list[ActiveRule], limits:
         yield outcome, digest, signature
 
 
-def _keep_bank(result: Outcomes, cache: Cache, digests: list[str]) -> None:
-    """The bank findings of exactly these files, if a run before this one stored them, and where to store them."""
-    name = Cache.bank_name(digests)
+def _keep_bank(result: Outcomes, cache: Cache, before: Sequence[str] | None) -> None:
+    """The bank findings of exactly the files ``before`` and these, if a run before this one stored them, and where
+    to store them; nothing when ``before`` is None or a file has no digest (its content is unknown)."""
+    if before is None or any(d is None for d in result.digests):
+        return
+    name = Cache.bank_name([*before, *result.digests])  # type: ignore[list-item]
     result.bank = cache.get_bank(name)
     result.store_bank = lambda found: cache.put_bank(name, found)
 
@@ -277,7 +302,7 @@ def _digest_one(job: tuple[Path, str, Limits, tuple[Signature, str] | None]
 
 
 def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, jobs: int,
-             cache: Cache) -> list[tuple[str | None, int]]:
+             cache: Cache, record: bool = True) -> list[tuple[str | None, int]]:
     """Content digest and size of every file. Threads suffice: reading and hashing release the GIL.
 
     Like git's index, a file whose stat signature (size, mtime, ctime, inode, device) is unchanged since an
@@ -298,7 +323,7 @@ def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, job
             results = list(pool.map(_digest_one, jobs_list, chunksize=16))
     seen = {display: (signature, digest) for display, (digest, _, signature) in zip(displays, results)
             if signature is not None and digest is not None}
-    if seen != known:
+    if record and seen != known:
         cache.put_signatures(seen, started)
     return [(digest, size) for digest, size, _ in results]
 
@@ -391,42 +416,65 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
         if not targets:   # nothing named is a bank file: nothing to check, not even the rest of the bank
             return Run(config, registry, active, [], [], set(), excluded=excluded)
 
-    exclude = tuple(settings.exclude)
-    report_only: set[str] | None = None
-    processed: Outcomes | None = None
-    bank: list[Finding] | None = None
-    read: tuple[str, bytes | OSError] | None = None
+    jobs = jobs or default_jobs()
     if use_stdin:
-        name = relative(Path(stdin_filename)) if stdin_filename else "<stdin>"
-        read = (name, _read_stdin(stdin, limits))
-        outcomes = [_stdin_outcome(name, read[1], active, limits, keep_questions)]
-        if stdin_filename and any(isinstance(a.rule, BankRule) for a in active):
-            # an editor's unsaved buffer: cross-file rules compare it with the rest of the bank on disk (its own
-            # file on disk left out), and only the buffer is reported on
-            report_only = {name}
-            here = os.path.realpath(stdin_filename)
-            others = [f for f in discover([u for u in bank_roots(config, [Path(stdin_filename)]) if u.is_dir()],
-                                          exclude) if os.path.realpath(f) != here]
-            processed = process_all(others, config, registry, active, jobs=jobs or default_jobs(),
-                                    use_cache=use_cache, keep=keep_questions, progress=False)
-            outcomes += processed.files
-            processed.store_bank = None   # the buffer is not on disk: its bank findings are not for the cache
+        read = (relative(Path(stdin_filename)) if stdin_filename else "<stdin>", _read_stdin(stdin, limits))
+        outcomes, processed, report_only = _stdin_outcomes(read, stdin_filename, config, registry, active, jobs=jobs,
+                                                           use_cache=use_cache, keep=keep_questions)
     else:
-        files = list(discover_banks(targets, exclude, limits, discover))
-        if all(p.is_file() for p in targets) and any(isinstance(a.rule, BankRule) for a in active):
-            # pre-commit passes only changed files: cross-file rules still compare against the whole
-            # bank, loaded from the config root, and only the files named are reported on.
-            report_only = {relative(f) for f in files}
-            named = {os.path.realpath(f) for f in files}
-            files += [f for f in discover_banks([u for u in bank_roots(config, files) if u.is_dir()], exclude, limits, discover)
-                      if os.path.realpath(f) not in named]
-        processed = process_all(files, config, registry, active, jobs=jobs or default_jobs(), use_cache=use_cache,
-                                keep=keep_questions, progress=progress)
-        outcomes, bank = processed.files, processed.bank
-        if report_only is not None:   # a named package's questions and problems carry its entries' paths
-            report_only |= {p for o in outcomes if o.path in report_only
-                            for p in [*(f.path for f in o.findings), *(i.path for i in o.items)]}
+        read = None
+        outcomes, processed, report_only = _file_outcomes(targets, config, registry, active, jobs=jobs,
+                                                          use_cache=use_cache, keep=keep_questions,
+                                                          progress=progress)
+    findings = _findings(outcomes, processed, report_only, config, registry, active)
+    shown = [o for o in outcomes if report_only is None or o.path in report_only]
+    return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded)
 
+
+Gathered = tuple[list[FileOutcome], "Outcomes | None", "set[str] | None"]   # outcomes, bank cache, report only
+
+
+def _stdin_outcomes(read: tuple[str, bytes | OSError], stdin_filename: str | None, config: Config,
+                    registry: Registry, active: list[ActiveRule], *, jobs: int, use_cache: bool, keep: bool
+                    ) -> Gathered:
+    """Standard input's outcome and, for an editor's buffer (``--stdin-filename``) when bank rules are on, those of
+    the rest of the bank on disk (its own file on disk left out); only the buffer is then reported on."""
+    name, data = read
+    outcomes = [_stdin_outcome(name, data, active, config.settings.limits, keep)]
+    if not stdin_filename or not any(isinstance(a.rule, BankRule) for a in active):
+        return outcomes, None, None
+    here = os.path.realpath(stdin_filename)
+    others = [f for f in discover([u for u in bank_roots(config, [Path(stdin_filename)]) if u.is_dir()],
+                                  tuple(config.settings.exclude)) if os.path.realpath(f) != here]
+    # the buffer is not on disk: its bank findings are not for the cache (bank_before None)
+    processed = process_all(others, config, registry, _bank_only(active), jobs=jobs, use_cache=use_cache,
+                            keep=keep, progress=False, bank_before=None)
+    return outcomes + processed.files, processed, {name}
+
+
+def _file_outcomes(targets: list[Path], config: Config, registry: Registry, active: list[ActiveRule], *, jobs: int,
+                   use_cache: bool, keep: bool, progress: bool) -> Gathered:
+    """The outcomes of the files under ``targets``. When only files are named (pre-commit passes the changed
+    ones) and bank rules are on, the rest of the bank is checked with them, and only the named files (and a named
+    package's entries) are reported on."""
+    limits = config.settings.limits
+    files = list(discover_banks(targets, tuple(config.settings.exclude), limits, discover))
+    if not (all(p.is_file() for p in targets) and any(isinstance(a.rule, BankRule) for a in active)):
+        processed = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
+                                progress=progress)
+        return processed.files, processed, None
+    report_only = {relative(f) for f in files}
+    processed = _named_in_bank(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
+                               progress=progress)
+    report_only |= {p for o in processed.files if o.path in report_only
+                    for p in [*(f.path for f in o.findings), *(i.path for i in o.items)]}
+    return processed.files, processed, report_only
+
+
+def _findings(outcomes: list[FileOutcome], processed: Outcomes | None, report_only: set[str] | None,
+              config: Config, registry: Registry, active: list[ActiveRule]) -> list[Finding]:
+    """Every finding to report: the files' own, the bank rules' (from the cache when it holds them for exactly
+    these files), with suppressions, per-file ignores and the report filter applied."""
     memo: dict[str, frozenset[str]] = {}
 
     def ignored(path: str) -> frozenset[str]:
@@ -439,6 +487,7 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
         return memo[path]
 
     findings = [f for o in outcomes for f in o.findings]
+    bank = processed.bank if processed is not None else None
     if bank is None:
         bank = check_bank([i for o in outcomes for i in o.items], active, processed.memo if processed else None)
         if processed is not None and processed.store_bank is not None:
@@ -447,14 +496,39 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
         # a verdict about the whole bank (key balance) belongs to no changed file: only per-question ones are shown
         bank = [f for f in bank if f.question is not None]
     findings += bank
-    findings = finish(outcomes, findings, active, ignored=ignored if settings.per_file_ignores else None,
+    findings = finish(outcomes, findings, active, ignored=ignored if config.settings.per_file_ignores else None,
                       report_only=report_only, all_rules=[r.name for r in registry] + [r.code for r in registry])
     if registry.problems:
         findings += [Finding(problem.plugin, 1, 1, "Q901", "internal-error", Severity.ERROR,
                              f"plugin failed to load: {problem.message}") for problem in registry.problems]
         findings.sort(key=Finding.sort_key)
-    shown = [o for o in outcomes if report_only is None or o.path in report_only]
-    return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded)
+    return findings
+
+
+def _bank_only(active: Sequence[ActiveRule]) -> list[ActiveRule]:
+    """The rules a file that is not reported on must still go through: the bank rules, whose features
+    (``extract``) of its questions the whole-bank check compares with the named files' questions."""
+    return [a for a in active if isinstance(a.rule, BankRule)]
+
+
+def _named_in_bank(files: list[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
+                   jobs: int, use_cache: bool, keep: bool, progress: bool) -> Outcomes:
+    """The outcomes of the named ``files`` and of the rest of the bank they belong to, in that order. Only the
+    named files go through every rule; the rest, whose own findings are not reported, go through the bank rules
+    alone (under their own cache key), which costs little more than loading them. The bank findings are cached
+    under the digests of all of them, in the same order, so a run naming other files never reuses them; when they
+    are, the rest's outcomes are not read at all (nothing of them would be reported)."""
+    named = {os.path.realpath(f) for f in files}
+    rest = [f for f in discover_banks([u for u in bank_roots(config, files) if u.is_dir()],
+                                      tuple(config.settings.exclude), config.settings.limits, discover)
+            if os.path.realpath(f) not in named]
+    first = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
+                        progress=False, bank_before=None, signatures=False)
+    before = None if any(d is None for d in first.digests) else first.digests
+    processed = process_all(rest, config, registry, _bank_only(active), jobs=jobs, use_cache=use_cache, keep=keep,
+                            progress=progress, bank_before=before, for_bank=True)  # type: ignore[arg-type]
+    processed.files = first.files + processed.files
+    return processed
 
 
 def _read_stdin(stdin: bytes | BinaryIO | None, limits: Limits) -> bytes | OSError:
