@@ -75,3 +75,12 @@ def write(tmp_path):
 
 
 os.environ.setdefault("NO_COLOR", "1")
+
+
+def with_rules(run_cli, *rules: str):
+    """``run_cli`` with these rules turned on for every ``check``: for tests of rules that are off by default."""
+    def run(*args, **kwargs):
+        if args and args[0] == "check":
+            args = (*args, "--extend-select", ",".join(rules))
+        return run_cli(*args, **kwargs)
+    return run

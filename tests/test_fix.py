@@ -8,6 +8,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import with_rules
 
 from qlint.fix import Fix, FixError, SetText, apply_to_text, write_atomic
 
@@ -16,11 +17,7 @@ from qlint.fix import Fix, FixError, SetText, apply_to_text, write_atomic
 def run_cli(run_cli):
     """The CLI with option-order and negative-stem on: their safe fixes are what these tests exercise, and both
     rules are off by default (reviewers of real banks disagreed with too many of their findings)."""
-    def run(*args, **kwargs):
-        if args and args[0] == "check":
-            args = (*args, "--extend-select", "option-order,negative-stem")
-        return run_cli(*args, **kwargs)
-    return run
+    return with_rules(run_cli, "option-order", "negative-stem")
 
 
 COMMENTED = """\

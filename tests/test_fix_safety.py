@@ -7,6 +7,7 @@ import json
 import os
 
 import pytest
+from conftest import with_rules
 
 import qlint.fix as fix_module
 from qlint.fix import Fix, FixError, Reorder, SetText, apply_fixes, apply_to_text, write_atomic
@@ -16,11 +17,7 @@ from qlint.fix import Fix, FixError, Reorder, SetText, apply_fixes, apply_to_tex
 def run_cli(run_cli):
     """The CLI with option-order and negative-stem on: their safe fixes are what these tests exercise, and both
     rules are off by default (reviewers of real banks disagreed with too many of their findings)."""
-    def run(*args, **kwargs):
-        if args and args[0] == "check":
-            args = (*args, "--extend-select", "option-order,negative-stem")
-        return run_cli(*args, **kwargs)
-    return run
+    return with_rules(run_cli, "option-order", "negative-stem")
 
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import with_rules
 
 from qlint.wording import plural
 
@@ -21,11 +22,7 @@ from qlint.wording import plural
 def run_cli(run_cli):
     """The CLI with option-order and negative-stem on: their safe fixes are what these tests exercise, and both
     rules are off by default (reviewers of real banks disagreed with too many of their findings)."""
-    def run(*args, **kwargs):
-        if args and args[0] == "check":
-            args = (*args, "--extend-select", "option-order,negative-stem")
-        return run_cli(*args, **kwargs)
-    return run
+    return with_rules(run_cli, "option-order", "negative-stem")
 
 
 ROOT = Path(__file__).resolve().parents[1]
