@@ -21,8 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from qlint.analysis import AnalysisError
 from qlint.analysis.bankkeys import BankQuestion, normalise
 
@@ -115,6 +113,10 @@ def check_lines(path: Path) -> None:
     """Refuse a text file holding a line longer than ``MAX_LINE`` before the engine reads it: the engine
     rejects such a line too, but only after minutes per gigabyte. One streaming pass, line breaks found by
     numpy a chunk at a time (a second or so for 10 million rows)."""
+    # numpy only when responses are read: the response rules' module is loaded on every run, and a check whose
+    # bank findings are cached imports no numpy at all
+    import numpy as np
+
     try:
         handle = open(path, "rb")
     except OSError as exc:
