@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import with_rules
+from test_cli import CLEAN, TWO_KEYS
 
 from qlint.wording import plural
 
@@ -27,23 +28,7 @@ def run_cli(run_cli):
 
 ROOT = Path(__file__).resolve().parents[1]
 
-CLEAN = """\
-id: clean-1
-stem: Which call returns a Python float from a one-element loss tensor?
-options:
-  - text: loss.item()
-    correct: true
-    rationale: Correct. It copies the value out and keeps no graph.
-  - text: loss.detach()
-    rationale: Incorrect. It still returns a tensor.
-  - text: loss.clone()
-    rationale: Incorrect. A clone keeps the graph alive.
-"""
-TWO_KEYS = CLEAN.replace("id: clean-1", "id: keys-1").replace(
-    "Which call returns a Python float from a one-element loss tensor?",
-    "A training loop logs its loss every step. Which call gives a plain number without keeping the graph?").replace(
-    "  - text: loss.detach()\n    rationale: Incorrect. It still returns a tensor.\n",
-    "  - text: loss.detach().item()\n    correct: true\n    rationale: Correct. The same number, detached first.\n")
+TWO_KEYS = TWO_KEYS.replace("id: flawed-1", "id: keys-1")
 # two safe fixes: a trailing space in the stem (info) and numeric options out of order (warning)
 FIXABLE = """\
 id: nums-1
