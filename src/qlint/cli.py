@@ -28,7 +28,19 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="qlint", description="Lint banks of multiple-choice exam questions.")
     parser.add_argument("--version", action="version", version=f"qlint {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_check_parser(sub)
+    _add_other_parsers(sub)
 
+    from qlint.report.cli import add_parsers as add_report_parsers
+
+    add_report_parsers(sub)  # report, stats
+    from qlint.analysis.cli import add_parser as add_analyze_parser
+
+    add_analyze_parser(sub)  # analyze
+    return parser
+
+
+def _add_check_parser(sub) -> None:
     check = sub.add_parser("check", help="check bank files and folders")
     check.add_argument("paths", nargs="*", help="files or folders (default: the config's paths, else .); - reads stdin")
     check.add_argument("--format", "--output-format", dest="format", choices=None, default=None,
@@ -58,6 +70,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="response data to analyse against the bank (repeatable); turns on the response rules")
     add_from_option(check)
 
+
+def _add_other_parsers(sub) -> None:
+    """rules, rule, server, schema, clean, convert."""
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.add_argument("--config", help="config file (for its rule packs)")
@@ -82,14 +97,6 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument("--output", "-o", required=True, help="folder to write into (a path ending in .zip: one package)")
     convert.add_argument("--config", help="use this config file instead of searching for one")
     add_from_option(convert)
-
-    from qlint.report.cli import add_parsers as add_report_parsers
-
-    add_report_parsers(sub)  # report, stats
-    from qlint.analysis.cli import add_parser as add_analyze_parser
-
-    add_analyze_parser(sub)  # analyze
-    return parser
 
 
 def _setup(args: argparse.Namespace, start: Path):
