@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from qlint.cache import Cache, config_key, encoded
 from qlint.cache import decode as decode_outcome
@@ -50,6 +50,20 @@ class Run:
     shown: list[FileOutcome] = field(default_factory=list)
     stdin: tuple[str, bytes | OSError] | None = None   # the name and the bytes read from standard input
     excluded: list[str] = field(default_factory=list)   # paths named but left out by --force-exclude
+
+    def published(self, name: str) -> tuple[Any, Any, bool]:
+        """What bank rule ``name`` publishes about every question this run read (its ``publish``; None when it has
+        none, or when it needs per-question features and did not run), the options it used (the rule's defaults when
+        it did not run), and whether it ran. The bank report reads a rule's results here, never recomputing them."""
+        chosen = next((a for a in self.active if a.rule.name == name), None)
+        rule = chosen.rule if chosen is not None else self.registry.get(name)
+        if rule is None:
+            return None, None, False
+        options = chosen.options if chosen is not None else rule.options()
+        publish = getattr(rule, "publish", None)
+        if publish is None or (chosen is None and getattr(rule, "extract", None) is not None):
+            return None, options, chosen is not None
+        return publish([i for o in self.results for i in o.items], options), options, chosen is not None
 
 
 def relative(path: Path) -> str:

@@ -7,7 +7,7 @@ resolves positions from the loader's source map.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -114,11 +114,15 @@ class BankRule(Rule):
 
     ``memo``, when set, means ``check`` also takes a ``memo=`` keyword: a file (or None) where it may keep its work
     between runs, to answer the next run sooner. The answer must be the same with or without it.
+
+    ``publish``, when given, returns what the rule found about the bank as plain data (a table, clusters) from the
+    same items and options ``check`` sees: the bank report shows it instead of computing it a second time.
     """
 
     check: Callable[..., Iterable[BankViolation]]
     extract: Callable[[Question, Any], Any] | None = None
     memo: bool = False
+    publish: Callable[[Sequence[BankItem], Any], Any] | None = None
 
     @property
     def kind(self) -> str:
