@@ -10,9 +10,7 @@ import pytest
 
 from qlint.cli import main
 from qlint.config import Config, Settings, resolve_rules
-from qlint.engine import lint
-from qlint.formats import read as read_bank
-from qlint.loader import Limits, load_text
+from qlint.pipeline import check_sources
 from qlint.registry import load_registry
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -26,8 +24,7 @@ def registry():
 def lint_text(text: str, registry, select=None, extend=(), path="example.yaml"):
     config = Config(Settings(), Path.cwd(), None)
     active = resolve_rules(config, registry, select=select, extend_select=extend)
-    loaded = load_text(text, path) if path.endswith((".yaml", ".yml")) else read_bank(text.encode("utf-8"), path, Limits())
-    return lint([loaded], active, all_rules=[r.name for r in registry])
+    return check_sources([(path, text.encode("utf-8"))], active, all_rules=[r.name for r in registry])
 
 
 def question(stem: str, options: list[tuple[str, bool]], select: int = 1) -> str:

@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from qlint.config import Config, Settings, resolve_rules  # noqa: E402
-from qlint.engine import lint  # noqa: E402
 from qlint.finding import Finding  # noqa: E402
-from qlint.loader import Limits, decode, load_text  # noqa: E402
+from qlint.formats.base import decode  # noqa: E402
+from qlint.limits import Limits  # noqa: E402
+from qlint.pipeline import check_sources  # noqa: E402
 from qlint.registry import load_registry  # noqa: E402
 
 PER_INPUT_SECONDS = 5.0
@@ -87,13 +88,14 @@ def check_one(data: bytes) -> None:
     start = time.monotonic()
     text, problems = decode(data, "fuzz.yaml")
     assert text is not None or problems
-    results = [load_text(text, "fuzz.yaml", LIMITS)] if text is not None else []
-    findings = lint(results, active, all_rules=names) if results else []
+    results = [("fuzz.yaml", data)] if text is not None else []
+    findings = check_sources(results, active, limits=LIMITS, all_rules=names) if results else []
+    problems = [] if results else problems   # checked with the file, the decoding problems are among the findings
     for finding in [*problems, *findings]:
         assert finding.path == "fuzz.yaml" and finding.line >= 1 and finding.column >= 1, finding
     assert findings == sorted(findings, key=Finding.sort_key)
     if results:
-        again = lint([load_text(text, "fuzz.yaml", LIMITS)], active, all_rules=names)
+        again = check_sources(results, active, limits=LIMITS, all_rules=names)
         assert again == findings
     elapsed = time.monotonic() - start
     assert elapsed < PER_INPUT_SECONDS, f"one input took {elapsed:.1f}s"

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import time
 
-from qlint.cache import _decode_features, _encode_features
+from test_neardup import exhaustive_pairs
+
 from qlint.model import Option, Question
-from qlint.neardup import exhaustive_pairs, find_pairs
+from qlint.neardup import find_pairs
 from qlint.rules import duplicate_option, option_order
-from qlint.stemkey import answers_digest, stem_key
+from qlint.stemkey import answers_digest, decode_keys, encode_keys, stem_key
 
 
 def _question(texts: list[str], stem: str = "Which one?") -> Question:
@@ -93,4 +94,4 @@ def test_near_duplicate_stem_numbers_only_differ_parallel_unless_answers_are_the
 def test_cache_keeps_what_a_stem_asks_and_its_answers_digest():
     key = stem_key(f"{_PASSAGE}\n\nWho works on the last day?", answers_digest(["Fay", "Gil", "Hal"], [1, 0, 0]))
     assert key.asks and key.answers
-    assert _decode_features(json.loads(json.dumps(_encode_features([key]))), 1) == [key]   # as stored
+    assert decode_keys(json.loads(json.dumps(encode_keys([key]))), 1) == [key]   # as stored

@@ -51,7 +51,7 @@ def test_response_rules_are_off_without_data(registry):
 def test_a_broken_response_rule_is_a_finding_not_a_crash(tmp_path):
     from dataclasses import replace
 
-    from qlint.config import ActiveRule
+    from qlint.rule import ActiveRule
 
     rule = next(r for r in RULES if r.name == "too-easy")
 

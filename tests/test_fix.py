@@ -10,7 +10,8 @@ import textwrap
 import pytest
 from conftest import with_rules
 
-from qlint.fix import Fix, FixError, SetText, apply_to_text, write_atomic
+from qlint.edits import Fix, SetText
+from qlint.fix import FixError, apply_to_text, write_atomic
 
 
 @pytest.fixture
@@ -158,9 +159,9 @@ def test_sorts_numeric_options_and_capitalises_negatives(run_cli, write):
 def test_fixes_survive_worker_processes(tmp_path, monkeypatch):
     """Workers send outcomes back as their cache encoding, which has no room for proposed fixes: outcomes with
     fixes must travel whole, or --fix on a big bank (checked in parallel) would find nothing to fix."""
-    from qlint import pipeline
+    from qlint import batch, fix_run, pipeline
 
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_BYTES", 0)   # parallel even for a small bank
+    monkeypatch.setattr(batch, "PARALLEL_MIN_BYTES", 0)   # parallel even for a small bank
     monkeypatch.chdir(tmp_path)
     bank = tmp_path / "bank"
     bank.mkdir()
@@ -169,4 +170,4 @@ def test_fixes_survive_worker_processes(tmp_path, monkeypatch):
     run = pipeline.run_check([str(bank)], jobs=2, use_cache=False)
     fixable = [f for f in run.findings if f.fix is not None]
     assert {f.path for f in fixable} == {f"bank/f{i}.yaml" for i in range(4)}
-    assert pipeline.fix_run(run, write=False).changed.keys() == {f"bank/f{i}.yaml" for i in range(4)}
+    assert fix_run.fix_run(run, write=False).changed.keys() == {f"bank/f{i}.yaml" for i in range(4)}

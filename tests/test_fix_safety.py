@@ -10,7 +10,8 @@ import pytest
 from conftest import with_rules
 
 import qlint.fix as fix_module
-from qlint.fix import Fix, FixError, Reorder, SetText, apply_fixes, apply_to_text, write_atomic
+from qlint.edits import Fix, Reorder, SetText
+from qlint.fix import FixError, apply_fixes, apply_to_text, write_atomic
 
 
 @pytest.fixture

@@ -616,16 +616,15 @@ def test_hostile_stdin(tmp_path):
 
 @pytest.mark.parametrize("swap", ["deleted", "replaced-by-folder", "replaced-by-fifo", "truncated"])
 def test_file_changes_during_run(swap, bank, tmp_path, monkeypatch):
-    import qlint.loader
     import qlint.pipeline
     from qlint.cli import main
 
     victim = bank / "hostile.yaml"
     victim.write_text(TWO_KEYS)
-    real = qlint.loader.discover
+    real = qlint.pipeline.discover_banks
 
-    def discover_then_swap(paths, exclude=()):
-        found = list(real(paths, exclude))
+    def discover_then_swap(paths, exclude=(), limits=None):
+        found = list(real(paths, exclude, limits))
         if victim.exists():
             victim.unlink()
             if swap == "replaced-by-folder":
@@ -636,8 +635,7 @@ def test_file_changes_during_run(swap, bank, tmp_path, monkeypatch):
                 victim.write_bytes(b"")
         yield from found
 
-    monkeypatch.setattr(qlint.loader, "discover", discover_then_swap)
-    monkeypatch.setattr(qlint.pipeline, "discover", discover_then_swap)
+    monkeypatch.setattr(qlint.pipeline, "discover_banks", discover_then_swap)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     out, err = io.StringIO(), io.StringIO()
@@ -652,7 +650,7 @@ def test_file_changes_during_run(swap, bank, tmp_path, monkeypatch):
 
 
 def test_not_a_regular_file_in_process(tmp_path):
-    from qlint.loader import load_file
+    from qlint.formats import read_path as load_file
 
     os.mkfifo(tmp_path / "pipe.yaml")
     (tmp_path / "dir.yaml").mkdir()

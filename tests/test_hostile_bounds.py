@@ -15,9 +15,11 @@ import pytest
 
 from qlint.config import Config, ConfigError, Settings, load_config, resolve_rules
 from qlint.engine import check_file, check_questions, timed_out
-from qlint.loader import Limits, find_suppressions, load_text
+from qlint.formats.yaml_reader import load_text
+from qlint.limits import Limits
 from qlint.model import Question
 from qlint.rules import convergence_cue
+from qlint.sourcemap import find_suppressions
 
 
 @contextmanager
@@ -110,8 +112,8 @@ def test_budget_finding_follows_its_rule_switch_and_severity(registry):
     loaded = load_text(BANK, "big.yaml")
     off = check_file(loaded, _active(registry, "missing-rationale"), budget=0.0)
     assert [f.rule for f in off.findings] == []   # rule-timeout not selected: rules still stop, silently
-    from qlint.config import ActiveRule
     from qlint.finding import Severity
+    from qlint.rule import ActiveRule
 
     warn = [ActiveRule(a.rule, a.options, Severity.WARNING) if a.rule.name == "rule-timeout" else a
             for a in _active(registry, "missing-rationale", "rule-timeout")]

@@ -12,6 +12,8 @@ import pytest
 from test_cache import BANK
 from test_hostile import run_qlint
 
+from qlint.cache import FileStore
+
 SECRET = "a-fixed-secret-so-runs-share-the-cache"
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -136,7 +138,7 @@ DAMAGE = {
     "head-deeply-nested": _head_text(DEEP),
     "columns-short": _edit_line(1, lambda cols: cols["id"].clear()),
     "columns-positions-not-numbers": _edit_line(1, lambda cols: cols["positions"].__setitem__(0, {"stem": "x"})),
-    "features-short-column": _edit_line(2, lambda f: f["near-duplicate-stem"]["stemkeys"][0].clear()),
+    "features-short-column": _edit_line(2, lambda f: f["near-duplicate-stem"]["encoded"][0].clear()),
     "bank-index-out-of-range": _bank_rows(lambda doc: doc["rows"][0].__setitem__(3, 50)),
     "bank-deeply-nested": _write("bank/*.json", DEEP),
     "signatures-deeply-nested": _write("signatures.json", DEEP),
@@ -153,8 +155,8 @@ ALREADY_MISSES = {
     "columns-line-a-string": _edit_line(1, lambda cols: cols["line"].__setitem__(0, "4")),
     "columns-keys-not-numbers": _edit_line(1, lambda cols: cols["keys"].__setitem__(0, ["a"])),
     "columns-deeply-nested": _edit_line(1, lambda cols: cols.__setitem__("tags", json.loads("[" * 900 + "]" * 900))),
-    "features-sizes-disagree": _edit_line(2, lambda f: f["near-duplicate-stem"]["stemkeys"][4].__setitem__(0, 10**9)),
-    "features-bad-base64": _edit_line(2, lambda f: f["near-duplicate-stem"]["stemkeys"].__setitem__(5, "%%%")),
+    "features-sizes-disagree": _edit_line(2, lambda f: f["near-duplicate-stem"]["encoded"][4].__setitem__(0, 10**9)),
+    "features-bad-base64": _edit_line(2, lambda f: f["near-duplicate-stem"]["encoded"].__setitem__(5, "%%%")),
     "features-not-a-table": _edit_line(2, lambda f: f.__setitem__("near-duplicate-stem", [1])),
     "bank-string-line": _bank_rows(lambda doc: doc["rows"][0].__setitem__(1, "2")),
     "signatures-short-entries": _write("signatures.json", '{"started": 1, "files": {"a.yaml": [1]}}'),
@@ -225,12 +227,12 @@ def test_a_damaged_near_duplicate_memo_means_a_full_search(name, tmp_path):
              "Which collective does DistributedDataParallel use to average gradients across ranks?"]
     keys = [stem_key(s) for s in stems]
     memo = tmp_path / "near.memo"
-    fresh = ndindex.search(keys, 90.0, memo=memo)
+    fresh = ndindex.search(keys, 90.0, store=FileStore(memo))
     assert fresh and memo.is_file()
     MEMO_DAMAGE[name](memo)
-    assert ndindex._load(memo, {"threshold": 90.0, "min_chars": 12, "min_overlap": 0.75, "ignore_variants": True,
+    assert ndindex._load(FileStore(memo), {"threshold": 90.0, "min_chars": 12, "min_overlap": 0.75, "ignore_variants": True,
                                 "max_df": 60, "min_shared": 2}) is None
-    assert ndindex.search(keys, 90.0, memo=memo) == fresh
+    assert ndindex.search(keys, 90.0, store=FileStore(memo)) == fresh
 
 
 # --- hostile configuration: bounded numbers, malformed files are exit 2 naming the file and line ------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_hostile import FLAWED, VALID, run_qlint
 
-from qlint.loader import load_text
+from qlint.formats.yaml_reader import load_text
 
 TIMEOUT = 30  # seconds; a hang fails the case instead of stalling the suite
 COLOUR = {"NO_COLOR": "", "FORCE_COLOR": "1"}  # snippets are shown on a terminal or with FORCE_COLOR
@@ -219,7 +219,7 @@ def test_escape_text_shows_control_characters_and_undecodable_bytes():
 
 def test_source_lines_read_only_what_the_loader_would(tmp_path):
     from qlint.finding import Finding, Severity
-    from qlint.loader import Limits
+    from qlint.limits import Limits
     from qlint.sources import KEPT_WIDTH, source_lines
 
     def at(path: Path | str, line: int) -> Finding:

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from qlint.loader import Limits, decode, load_file, load_text
+from qlint.formats import read_path as load_file
+from qlint.formats.base import decode
+from qlint.formats.yaml_reader import load_text
+from qlint.limits import Limits
 
 GOOD = """\
 questions:

@@ -9,6 +9,7 @@ import pytest
 
 from qlint import ndindex
 from qlint import neardup as nd
+from qlint.cache import FileStore
 from qlint.stemkey import StemKey, stem_key
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
@@ -71,7 +72,7 @@ def test_kept_search_equals_full_search_edit_after_edit(tmp_path, fulls, max_df)
     memo = tmp_path / "near.memo"
     for step in range(40):
         keys = [stem_key(s) for s in stems]
-        got = ndindex.search(keys, 90, memo=memo, max_df=max_df)
+        got = ndindex.search(keys, 90, store=FileStore(memo), max_df=max_df)
         assert got == reference(keys, max_df), f"step {step}"
         assert_kept_as_full(keys, memo, max_df)
         stems = edit(writer, rng, stems)
@@ -82,7 +83,7 @@ def test_kept_search_equals_full_search_edit_after_edit(tmp_path, fulls, max_df)
 def assert_kept_as_full(keys, memo, max_df):
     """What the kept search leaves for the next run is what a full search would leave."""
     text_id = nd.text_ids(keys)
-    kept = ndindex._load(memo, {**PARAMS, "max_df": max_df})
+    kept = ndindex._load(FileStore(memo), {**PARAMS, "max_df": max_df})
     codes, stems = nd.postings(keys, nd.shingle_counts(keys, text_id), nd.stem_bits(len(keys)))
     starts, sizes = nd.rare_groups(codes, max_df)
     _, per_stem = nd.near_candidates(stems, starts, sizes, text_id)
@@ -106,26 +107,26 @@ def test_a_damaged_or_foreign_memo_means_a_full_search(tmp_path, fulls):
     keys = [stem_key(s) for s in stems]
     memo = tmp_path / "near.memo"
     expected = reference(keys)
-    assert ndindex.search(keys, 90, memo=memo) == expected
+    assert ndindex.search(keys, 90, store=FileStore(memo)) == expected
     data = memo.read_bytes()
     fulls.clear()   # from here on
     for damaged in (data[: len(data) // 2], b"garbage", data[:-9] + b"\xff" * 9, b""):
         memo.write_bytes(damaged)
-        assert ndindex.search(keys, 90, memo=memo) == expected
+        assert ndindex.search(keys, 90, store=FileStore(memo)) == expected
     memo.write_bytes(data)
-    assert ndindex.search(keys, 95, memo=memo) == reference(keys, threshold=95)   # kept with another threshold
+    assert ndindex.search(keys, 95, store=FileStore(memo)) == reference(keys, threshold=95)   # kept with another threshold
     assert len(fulls) == 5
-    assert ndindex.search(keys, 95, memo=memo) == reference(keys, threshold=95) and len(fulls) == 5
+    assert ndindex.search(keys, 95, store=FileStore(memo)) == reference(keys, threshold=95) and len(fulls) == 5
 
 
 def test_many_changes_or_unknown_stems_fall_back_to_a_full_search(tmp_path, monkeypatch, fulls):
     writer, rng, stems = bank(4, 200)
     memo = tmp_path / "near.memo"
-    ndindex.search([stem_key(s) for s in stems], 90, memo=memo)
+    ndindex.search([stem_key(s) for s in stems], 90, store=FileStore(memo))
     fulls.clear()   # from here on
     monkeypatch.setattr(ndindex, "MIN_CHANGED", 10)
     changed = [writer.stem() for _ in range(100)] + stems[100:]
     keys = [stem_key(s) for s in changed]
-    assert ndindex.search(keys, 90, memo=memo) == reference(keys) and len(fulls) == 1
+    assert ndindex.search(keys, 90, store=FileStore(memo)) == reference(keys) and len(fulls) == 1
     unknown = [StemKey(k.text, k.numbers, k.code, k.bag, k.tokens) for k in keys]   # signature 0: never matched
-    assert ndindex.search(unknown, 90, memo=memo) == reference(unknown) and len(fulls) == 2
+    assert ndindex.search(unknown, 90, store=FileStore(memo)) == reference(unknown) and len(fulls) == 2

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from qlint.config import resolve_rules
-from qlint.engine import lint
-from qlint.loader import discover, load_file
-from qlint.pipeline import relative, run_check, setup
+from qlint.files import relative
+from qlint.formats import discover_banks
+from qlint.pipeline import check_sources, run_check, setup
 from qlint.rule import BankRule
 
 STEMS = [
@@ -62,10 +62,10 @@ def _every_rule_on_every_file(root: Path, named: Path) -> list[tuple]:
     named file: the findings of the named-files run before the rest of the bank went through the bank rules only."""
     config, registry = setup(None, named)
     active = resolve_rules(config, registry)
-    rest = [f for f in discover([root / "bank"], ()) if f.resolve() != named.resolve()]
-    results = [load_file(f, relative(f), config.settings.limits) for f in [named, *rest]]
+    rest = [f for f in discover_banks([root / "bank"], ()) if f.resolve() != named.resolve()]
+    sources = [(relative(f), f.read_bytes()) for f in [named, *rest]]
     bank_rules = {r.name for r in registry if isinstance(r, BankRule)}
-    found = lint(results, active, report_only={relative(named)})
+    found = check_sources(sources, active, limits=config.settings.limits, report_only={relative(named)})
     return [_row(f) for f in found if not (f.rule in bank_rules and f.question is None)]
 
 

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from qlint.finding import Finding
 from qlint.fix import FixError, apply_to_text, fixable
-from qlint.loader import decode, load_text
+from qlint.formats.base import decode
+from qlint.formats.yaml_reader import load_text
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -220,10 +221,10 @@ _option_chars = st.sampled_from(list("ab Zé1.9,;:!?\"“”‘’`*_'-()/ sThe"
 @example("'s_")   # the quote is judged before "_" becomes a space
 def test_duplicate_option_normal_form_equals_its_plain_definition(text):
     """The fast normalisation (translate and replace where a regex is not needed) equals the one-regex definition."""
-    from qlint.rules.duplicate_option import _ARTICLES, _LABEL, _PUNCT, _normal
+    from qlint.rules.duplicate_option import _ARTICLES, _LABEL, _PUNCT, _normal_cased
 
     plain_form = _PUNCT.sub(" ", _LABEL.sub("", text).lower().replace("’", "'"))
     words = plain_form.split()
     # an article is dropped only before a word of two or more letters ("a" in "A, C" is a letter)
-    assert _normal.__wrapped__(text) == " ".join(w for k, w in enumerate(words)
+    assert _normal_cased.__wrapped__(text).lower() == " ".join(w for k, w in enumerate(words)
                                                  if w not in _ARTICLES or k + 1 == len(words) or len(words[k + 1]) < 2)

@@ -13,12 +13,12 @@ from conftest import lint_text
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from qlint.config import ActiveRule
 from qlint.engine import check_file
 from qlint.finding import Finding, Severity
-from qlint.loader import load_text
+from qlint.formats.yaml_reader import load_text
 from qlint.packs import read_pack
 from qlint.reporters import Report, github, gitlab, json_format, sarif, text
+from qlint.rule import ActiveRule
 
 KEYS = """\
 options:

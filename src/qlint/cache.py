@@ -10,7 +10,6 @@ at a wrong place. A cache folder that is a symbolic link is never followed.
 """
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import json
@@ -20,21 +19,23 @@ import shutil
 import stat
 import sys
 import tempfile
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict
 from functools import lru_cache
+from importlib.metadata import entry_points
 from itertools import chain
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from qlint import __version__
+from qlint.edits import Fix
 from qlint.finding import Finding, Severity
-from qlint.fix import Fix
 from qlint.items import NO_IGNORE, BankItem, FileOutcome
-from qlint.loader import Suppression
-from qlint.stemkey import StemKey
+from qlint.sourcemap import Suppression
 
 FOLDER = ".qlint_cache"
-FORMAT = 13
+FORMAT = 14
 USED = ".last-used"   # touched by every run that opens an entry folder
 # the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
 _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
@@ -54,8 +55,6 @@ def _source_digest() -> str:
 
 def config_key(config, registry, active) -> str:
     """Everything besides a file's bytes that can change its per-file outcome."""
-    from importlib.metadata import entry_points
-
     plugins = sorted(f"{ep.name}={ep.value}@{getattr(ep.dist, 'version', '')}"
                      for ep in entry_points(group="qlint.rules"))
     packs = []
@@ -94,48 +93,42 @@ def _only(values: Any, kind: type) -> bool:
     return set(map(type, values)) <= {kind}
 
 
-def _nested(lists: list, kind: type) -> bool:
-    return _only(lists, list) and _only(chain.from_iterable(lists), kind)
-
-
 def _strings(value: Any) -> list[str]:
     _require(type(value) is list and _only(value, str))
     return value
 
 
-def _encode_features(values: list[Any]) -> Any:
-    """One bank rule's feature for every question of a file, column by column (StemKeys field by field; the word
-    hashes of all of them as one base64 blob with their lengths)."""
-    if values and all(isinstance(v, StemKey) for v in values):
-        return {"stemkeys": [[v.text for v in values], [v.numbers for v in values], [v.code for v in values],
-                             [v.bag for v in values], [len(v.tokens) for v in values],
-                             base64.b64encode(b"".join(v.tokens for v in values)).decode("ascii"),
-                             [v.sig for v in values], [v.asks for v in values], [v.answers for v in values],
-                             [list(v.choices) for v in values]]}
+class Codec(NamedTuple):
+    """How one bank rule's per-question features travel through the cache (the rule's ``encode``/``decode``)."""
+
+    encode: Callable[[list[Any]], Any]
+    decode: Callable[[Any, int], list[Any]]
+
+
+Codecs = Mapping[str, Codec]   # bank rule name -> the codec of its features
+NO_CODECS: Codecs = MappingProxyType({})
+
+
+def _encode_features(values: list[Any], codec: Codec | None) -> Any:
+    """One bank rule's feature for every question of a file: its own encoding, or the JSON values themselves."""
+    if codec is not None:
+        return {"encoded": codec.encode(values)}
     json.dumps(values)  # raises for anything JSON cannot carry: that outcome is simply not cached
     return {"values": values}
 
 
-def _decode_features(column: Any, count: int) -> list[Any]:
-    """One bank rule's feature column, checked against the shape ``_encode_features`` writes."""
+def _decode_features(column: Any, count: int, codec: Codec | None) -> list[Any]:
+    """One bank rule's feature column, checked against the shape ``_encode_features`` writes; a rule's own decoder
+    may raise anything for data it did not write, and the entry is then a miss."""
     _require(type(column) is dict and len(column) == 1)
-    if "stemkeys" in column:
-        parts = column["stemkeys"]
-        _require(type(parts) is list and len(parts) == 10)
-        texts, numbers, codes, bags, sizes, blob, sigs, asks, answers, choices = parts
-        _require(all(type(c) is list and len(c) == count
-                     for c in (texts, numbers, codes, bags, sizes, sigs, asks, answers, choices))
-                 and _only(texts, str) and _only(bags, str) and _only(sizes, int) and _only(sigs, int)
-                 and _only(asks, str) and _only(answers, str)
-                 and _nested(numbers, str) and _nested(codes, str) and _nested(choices, str) and type(blob) is str)
-        data = base64.b64decode(blob, validate=True)
-        _require(not sizes or (min(sizes) >= 0 and sum(sizes) == len(data) and all(s % 4 == 0 for s in sizes)))
-        _require(not sigs or (min(sigs) >= 0 and max(sigs) < 1 << 64))
-        out, at = [], 0
-        for t, n, c, b, size, sig, q, a, ch in zip(texts, numbers, codes, bags, sizes, sigs, asks, answers, choices):
-            out.append(StemKey(t, tuple(n), tuple(c), b, data[at:at + size], sig, q, a, tuple(ch)))
-            at += size
-        return out
+    if codec is not None:
+        _require("encoded" in column)
+        try:
+            values = codec.decode(column["encoded"], count)
+        except Exception as exc:
+            raise Damaged(f"damaged feature: {type(exc).__name__}") from None
+        _require(type(values) is list and len(values) == count)
+        return values
     values = column["values"]
     _require(type(values) is list and len(values) == count)
     return values
@@ -200,7 +193,7 @@ def _findings(doc: Any) -> list[Finding]:
     return found
 
 
-def encode(outcome: FileOutcome) -> str:
+def encode(outcome: FileOutcome, codecs: Codecs = NO_CODECS) -> str:
     """An outcome as compact JSON: findings as rows, questions as columns (a warm run decodes every entry).
 
     Three lines: the findings and suppressions; the questions; the bank rules' per-question features. A run
@@ -218,7 +211,7 @@ def encode(outcome: FileOutcome) -> str:
         values = [item.features.get(name, missing) for item in items]
         if any(v is missing for v in values):
             raise ValueError("a feature is missing for some question")   # then the outcome is not cached
-        features[name] = _encode_features(values)
+        features[name] = _encode_features(values, codecs.get(name))
     head = json.dumps({"path": path, "findings": _rows(outcome.findings, path), "questions": len(items),
                        "ignores": any(item.ignore for item in items),
                        "suppressions": [asdict(s) for s in outcome.suppressions]}, separators=(",", ":"))
@@ -226,10 +219,10 @@ def encode(outcome: FileOutcome) -> str:
     return "\n".join((head, json.dumps(columns, separators=(",", ":")), json.dumps(features, separators=(",", ":"))))
 
 
-def encoded(outcome: FileOutcome) -> str | None:
+def encoded(outcome: FileOutcome, codecs: Codecs = NO_CODECS) -> str | None:
     """``encode(outcome)``, or None for an outcome JSON cannot carry (a plugin's feature): it is not cached."""
     try:
-        return encode(outcome)
+        return encode(outcome, codecs)
     except (TypeError, ValueError):
         return None
 
@@ -265,7 +258,7 @@ def _columns(columns: Any, count: int) -> dict[str, list]:
     return columns
 
 
-def decode(text: str, features: bool = True) -> FileOutcome:
+def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> FileOutcome:
     """An entry as an outcome; with ``features=False`` the questions come without bank features, and are left
     out altogether (only counted) when the file has no suppression or ignore field that needs them. Damaged (or
     any error of ``json``) when the entry is not in the shape ``encode`` writes."""
@@ -282,7 +275,7 @@ def decode(text: str, features: bool = True) -> FileOutcome:
     columns = _columns(json.loads(middle), count)
     kept = json.loads(tail) if features else {}
     _require(type(kept) is dict)
-    feats = {name: _decode_features(column, count) for name, column in kept.items()}
+    feats = {name: _decode_features(column, count, codecs.get(name)) for name, column in kept.items()}
     names = list(feats)
     items = []
     rows = zip(*(columns[k] for k in _FIELDS), *feats.values())
@@ -386,11 +379,42 @@ DECODE_ERRORS = (ValueError, KeyError, TypeError, IndexError, AttributeError, Ru
                  MemoryError, UnicodeError)
 
 
+class FileStore:
+    """A bank rule's ``Store``: one file of the cache, replaced whole through a temporary file (a concurrent run
+    reads the old bytes or the new, never half of them). Every error reads as nothing kept, or a write lost."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def read(self) -> bytes | None:
+        try:
+            return self.path.read_bytes()
+        except OSError:
+            return None
+
+    def write(self, chunks: Iterable[bytes]) -> None:
+        tmp = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
+            with os.fdopen(fd, "wb") as handle:
+                for chunk in chunks:
+                    handle.write(chunk)
+            os.replace(tmp, self.path)
+        except OSError:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+
+
 class Cache:
     """One folder of entries for one configuration key."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, codecs: Codecs = NO_CODECS) -> None:
         self.folder = folder
+        self.codecs = codecs   # how the bank rules' features are encoded: the cache never knows their types
 
     @staticmethod
     def location(config) -> Path:
@@ -403,7 +427,7 @@ class Cache:
         return base / (config.settings.cache_dir or FOLDER)
 
     @classmethod
-    def open(cls, config, key: str) -> Cache | None:
+    def open(cls, config, key: str, codecs: Codecs = NO_CODECS) -> Cache | None:
         """The entry folder for ``key``; None (run without a cache) when there is nowhere safe to keep it."""
         base = cls.location(config)
         secret = _secret()
@@ -429,7 +453,7 @@ class Cache:
         except OSError:
             return None  # a read-only checkout simply runs without a cache
         cls.prune(base, keep=folder)
-        return cls(folder)
+        return cls(folder, codecs)
 
     FOLDERS_KEPT = 4   # keys in use at once: a pre-commit run, a CI-like run, a run with other rules selected, ...
 
@@ -486,6 +510,10 @@ class Cache:
         except OSError:
             return False
 
+    def store(self, name: str) -> FileStore:
+        """Where bank rule ``name`` keeps its work between runs."""
+        return FileStore(self.folder / "memo" / f"{name}.memo")
+
     def _path(self, digest: str) -> Path:
         return self.folder / digest[:2] / f"{digest}.json"
 
@@ -493,13 +521,13 @@ class Cache:
         """A file's outcome; with ``features=False`` its questions come without bank features (when the bank
         findings come from ``get_bank``, nothing needs them, and they are most of an entry)."""
         try:
-            return decode(_read(self._path(digest)), features)
+            return decode(_read(self._path(digest)), features, self.codecs)
         except (OSError, *DECODE_ERRORS):
             return None  # missing, or damaged by a crash or a hand: recompute
 
     def put(self, digest: str, outcome: FileOutcome | str) -> None:
         """Store an outcome (or its ``encode``-d text) under a file's digest."""
-        text = outcome if isinstance(outcome, str) else encoded(outcome)
+        text = outcome if isinstance(outcome, str) else encoded(outcome, self.codecs)
         if text is not None:
             self._write(self._path(digest), text)
 

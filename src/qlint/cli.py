@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from qlint import __version__
+from qlint import __version__, problems
 from qlint.wording import plural
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -224,7 +224,7 @@ def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
     return source_lines(findings, run.config.settings.limits, run.stdin)
 
 
-FIX_SKIPPED = ("Q905", "fix-skipped")
+FIX_SKIPPED = problems.FIX_SKIPPED
 
 
 def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
@@ -233,7 +233,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
     import difflib
 
     from qlint.finding import Finding, Severity
-    from qlint.pipeline import fix_run
+    from qlint.fix_run import fix_run
 
     if args.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")

@@ -9,7 +9,7 @@ import difflib
 import os
 import re
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -17,11 +17,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from qlint.files import matches_glob
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
-from qlint.loader import Limits, matches_glob
+from qlint.limits import Limits
 from qlint.registry import Registry
-from qlint.rule import Rule, RuleOptions
+from qlint.rule import ActiveRule, Rule
+from qlint.wording import validation_message
 
 CONFIG_FILES = ("qlint.toml", ".qlint.toml", "pyproject.toml")
 MAX_CONFIG_BYTES = 4 * 1024 * 1024   # a config file, pyproject.toml included, is a few kB
@@ -87,15 +89,6 @@ class Config:
         return [self.root / p for p in self.settings.rule_packs]
 
 
-@dataclass(frozen=True)
-class ActiveRule:
-    """A rule as this run uses it: its validated options and effective severity."""
-
-    rule: Rule
-    options: RuleOptions
-    severity: Severity
-
-
 def find_config(start: Path) -> Path | None:
     """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]. One that
     cannot be read as TOML is a ConfigError: it may hold [tool.qlint], and its settings must not silently lapse."""
@@ -154,25 +147,6 @@ def key_line(text: str, table: str, key: str) -> int | None:
         elif current == table and assignment.match(stripped):
             return number
     return None
-
-
-def validation_message(exc: ValidationError, allowed: Iterable[str], where: str,
-                       line_of: Callable[[str], int | None] | None = None) -> str:
-    """pydantic's errors as one line each, ``where: ...`` (``where:line: ...`` when ``line_of`` finds the
-    top-level key's line); an unknown key gets a did-you-mean."""
-    lines = []
-    allowed = list(allowed)
-    for err in exc.errors():
-        key = ".".join(str(p) for p in err["loc"])
-        line = line_of(str(err["loc"][0])) if line_of is not None and err["loc"] else None
-        where_key = f"{where}:{line}" if line is not None else where
-        if err["type"] == "extra_forbidden":
-            close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(allowed)}"
-            lines.append(f"{where_key}: unknown key {key!r}{hint}")
-        else:
-            lines.append(f"{where_key}: {key}: {err['msg']}")
-    return "\n".join(lines)
 
 
 def load_config(path: Path | None, start: Path) -> Config:

@@ -1,30 +1,26 @@
-"""Runs rules. Pure: loaded files and active rules in, sorted findings out; no I/O.
+"""Runs rules. Pure: what a reader made of a file, and the active rules, in; findings out; no I/O.
 
 Work splits in two so that it can be parallel and cached: ``check_file`` does everything
 that depends on one file alone (and returns a picklable FileOutcome); ``check_bank`` runs
-the whole-bank rules over the BankItems of every file; ``finish`` applies suppressions and
-filters and sorts.
+the whole-bank rules over the BankItems of every file. The run applies suppressions and sorts.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Iterable, Sequence
 from time import monotonic
 
-from qlint.config import ActiveRule
 from qlint.finding import Finding, Severity
 from qlint.items import BankItem, FileOutcome, to_item
-from qlint.loader import FileResult, Limits, LoadedQuestion
-from qlint.rule import BankRule, QuestionRule
+from qlint.problems import INTERNAL_ERROR, RULE_TIMEOUT, UNSUPPORTED
+from qlint.rule import ActiveRule, BankRule, QuestionRule, Store
+from qlint.sourcemap import FileResult, LoadedQuestion
 
-INTERNAL_ERROR = ("Q901", "internal-error")
-RULE_TIMEOUT = ("Q904", "rule-timeout")
 # reading the clock costs about as much as a small rule's call, so the budget is checked every this many questions;
 # every built-in rule is linear in a question's size, so the overshoot is a few calls of one rule
 _CLOCK_STRIDE = 16
 # loader findings that are reported only while their rule is on (parse and schema errors always are)
-_SWITCHABLE = frozenset(("unsupported-question", RULE_TIMEOUT[1]))
+_SWITCHABLE = frozenset((UNSUPPORTED.name, RULE_TIMEOUT.name))
 
 
 def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:
@@ -92,10 +88,10 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
 
 
 def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions: bool = False,
-               budget: float = Limits.rule_time_budget) -> FileOutcome:
-    """Everything that depends on this file alone: loader findings that are on, question rules, bank features.
+               budget: float = math.inf) -> FileOutcome:
+    """Everything that depends on this file alone: reader findings that are on, question rules, bank features.
 
-    ``budget`` is the seconds the question rules may take over this file (``Limits.rule_time_budget``).
+    ``budget`` is the seconds the question rules may take over this file (the run's ``rule-time-budget``).
     """
     by_name = {a.rule.name: a for a in active}
     question_rules = [a for a in active if isinstance(a.rule, QuestionRule)]
@@ -130,14 +126,16 @@ def timed_out(outcome: FileOutcome) -> bool:
     return any(f.rule == RULE_TIMEOUT[1] for f in outcome.findings)
 
 
-def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule], memo: Path | None = None) -> list[Finding]:
-    """Whole-bank rules, run once over every question; rules that keep work between runs keep it in ``memo``."""
+def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule],
+               stores: Callable[[str], Store] | None = None) -> list[Finding]:
+    """Whole-bank rules, run once over every question; a rule that keeps work between runs (``memo``) gets the
+    store ``stores(name)`` hands out for it (nothing without a cache)."""
     out: list[Finding] = []
     for chosen in active:
         rule = chosen.rule
         if not isinstance(rule, BankRule):
             continue
-        extra = {"memo": memo / f"{rule.name}.memo" if memo is not None else None} if rule.memo else {}
+        extra = {"store": stores(rule.name) if stores is not None else None} if rule.memo else {}
         try:
             for violation in rule.check(items, chosen.options, **extra):
                 item = violation.item
@@ -149,32 +147,6 @@ def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule], memo: Pa
             out.append(_crash(rule.name, "<bank>", 1, 1, None, exc))
     return out
 
-
-def finish(outcomes: Sequence[FileOutcome], findings: list[Finding], active: Sequence[ActiveRule], *,
-           ignored: Callable[[str], frozenset[str]] | None = None,
-           report_only: Mapping[str, object] | set[str] | None = None,
-           all_rules: Iterable[str] = ()) -> list[Finding]:
-    """Suppressions, per-file ignores and the report filter; findings come out sorted."""
-    from qlint.suppress import apply_suppressions
-
-    findings = apply_suppressions(findings, outcomes, active, all_rules)
-    if ignored is not None:
-        findings = [f for f in findings if f.rule not in ignored(f.path)]
-    if report_only is not None:
-        findings = [f for f in findings if f.path in report_only]
-    findings.sort(key=Finding.sort_key)
-    return findings
-
-
-def lint(files: Sequence[FileResult], active: Sequence[ActiveRule], *,
-         ignored: Callable[[str], frozenset[str]] | None = None,
-         report_only: Mapping[str, object] | set[str] | None = None,
-         all_rules: Iterable[str] = ()) -> list[Finding]:
-    """Everything qlint reports for these loaded files, in one process."""
-    outcomes = [check_file(f, active) for f in files]
-    findings = [f for o in outcomes for f in o.findings]
-    findings += check_bank([i for o in outcomes for i in o.items], active)
-    return finish(outcomes, findings, active, ignored=ignored, report_only=report_only, all_rules=all_rules)
 
 
 def exit_code(findings: Iterable[Finding], fail_on: Severity) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 from json.encoder import encode_basestring as _quote  # json.dumps(..., ensure_ascii=False) quotes strings with it
 from operator import attrgetter
 from typing import Any
@@ -61,13 +62,7 @@ class Finding:
         """``json.dumps(self.to_dict(), ensure_ascii=False)``, byte for byte, at a fraction of the cost (a report of a
         million findings spent most of its time in the encoder's per-call set-up)."""
         question = "null" if self.question is None else _quote(self.question)
-        key = (self.rule, self.code, self.severity, self.path)
-        head = _HEADS.get(key)
-        if head is None:   # a report repeats each rule and path thousands of times: quote them once
-            if len(_HEADS) > 65536:
-                _HEADS.clear()
-            head = _HEADS[key] = (f'{{"rule": {_quote(self.rule)}, "code": {_quote(self.code)}, '
-                                  f'"severity": "{_NAMES[self.severity]}", "path": {_quote(self.path)}, "line": ')
+        head = _head(self.rule, self.code, self.severity, self.path)
         end = ('"end_line": null, "end_column": null' if self.end_line is None else
                f'"end_line": {int(self.end_line)}, "end_column": {int(self.end_column)}')  # type: ignore[arg-type]
         return (f'{head}{int(self.line)}, "column": {int(self.column)}, {end}, "question": {question}, '
@@ -89,4 +84,10 @@ class Finding:
 
 
 _NAMES = {s: str(s) for s in Severity}
-_HEADS: dict[tuple, str] = {}   # (rule, code, severity, path) -> the quoted start of a finding's JSON
+
+
+@lru_cache(maxsize=65536)   # a report repeats each rule and path thousands of times: quote them once
+def _head(rule: str, code: str, severity: Severity, path: str) -> str:
+    """The quoted start of a finding's JSON, up to its line."""
+    return (f'{{"rule": {_quote(rule)}, "code": {_quote(code)}, "severity": "{_NAMES[severity]}", '
+            f'"path": {_quote(path)}, "line": ')

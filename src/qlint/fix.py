@@ -24,35 +24,11 @@ from typing import Any
 
 import yaml
 
+from qlint.edits import Edit, Fix, Reorder, SetText
 from qlint.finding import Finding
-from qlint.loader import FileResult, Limits, load_text
-
-
-@dataclass(frozen=True)
-class SetText:
-    """Replace the text at a field (``stem``, ``options[1].text``) with ``value``."""
-
-    field: str
-    value: str
-
-
-@dataclass(frozen=True)
-class Reorder:
-    """Put the items of a list field (``options``) in ``order`` (old indices, new order)."""
-
-    field: str
-    order: tuple[int, ...]
-
-
-Edit = SetText | Reorder
-
-
-@dataclass(frozen=True)
-class Fix:
-    """What a finding's rule proposes: edits to its question and a one-line description."""
-
-    description: str
-    edits: tuple[Edit, ...]
+from qlint.formats.yaml_reader import load_text
+from qlint.limits import Limits
+from qlint.sourcemap import FileResult
 
 
 class FixError(Exception):
@@ -60,6 +36,7 @@ class FixError(Exception):
 
 
 def _yaml(text: str):
+    # ruamel.yaml (round-trip, heavy to import) loads only when a fix is written: checking never needs it
     from ruamel.yaml import YAML
     from ruamel.yaml.util import load_yaml_guess_indent
 
@@ -79,7 +56,7 @@ def _dump(yaml, data) -> str:
 
 def _styled(old: Any, value: str) -> Any:
     """``value`` in the scalar style of ``old`` (quoted, folded, literal), so formatting is kept."""
-    from ruamel.yaml.scalarstring import ScalarString
+    from ruamel.yaml.scalarstring import ScalarString  # heavy, and only for a fix: see _yaml
 
     if isinstance(old, ScalarString):
         new = type(old)(value)

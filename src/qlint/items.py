@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qlint.finding import Finding
-from qlint.loader import LoadedQuestion, Suppression, nearest
+from qlint.sourcemap import LoadedQuestion, Suppression, locate, pack
 
 # the positions bank rules and suppressions report at; the rest stay with the file (a million questions
 # keep a million of these)
@@ -34,25 +34,15 @@ class BankItem:
     tags: tuple[str, ...]
     difficulty: int | str | None
     ignore: dict[str, str]
-    positions: dict[str, int]   # field -> line << 20 | column: one small int, not a tuple of two (a million kept)
+    positions: dict[str, int]   # field -> its position, ``pack``-ed: one small int, not a tuple (a million kept)
     features: dict[str, Any] = field(default_factory=dict)
 
     def locate(self, field_path: str | None) -> tuple[int, int]:
         """Line and column of a field; falls back to its parent, then to the question."""
-        key = nearest(self.positions, field_path)
-        return unpack(self.positions[key]) if key is not None else (self.line, self.column)
+        return locate(self.positions, field_path, (self.line, self.column))
 
 
-_COLUMN_BITS = 25   # columns up to 33 million: beyond any file max-file-size lets through
 NO_IGNORE: dict[str, str] = {}   # shared by the questions that suppress nothing; never mutated
-
-
-def pack(line: int, column: int) -> int:
-    return line << _COLUMN_BITS | min(column, (1 << _COLUMN_BITS) - 1)
-
-
-def unpack(value: int) -> tuple[int, int]:
-    return value >> _COLUMN_BITS, value & ((1 << _COLUMN_BITS) - 1)
 
 
 def to_item(loaded: LoadedQuestion) -> BankItem:

@@ -11,16 +11,14 @@ is the full search's, pair for pair (``tests/test_ndindex.py`` compares them on 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from pathlib import Path
 
 import numpy as np
 
 from qlint import neardup as nd
+from qlint.rule import Store
 from qlint.stemkey import StemKey
 
 MAGIC = b"qlint near-duplicate index 1\n"
@@ -45,25 +43,25 @@ class Kept:
     scores: np.ndarray    # float64 similarity of each pair
 
 
-def search(keys: Sequence[StemKey], threshold: float, *, memo: Path | None = None, min_chars: int = 12,
+def search(keys: Sequence[StemKey], threshold: float, *, store: Store | None = None, min_chars: int = 12,
            min_overlap: float = 0.75, ignore_variants: bool = True, max_df: int = 60, min_shared: int = 2
            ) -> list[Pair]:
     """Confirmed near-duplicate pairs (i < j) with their similarity, in index order: ``neardup.find_pairs``'s
-    answer, found from the search kept in ``memo`` (a file path) when there is one, which is then updated."""
+    answer, found from the search kept in ``store`` when there is one, which is then updated."""
     params = {"threshold": threshold, "min_chars": min_chars, "min_overlap": min_overlap,
               "ignore_variants": ignore_variants, "max_df": max_df, "min_shared": min_shared}
     text_id = nd.text_ids(keys)
     found = _confirm(keys, nd.chained(text_id), text_id, params)
-    kept = _load(memo, params) if memo is not None else None
-    near = _update(kept, keys, text_id, params, memo) if kept is not None else None
+    kept = _load(store, params) if store is not None else None
+    near = _update(kept, keys, text_id, params, store) if kept is not None else None
     if near is None:
-        near = _full(keys, text_id, params, memo)
+        near = _full(keys, text_id, params, store)
     return sorted(found + near)
 
 
-def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, memo: Path | None) -> list[Pair]:
+def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, store: Store | None) -> list[Pair]:
     bits = nd.stem_bits(len(keys))
-    writer = _Writer(memo, params, bits) if memo is not None else None
+    writer = _Writer(store, params, bits) if store is not None else None
     counts = nd.shingle_counts(keys, text_id)
     codes, stems = nd.postings(keys, counts, bits)
     starts, sizes = nd.rare_groups(codes, params["max_df"])
@@ -79,7 +77,7 @@ def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, memo: Path
     return near
 
 
-def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: dict, memo: Path | None
+def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: dict, store: Store | None
             ) -> list[Pair] | None:
     """The near pairs of ``keys`` found from ``kept``; None when a full search is the better way."""
     n = len(keys)
@@ -141,8 +139,8 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
     still[still] &= ~(affected[a[still]] | affected[b[still]])
     a, b = a[still], b[still]
     near += zip(np.minimum(a, b).tolist(), np.maximum(a, b).tolist(), kept.scores[still].tolist())
-    if memo is not None and (len(added) or gone.any() or not np.array_equal(sig, kept.sig)):
-        writer = _Writer(memo, params, bits)
+    if store is not None and (len(added) or gone.any() or not np.array_equal(sig, kept.sig)):
+        writer = _Writer(store, params, bits)
         writer.add("codes", codes)
         writer.add("stems", stems)
         writer.finish(sig, per_stem, near)
@@ -183,30 +181,17 @@ def _match(old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 # --- the file: arrays back to back, then a JSON footer naming them, then the footer's length -------------------
 class _Writer:
-    """Writes a Kept to a temporary file beside ``path``, an array at a time, and renames it into place: a
-    concurrent run reads the old file or the new one, never half of one."""
+    """Collects a Kept an array at a time and hands it to the store in one write: a concurrent run reads the old
+    bytes or the new, never half of them."""
 
-    def __init__(self, path: Path, params: dict, bits: int) -> None:
-        self.path, self.meta, self.at = path, {"params": params, "bits": bits, "arrays": {}}, 0
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, self.tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            self.handle = os.fdopen(fd, "wb")
-            self.handle.write(MAGIC)
-            self.at = len(MAGIC)
-        except OSError:
-            self.handle = None
+    def __init__(self, store: Store, params: dict, bits: int) -> None:
+        self.store, self.meta, self.at = store, {"params": params, "bits": bits, "arrays": {}}, len(MAGIC)
+        self.chunks: list[bytes | memoryview] = [MAGIC]
 
     def add(self, name: str, array: np.ndarray) -> None:
-        if self.handle is None:
-            return
         array = np.ascontiguousarray(array)
-        try:
-            if array.nbytes:
-                self.handle.write(array.reshape(-1).view(np.uint8).data)
-        except OSError:
-            self._abort()
-            return
+        if array.nbytes:
+            self.chunks.append(array.reshape(-1).view(np.uint8).data)
         self.meta["arrays"][name] = [self.at, array.dtype.str, list(array.shape)]
         self.at += array.nbytes
 
@@ -215,31 +200,16 @@ class _Writer:
         self.add("per_stem", per_stem)
         self.add("pairs", np.array([(a, b) for a, b, _ in near], dtype=np.int64).reshape(-1, 2))
         self.add("scores", np.array([s for _, _, s in near], dtype=np.float64))
-        if self.handle is None:
-            return
         footer = json.dumps(self.meta).encode()
-        try:
-            self.handle.write(footer + len(footer).to_bytes(8, "little"))
-            self.handle.close()
-            os.replace(self.tmp, self.path)
-        except OSError:
-            self._abort()
-
-    def _abort(self) -> None:
-        try:
-            self.handle.close()
-            os.unlink(self.tmp)
-        except OSError:
-            pass
-        self.handle = None
+        self.store.write([*self.chunks, footer + len(footer).to_bytes(8, "little")])
 
 
-def _load(path: Path, params: dict) -> Kept | None:
+def _load(store: Store, params: dict) -> Kept | None:
     """The kept search, or None when there is none, it was made with other settings, or it is damaged (any
     error reading or decoding it, or arrays out of shape: a damaged or foreign file means a full search)."""
     try:
-        data = path.read_bytes()
-        if not data.startswith(MAGIC) or len(data) < len(MAGIC) + 8:
+        data = store.read()
+        if data is None or not data.startswith(MAGIC) or len(data) < len(MAGIC) + 8:
             return None
         size = int.from_bytes(data[-8:], "little")
         end = len(data) - 8 - size   # where the arrays end and the footer starts

@@ -333,9 +333,3 @@ def _chunks(candidates, size: int = 262144) -> Iterable[np.ndarray]:
     iterator = iter(candidates)
     while batch := list(islice(iterator, size)):
         yield np.array(batch, dtype=np.int64).reshape(-1, 2)
-
-
-def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:
-    """Every pair compared: the quadratic reference the blocked search is measured against."""
-    every = ((a, b) for a in range(len(keys)) for b in range(a + 1, len(keys)) if keys[a].text and keys[b].text)
-    return find_pairs(keys, threshold, candidates=every, **kwargs)

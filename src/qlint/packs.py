@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from qlint.finding import Severity
 from qlint.model import Question
 from qlint.rule import NoOptions, QuestionRule, Violation
+from qlint.wording import validation_message
 
 try:
     import re._constants as _sre_constants
@@ -284,8 +285,6 @@ def read_pack(path: Path) -> list[QuestionRule]:
         try:
             spec = PackRule.model_validate(entry)
         except ValidationError as exc:
-            from qlint.config import validation_message
-
             allowed = [f.alias or n for n, f in PackRule.model_fields.items()]
             raise PackError(validation_message(exc, allowed, str(path))) from None
         try:
@@ -293,11 +292,6 @@ def read_pack(path: Path) -> list[QuestionRule]:
         except (ValueError, re.error, PackError) as exc:
             raise PackError(f"{path}: rule {spec.name!r}: {exc}") from None
     return rules
-
-
-def load_packs(extra: Iterable[Path] = ()) -> list[QuestionRule]:
-    """The packs shipped with qlint, then the bank's own (files or folders of .yaml files)."""
-    return [rule for rule, _ in load_pack_files(extra)]
 
 
 def load_pack_files(extra: Iterable[Path] = ()) -> list[tuple[QuestionRule, Path]]:

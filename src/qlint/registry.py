@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
 
+import qlint.rules
+from qlint.packs import load_pack_files
 from qlint.rule import Rule
 
 GROUP = "qlint.rules"
@@ -55,8 +57,7 @@ class Registry:
 
 def builtin_rules() -> list[Rule]:
     """The rules shipped in ``qlint.rules``: one module each, exposing ``RULE``."""
-    import qlint.rules as package
-
+    package = qlint.rules
     found: list[Rule] = []
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         module = importlib.import_module(f"{package.__name__}.{info.name}")
@@ -82,8 +83,6 @@ def _expand(obj: object) -> Iterable[Rule]:
 
 def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
     """Collect rules from every ``qlint.rules`` entry point, then from rule packs."""
-    from qlint.packs import load_pack_files
-
     registry = Registry()
     eps = sorted(entry_points(group=GROUP), key=lambda ep: (ep.name != "builtin", ep.name))
     if not any(ep.name == "builtin" for ep in eps):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -46,6 +46,18 @@ class Violation:
     message: str
     fix: Any = None  # qlint.fix.Fix
     span: tuple[int, int] | None = None
+
+
+class Store(Protocol):
+    """Where a bank rule keeps its work between runs: the run hands one to the rule (kept in its cache), so that the
+    rule reads and writes its own bytes and never a path. A store may be empty, hold another run's bytes, or lose a
+    write: the rule's answer must not depend on it."""
+
+    def read(self) -> bytes | None:
+        """What the rule last wrote, or None."""
+
+    def write(self, chunks: Iterable[bytes]) -> None:
+        """Replace what is kept with these bytes, all of them or (on any error) none."""
 
 
 @dataclass(frozen=True)
@@ -112,8 +124,13 @@ class BankRule(Rule):
     feature once (in parallel workers, and cached with the file); the check finds it in
     ``item.features[rule.name]``.
 
-    ``memo``, when set, means ``check`` also takes a ``memo=`` keyword: a file (or None) where it may keep its work
-    between runs, to answer the next run sooner. The answer must be the same with or without it.
+    ``encode`` and ``decode``, when given, carry the features of one file's questions through the cache: ``encode``
+    turns the list of them into JSON-able data, ``decode(data, count)`` turns that back into the list, raising
+    (any exception) when the data is not in the shape ``encode`` writes, which makes the entry a miss. Without
+    them a feature is cached as the JSON value it is, and an outcome whose features JSON cannot carry is not cached.
+
+    ``memo``, when set, means ``check`` also takes a ``store=`` keyword: a ``Store`` (or None) where it may keep its
+    work between runs, to answer the next run sooner. The answer must be the same with or without it.
 
     ``publish``, when given, returns what the rule found about the bank as plain data (a table, clusters) from the
     same items and options ``check`` sees: the bank report shows it instead of computing it a second time.
@@ -121,6 +138,8 @@ class BankRule(Rule):
 
     check: Callable[..., Iterable[BankViolation]]
     extract: Callable[[Question, Any], Any] | None = None
+    encode: Callable[[list[Any]], Any] | None = None
+    decode: Callable[[Any, int], list[Any]] | None = None
     memo: bool = False
     publish: Callable[[Sequence[BankItem], Any], Any] | None = None
 
@@ -136,3 +155,12 @@ class LoaderRule(Rule):
     @property
     def kind(self) -> str:
         return "loader"
+
+
+@dataclass(frozen=True)
+class ActiveRule:
+    """A rule as this run uses it: its validated options and effective severity."""
+
+    rule: Rule
+    options: RuleOptions
+    severity: Severity

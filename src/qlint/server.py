@@ -21,8 +21,9 @@ from pygls.uris import to_fs_path
 from qlint import __version__
 from qlint.docs import card
 from qlint.finding import Finding, Severity
+from qlint.fix_run import fix_text
 from qlint.model import OPTION_FIELDS, QUESTION_FIELDS
-from qlint.pipeline import SetupError, fix_text, run_check
+from qlint.pipeline import SetupError, run_check
 from qlint.registry import load_registry
 
 DEBOUNCE = 0.3   # seconds of quiet after a keystroke before the buffer is checked

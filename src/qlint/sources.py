@@ -15,8 +15,10 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from qlint.files import read_limited
 from qlint.finding import Finding
-from qlint.loader import Limits, decode, read_limited
+from qlint.formats.base import decode
+from qlint.limits import Limits
 
 KEPT_WIDTH = 200  # characters kept of a source line: a snippet shows a line's start, never a whole huge line
 # the line breaks YAML counts (PyYAML's marks), so a finding's line number picks the same line

@@ -5,6 +5,7 @@ findings come from the cache never imports numpy or rapidfuzz. ``qlint.neardup``
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -137,3 +138,45 @@ def signature(text: str, numbers: tuple[str, ...], code: tuple[str, ...], asks: 
     spelled = "0" + text if not any(rest) else "1" + json.dumps((text, *rest), ensure_ascii=False)
     digest = hashlib.blake2b(spelled.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return int.from_bytes(digest, "little") or 1
+
+
+# --- the cache's encoding of one file's keys (near-duplicate-stem's ``encode``/``decode``) -----------------------
+
+
+def encode_keys(keys: list[StemKey]) -> list:
+    """One file's stem keys, column by column: JSON lists, and the word hashes of all of them as one base64 blob
+    with their lengths (a warm run decodes a million of them)."""
+    return [[k.text for k in keys], [k.numbers for k in keys], [k.code for k in keys], [k.bag for k in keys],
+            [len(k.tokens) for k in keys], base64.b64encode(b"".join(k.tokens for k in keys)).decode("ascii"),
+            [k.sig for k in keys], [k.asks for k in keys], [k.answers for k in keys], [list(k.choices) for k in keys]]
+
+
+def _all(values: list, kind: type) -> bool:
+    """Every value is exactly ``kind`` (``bool`` is not an ``int`` here)."""
+    return set(map(type, values)) <= {kind}
+
+
+def _lists_of(values: list, kind: type) -> bool:
+    return _all(values, list) and all(_all(v, kind) for v in values)
+
+
+def decode_keys(data: object, count: int) -> list[StemKey]:
+    """``encode_keys``'s output back as ``count`` keys; ValueError for anything not in that shape."""
+    if not (type(data) is list and len(data) == 10):
+        raise ValueError("not an encoding of stem keys")
+    texts, numbers, codes, bags, sizes, blob, sigs, asks, answers, choices = data
+    columns = (texts, numbers, codes, bags, sizes, sigs, asks, answers, choices)
+    if not (all(type(c) is list and len(c) == count for c in columns) and type(blob) is str
+            and _all(texts, str) and _all(bags, str) and _all(sizes, int) and _all(sigs, int) and _all(asks, str)
+            and _all(answers, str) and _lists_of(numbers, str) and _lists_of(codes, str) and _lists_of(choices, str)):
+        raise ValueError("not an encoding of stem keys")
+    hashes = base64.b64decode(blob, validate=True)
+    if sizes and not (min(sizes) >= 0 and sum(sizes) == len(hashes) and all(n % 4 == 0 for n in sizes)):
+        raise ValueError("word hashes out of shape")
+    if sigs and not (min(sigs) >= 0 and max(sigs) < 1 << 64):
+        raise ValueError("signature out of range")
+    out, at = [], 0
+    for t, n, c, b, size, sig, q, a, ch in zip(texts, numbers, codes, bags, sizes, sigs, asks, answers, choices):
+        out.append(StemKey(t, tuple(n), tuple(c), b, hashes[at:at + size], sig, q, a, tuple(ch)))
+        at += size
+    return out

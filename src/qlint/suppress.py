@@ -8,14 +8,14 @@ A reason is required. A suppression that silences nothing is itself reported
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from qlint.config import ActiveRule
 from qlint.finding import Finding, Severity
 from qlint.items import BankItem, FileOutcome
+from qlint.problems import INVALID_SUPPRESSION as INVALID
+from qlint.problems import UNUSED_SUPPRESSION as UNUSED
+from qlint.rule import ActiveRule
 
-UNUSED = ("Q902", "unused-suppression")
-INVALID = ("Q903", "invalid-suppression")
 _NEVER_SUPPRESSED = frozenset((UNUSED[1], INVALID[1]))
 
 
@@ -143,3 +143,17 @@ def _index_comments(result: FileOutcome, index: _Index, resolve, extra: list[Fin
             if at >= 0:
                 item: BankItem = result.items[starts[at][1]]
                 index.add(key, index.by_question, (result.path, item.id))
+
+
+def finish(outcomes: Sequence[FileOutcome], findings: list[Finding], active: Sequence[ActiveRule], *,
+           ignored: Callable[[str], frozenset[str]] | None = None,
+           report_only: Mapping[str, object] | set[str] | None = None,
+           all_rules: Iterable[str] = ()) -> list[Finding]:
+    """Suppressions, per-file ignores and the report filter; findings come out sorted."""
+    findings = apply_suppressions(findings, outcomes, active, all_rules)
+    if ignored is not None:
+        findings = [f for f in findings if f.rule not in ignored(f.path)]
+    if report_only is not None:
+        findings = [f for f in findings if f.path in report_only]
+    findings.sort(key=Finding.sort_key)
+    return findings

@@ -1,7 +1,32 @@
-"""Counts in messages, with the noun in the right number: "1 file", "2 files"."""
+"""How messages say things: counts with the noun in the right number ("1 file", "2 files"), and a settings file's
+validation errors one line each."""
 from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+
+from pydantic import ValidationError
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` and ``noun``, made plural (``many``, else ``noun`` + "s") unless the count is exactly one."""
     return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def validation_message(exc: ValidationError, allowed: Iterable[str], where: str,
+                       line_of: Callable[[str], int | None] | None = None) -> str:
+    """pydantic's errors as one line each, ``where: ...`` (``where:line: ...`` when ``line_of`` finds the
+    top-level key's line); an unknown key gets a did-you-mean."""
+    lines = []
+    allowed = list(allowed)
+    for err in exc.errors():
+        key = ".".join(str(p) for p in err["loc"])
+        line = line_of(str(err["loc"][0])) if line_of is not None and err["loc"] else None
+        where_key = f"{where}:{line}" if line is not None else where
+        if err["type"] == "extra_forbidden":
+            close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(allowed)}"
+            lines.append(f"{where_key}: unknown key {key!r}{hint}")
+        else:
+            lines.append(f"{where_key}: {key}: {err['msg']}")
+    return "\n".join(lines)

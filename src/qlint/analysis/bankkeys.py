@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from qlint.loader import LoadedQuestion
+from qlint.sourcemap import LoadedQuestion
 
 _TEXT, _LETTER, _NUMBER = 0, 1, 2
 

@@ -77,7 +77,7 @@ def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ig
 def response_findings(args: argparse.Namespace, run, findings: list) -> list:
     """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
     from qlint.cli import UsageError
-    from qlint.engine import finish
+    from qlint.suppress import finish
 
     if args.paths == ["-"]:
         raise UsageError("--responses needs the bank as files or folders, not stdin")

@@ -11,12 +11,13 @@ from qlint.analysis.ctt import Statistics, compute
 from qlint.analysis.irt import fit_2pl
 from qlint.analysis.readers import NOT_SCORED, SLOT, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers, read_file
 from qlint.analysis.rule import ItemView, ResponseRule
-from qlint.config import ActiveRule
-from qlint.engine import INTERNAL_ERROR
 from qlint.finding import Finding, Severity
-from qlint.loader import LoadedQuestion, load_file
+from qlint.formats import read_path as load_file
+from qlint.problems import INTERNAL_ERROR, RESPONSE_DATA
+from qlint.rule import ActiveRule
+from qlint.sourcemap import LoadedQuestion
 
-DATA_RULE = ("Q700", "response-data")
+DATA_RULE = RESPONSE_DATA
 
 
 @dataclass

@@ -10,17 +10,19 @@ import dataclasses
 import importlib
 import os
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
+from qlint.files import SKIP_DIRS, first_time, matches_glob, read_file
 from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, format_name, parse_error
-from qlint.loader import FileResult, Limits, discover, matches_glob
+from qlint.limits import Limits
+from qlint.sourcemap import FileResult
 
-__all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "read", "reader", "reader_for"]
+__all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "read", "read_path", "reader",
+           "reader_for"]
 
 _MODULES = {"yaml": "yaml_reader", "gift": "gift", "aiken": "aiken", "moodle-xml": "moodle", "qti": "qti"}
 _SETTLED = (".yaml", ".yml", ".gift", ".aiken", ".zip")
-_SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))
 
 
 def reader(name: str) -> Reader:
@@ -60,6 +62,17 @@ def reader_for(path: str, data: bytes, forced_format: str | None = None) -> Read
         if lower.endswith(".txt") and reader(name).sniff(data, path):
             return reader(name)
     return reader("yaml")
+
+
+def read_path(path: Path, display: str | None = None, limits: Limits | None = None) -> FileResult:
+    """One bank file on disk -> its questions, source map and problems; a file that cannot be read (missing, a FIFO,
+    over ``max-file-size``) is a parse-error finding."""
+    limits = limits or ReadLimits()
+    shown = display or str(path)
+    data, _, problem = read_file(path, limits)
+    if data is None:
+        return parse_error(shown, 1, 1, problem or "cannot read file")
+    return read(data, shown, limits, path)
 
 
 def read(data: bytes, path: str, limits: Limits, real_path: Path | None = None) -> FileResult:
@@ -113,26 +126,38 @@ def _zip_names(path: Path) -> bytes:
         return b"imsmanifest.xml"   # broken: the reader reports it
 
 
-def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Limits | None = None,
-                   yaml_discovery: Callable[..., Iterator[Path]] = discover) -> Iterator[Path]:
-    """Every bank file under ``paths``: the YAML loader's own discovery first (``yaml_discovery``), then files of
-    the other formats, in a stable order."""
+def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Limits | None = None) -> Iterator[Path]:
+    """Every bank file under ``paths``, in one walk and a stable order: YAML files and the files named explicitly
+    (always taken) first, then the files of the other formats. A file reached twice (named by a relative and an
+    absolute path, its folder named twice, a link or hard link to another bank file) is taken once, under the
+    first name met: checked twice, it would clash with itself."""
     globs = tuple(getattr(limits, "formats", ()))
-    seen: set[Path] = set()
-    for found in yaml_discovery(paths, exclude):
-        seen.add(found)
-        yield found
+    yaml_suffixes = FORMATS["yaml"]
+    first: list[Path] = []
+    rest: list[Path] = []
+    identities: set[object] = set()
     for root in paths:
         if not root.is_dir():
+            if first_time(root, identities):
+                first.append(root)
             continue
         for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
             for name in sorted(filenames):
                 candidate = Path(dirpath) / name
-                if (candidate not in seen and not name.startswith(".") and not matches_glob(candidate, exclude)
-                        and _wanted(name, candidate, globs)):
-                    seen.add(candidate)
-                    yield candidate
+                if name.startswith(".") or matches_glob(candidate, exclude):
+                    continue
+                if name.endswith(yaml_suffixes):
+                    if first_time(candidate, identities):
+                        first.append(candidate)
+                elif _wanted(name, candidate, globs):
+                    rest.append(candidate)
+    yield from first
+    taken = set(first)
+    for candidate in rest:
+        if candidate not in taken:
+            taken.add(candidate)
+            yield candidate
 
 
 def with_source_format(config, name: str):

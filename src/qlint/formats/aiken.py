@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 
 from qlint.formats.base import Draft, build, decode_text, finding
-from qlint.loader import SCHEMA, FileResult, Limits
+from qlint.limits import Limits
+from qlint.problems import SCHEMA
+from qlint.sourcemap import FileResult
 
 _OPTION = re.compile(r"^\s*([A-Z])\s*[.)]\s+(.*\S)\s*$")
 _ANSWER = re.compile(r"^\s*ANSWER\s*:\s*(\S*)\s*$", re.I)

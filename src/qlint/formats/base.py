@@ -7,18 +7,20 @@ syntax, Q102 schema for shape, Q109 unsupported-question for question types qlin
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from qlint.finding import Finding, Severity
-from qlint.loader import PARSE_ERROR, SCHEMA, FileResult, Limits, LoadedQuestion, _schema_messages, decode, locate
-from qlint.model import Question
-
-UNSUPPORTED = ("Q109", "unsupported-question")
+from qlint.limits import Limits
+from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Question
+from qlint.problems import PARSE_ERROR, SCHEMA, UNSUPPORTED
+from qlint.sourcemap import FileResult, LoadedQuestion, locate
 
 # format name -> suffixes that name it; the YAML reader is the default for anything unnamed
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -125,7 +127,7 @@ def build(drafts: list[Draft], result: FileResult) -> FileResult:
             question = Question.model_validate(draft.fields)
         except ValidationError as exc:
             qid = draft.fields.get("id")
-            for where, message in _schema_messages(exc):
+            for where, message in schema_messages(exc):
                 line, column = locate(draft.positions, where, (draft.line, draft.column))
                 result.findings.append(finding(result.path, line, column, SCHEMA, message, qid, where))
             continue
@@ -143,3 +145,93 @@ def decode_text(data: bytes, path: str) -> tuple[str | None, list[Finding]]:
     problems = [Finding(p.path, p.line, p.column, p.code, p.rule, p.severity,
                         p.message.replace("YAML bank file", "bank file"), p.question, p.field) for p in problems]
     return text, problems
+
+
+def decode(data: bytes, path: str) -> tuple[str | None, list[Finding]]:
+    """Bytes -> text. UTF-8 (with or without BOM) is the bank encoding; UTF-16/32 with a BOM is read but flagged."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for bom, codec in ((b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+                       (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            try:
+                text = data[len(bom):].decode(codec)
+            except UnicodeDecodeError:
+                name = codec.upper()
+                return None, [finding(path, 1, 1, PARSE_ERROR,
+                                       f"file starts with a {name} byte-order mark but is not valid {name}")]
+            return text, [finding(path, 1, 1, PARSE_ERROR,
+                                   f"file is encoded as {codec.upper()}; bank files must be UTF-8 (it was read anyway)")]
+    if b"\x00" in data[:8192]:
+        return None, [finding(path, 1, 1, PARSE_ERROR, "binary file (contains NUL bytes), not a YAML bank file")]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [finding(path, line, column, PARSE_ERROR,
+                               f"invalid UTF-8 byte 0x{data[exc.start]:02x}; bank files must be UTF-8")]
+
+
+def did_you_mean(key: str, allowed: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
+
+
+def _dotted(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+_TYPE_WORDS = {
+    "string_type": "must be a string",
+    "bool_type": "must be true or false",
+    "bool_parsing": "must be true or false",
+    "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number",
+    "tuple_type": "must be a list",
+    "list_type": "must be a list",
+    "dict_type": "must be a mapping",
+    "model_type": "must be a mapping",
+    "missing": "is required",
+    "string_too_short": "must not be empty",
+    "string_pattern_mismatch": "must not be blank",
+}
+
+
+def schema_messages(exc: ValidationError) -> Iterator[tuple[str, str]]:
+    errors = exc.errors()
+    inner = {e["loc"][0] for e in errors if len(e["loc"]) > 1}
+    for err in errors:
+        loc = tuple(err["loc"])
+        # pydantic re-reports a list whose items failed as "too short": noise.
+        if err["type"] == "too_short" and loc and loc[0] in inner:
+            continue
+        where = _dotted(loc)
+        if err["type"] == "extra_forbidden":
+            key = str(loc[-1])
+            parent = _dotted(loc[:-1])
+            allowed = OPTION_FIELDS if parent.startswith("options[") and parent.count(".") == 0 else QUESTION_FIELDS
+            if parent.startswith("qlint"):
+                allowed = ("ignore",)
+            owner = f"in {parent}" if parent else "in question"
+            other = QUESTION_FIELDS if allowed is OPTION_FIELDS else OPTION_FIELDS
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+            elsewhere = difflib.get_close_matches(key, other, n=1, cutoff=0.75)
+            if not close and elsewhere and not parent.startswith("qlint"):
+                level = "each option" if other is OPTION_FIELDS else "the question, not an option"
+                yield where, f"unknown key {key!r} {owner}; did you mean {elsewhere[0]!r}? It belongs to {level}"
+            else:
+                yield where, f"unknown key {key!r} {owner}{did_you_mean(key, allowed)}"
+        elif err["type"] == "too_short" and loc == ("options",):
+            yield where, "a question needs at least two options"
+        elif err["type"] == "missing":
+            yield where, f"missing required field {where!r}"
+        elif err["type"] == "value_error":
+            yield where, f"{where!r} {err['msg'].removeprefix('Value error, ')}"
+        elif err["type"] in _TYPE_WORDS:
+            yield where, f"{where!r} {_TYPE_WORDS[err['type']]}"
+        else:
+            yield where, f"{where!r}: {err['msg']}"

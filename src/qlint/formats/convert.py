@@ -9,12 +9,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from qlint.files import read_limited
 from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, read
 from qlint.formats.write import TARGETS, Output, Part, Writer, save
 from qlint.formats.write_text import write_aiken, write_gift, write_yaml
 from qlint.formats.write_xml import write_moodle, write_qti12, write_qti21
-from qlint.loader import Limits, read_limited
+from qlint.limits import Limits
+from qlint.problems import PARSE_ERROR
 
 WRITERS: dict[str, Writer] = {"yaml": write_yaml, "gift": write_gift, "aiken": write_aiken,
                               "moodle-xml": write_moodle, "qti12": write_qti12, "qti21": write_qti21}
@@ -50,7 +52,7 @@ def collect(paths: list[Path], limits: Limits, exclude: tuple[str, ...] = ()) ->
         display = path.as_posix()
         data, error = _read_file(path, display, limits)
         if data is None:
-            problems.append(Finding(display, 1, 1, "Q101", "parse-error", Severity.ERROR, error or "unreadable"))
+            problems.append(Finding(display, 1, 1, *PARSE_ERROR, Severity.ERROR, error or "unreadable"))
             continue
         result = read(data, display, limits, path)
         problems += result.findings

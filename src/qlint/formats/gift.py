@@ -16,7 +16,9 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from qlint.formats.base import Draft, build, decode_text, finding, unsupported
 from qlint.formats.html import to_plain
-from qlint.loader import PARSE_ERROR, FileResult, Limits, find_suppressions
+from qlint.limits import Limits
+from qlint.problems import PARSE_ERROR, SCHEMA
+from qlint.sourcemap import FileResult, find_suppressions
 
 GRAMMAR = r"""
 start: TITLE? STEM? answers STEM?      -> question
@@ -273,7 +275,7 @@ class GiftReader:
                 count, line, column = skipped.get(outcome.kind, (0, block.lines[0], 1))
                 skipped[outcome.kind] = (count + 1, line, column)
         if not drafts and not skipped and not result.findings:
-            result.findings.append(finding(path, 1, 1, ("Q102", "schema"), "file holds no GIFT questions"))
+            result.findings.append(finding(path, 1, 1, SCHEMA, "file holds no GIFT questions"))
         build(drafts, result)
         result.findings += unsupported(path, skipped)
         return result

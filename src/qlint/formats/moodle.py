@@ -9,7 +9,9 @@ from __future__ import annotations
 from qlint.formats import xmlsafe
 from qlint.formats.base import Draft, build, finding, unsupported
 from qlint.formats.gift import _category
-from qlint.loader import SCHEMA, FileResult, Limits
+from qlint.limits import Limits
+from qlint.problems import SCHEMA
+from qlint.sourcemap import FileResult
 
 _NOT_CHECKED = {"essay": "essay", "numerical": "numeric", "shortanswer": "short answer", "matching": "matching",
                 "cloze": "cloze", "multianswer": "cloze", "calculated": "calculated", "ddwtos": "drag and drop",

@@ -13,7 +13,9 @@ import zlib
 
 from qlint.formats import xmlsafe
 from qlint.formats.base import Draft, ReadLimits, build, finding, unsupported
-from qlint.loader import PARSE_ERROR, SCHEMA, FileResult, Limits
+from qlint.limits import Limits
+from qlint.problems import PARSE_ERROR, SCHEMA
+from qlint.sourcemap import FileResult
 
 _QTI1_TYPES = {"multiple_choice_question", "true_false_question", "multiple_answers_question"}
 _QTI1_NAMES = {"essay_question": "essay", "numerical_question": "numeric", "short_answer_question": "short answer",

@@ -11,9 +11,11 @@ import re
 
 from lxml import etree
 
+from qlint.finding import Finding
 from qlint.formats.base import finding
 from qlint.formats.html import to_plain
-from qlint.loader import PARSE_ERROR, Finding, find_suppressions
+from qlint.problems import PARSE_ERROR
+from qlint.sourcemap import find_suppressions
 
 _DOCTYPE = re.compile(rb"<!DOCTYPE", re.I)
 _ENTITY = re.compile(rb"<!ENTITY", re.I)

@@ -20,8 +20,8 @@ from qlint.finding import Finding, Severity
 from qlint.wording import plural
 
 if TYPE_CHECKING:
-    from qlint.loader import LoadedQuestion
     from qlint.pipeline import Run
+    from qlint.sourcemap import LoadedQuestion
 
 SUMMARY_VERSION = 1
 SEVERITIES = ("error", "warning", "info")

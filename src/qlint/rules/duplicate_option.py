@@ -62,11 +62,6 @@ def _normal_cased(text: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _normal(text: str) -> str:
-    return _normal_cased(text).lower()
-
-
-@lru_cache(maxsize=8192)
 def _number(text: str) -> tuple[Fraction, str] | None:
     m = _NUM.match(_LABEL.sub("", text).strip().rstrip("."))
     if not m:

@@ -1,10 +1,11 @@
 """invalid-suppression: a suppression without a reason or naming no known rule."""
 from qlint.finding import Severity
+from qlint.problems import INVALID_SUPPRESSION
 from qlint.rule import LoaderRule
 
 RULE = LoaderRule(
-    code="Q903",
-    name="invalid-suppression",
+    code=INVALID_SUPPRESSION.code,
+    name=INVALID_SUPPRESSION.name,
     severity=Severity.WARNING,
     summary="A suppression comment with no reason, no rule names, or a rule name qlint does not know.",
     why="A suppression is a decision a reviewer must be able to audit; without a reason it is only a silencer.",

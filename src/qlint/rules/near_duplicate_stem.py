@@ -1,14 +1,13 @@
 """near-duplicate-stem: two questions in the bank whose stems ask the same thing."""
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.model import Question
-from qlint.rule import BankRule, BankViolation, RuleOptions
-from qlint.stemkey import StemKey, answers_digest, choice_digests, stem_key
+from qlint.rule import BankRule, BankViolation, RuleOptions, Store
+from qlint.stemkey import StemKey, answers_digest, choice_digests, decode_keys, encode_keys, stem_key
 
 
 class Options(RuleOptions):
@@ -51,24 +50,24 @@ def same_question(a: StemKey, b: StemKey, score: float, options: Options) -> boo
     return shared >= options.min_shared_options * min(len(a.choices), len(b.choices))
 
 
-def confirmed_pairs(keys: Sequence[StemKey], options: Options, memo: Path | None = None
+def confirmed_pairs(keys: Sequence[StemKey], options: Options, store: Store | None = None
                     ) -> list[tuple[int, int, float]]:
-    """The pairs of questions the rule reports: similar stems (the search, kept in ``memo`` between runs) that
+    """The pairs of questions the rule reports: similar stems (the search, kept in ``store`` between runs) that
     also offer the same answers."""
     from qlint.ndindex import search  # numpy and rapidfuzz: imported only when the search runs
 
-    return [(a, b, score) for a, b, score in search(keys, options.threshold, memo=memo,
+    return [(a, b, score) for a, b, score in search(keys, options.threshold, store=store,
                                                     min_overlap=options.min_word_overlap,
                                                     ignore_variants=options.ignore_variants)
             if same_question(keys[a], keys[b], score, options)]
 
 
-def check(questions: Sequence[BankItem], options: Options, memo: Path | None = None) -> Iterator[BankViolation]:
+def check(questions: Sequence[BankItem], options: Options, store: Store | None = None) -> Iterator[BankViolation]:
     # the key is extracted per question with the file; a question whose extraction failed (reported as an
-    # internal error) takes part with an empty key. The search kept in ``memo`` by the last run is reused.
+    # internal error) takes part with an empty key. The search kept in ``store`` by the last run is reused.
     keys = [item.features.get(RULE.name) or _EMPTY for item in questions]
     partners: dict[int, list[tuple[float, int]]] = {}
-    for a, b, score in confirmed_pairs(keys, options, memo):
+    for a, b, score in confirmed_pairs(keys, options, store):
         partners.setdefault(a, []).append((score, b))
         partners.setdefault(b, []).append((score, a))
     for index, found in sorted(partners.items()):
@@ -94,6 +93,8 @@ RULE = BankRule(
     options=Options,
     check=check,
     extract=extract,
+    encode=encode_keys,
+    decode=decode_keys,
     memo=True,
     passing=("""\
 questions:

@@ -4,8 +4,8 @@ from collections.abc import Iterator
 
 from pydantic import Field
 
+from qlint.edits import Fix, SetText
 from qlint.finding import Severity
-from qlint.fix import Fix, SetText
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 from qlint.rules._cues_a import data, question_clause

@@ -5,8 +5,8 @@ from collections.abc import Iterator
 from pydantic import Field
 from rapidfuzz import fuzz
 
+from qlint.edits import Fix, Reorder
 from qlint.finding import Severity
-from qlint.fix import Fix, Reorder
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 from qlint.rules._cues_a import data, quantity, short, words_in

@@ -1,10 +1,11 @@
 """parse-error: a bank file that cannot be read as YAML."""
 from qlint.finding import Severity
+from qlint.problems import PARSE_ERROR
 from qlint.rule import LoaderRule
 
 RULE = LoaderRule(
-    code="Q101",
-    name="parse-error",
+    code=PARSE_ERROR.code,
+    name=PARSE_ERROR.name,
     severity=Severity.ERROR,
     summary="A file that is not readable YAML: syntax errors, bad bytes, unsupported encodings, limits exceeded.",
     why="A file qlint cannot read is a file nobody checked, and one an exam delivery system may reject or misread.",

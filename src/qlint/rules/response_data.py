@@ -2,6 +2,7 @@
 from collections.abc import Iterator
 
 from qlint.analysis.rule import ItemView, ResponseRule, example
+from qlint.problems import RESPONSE_DATA
 from qlint.rule import NoOptions, Violation
 
 
@@ -10,8 +11,8 @@ def check(view: ItemView, options) -> Iterator[Violation]:
 
 
 RULE = ResponseRule(
-    code="Q700",
-    name="response-data",
+    code=RESPONSE_DATA.code,
+    name=RESPONSE_DATA.name,
     summary="Reports response rows item analysis could not use: rows it could not parse, answers to question "
             "ids the bank does not have, and answers that name no option of their question.",
     why="Silently dropped rows bias every statistic computed from the rest; a renamed id or a re-lettered option "

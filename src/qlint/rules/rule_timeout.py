@@ -1,13 +1,14 @@
 """rule-timeout: a file whose rules ran out of their time budget, so some of them were skipped."""
 from qlint.finding import Severity
+from qlint.problems import RULE_TIMEOUT
 from qlint.rule import LoaderRule
 
 # An error, like parse-error: a file whose rules did not all run is a file nobody fully checked, and a gate must not
 # pass it silently. The default budget (rule-time-budget, 60 s a file) is far above what any bank file within
 # max-file-size needs, so reaching it means a pathological file, not a busy machine.
 RULE = LoaderRule(
-    code="Q904",
-    name="rule-timeout",
+    code=RULE_TIMEOUT.code,
+    name=RULE_TIMEOUT.name,
     severity=Severity.ERROR,
     summary="The question rules ran past the file's time budget (`rule-time-budget`); the rules left were skipped.",
     why=("One pathological file must not stall the whole bank: past the budget qlint stops checking that file and "

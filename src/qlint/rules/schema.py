@@ -1,10 +1,11 @@
 """schema: a question that does not fit the bank format."""
 from qlint.finding import Severity
+from qlint.problems import SCHEMA
 from qlint.rule import LoaderRule
 
 RULE = LoaderRule(
-    code="Q102",
-    name="schema",
+    code=SCHEMA.code,
+    name=SCHEMA.name,
     severity=Severity.ERROR,
     summary="A field is missing, misspelt, of the wrong type, or not part of the bank format.",
     why=("A misspelt key (`corect: true`) is silently ignored by most tools, so a question ships with no key "

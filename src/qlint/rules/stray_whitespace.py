@@ -1,8 +1,8 @@
 """stray-whitespace: text that starts or ends with spaces or tabs."""
 from collections.abc import Iterator
 
+from qlint.edits import Fix, SetText
 from qlint.finding import Severity
-from qlint.fix import Fix, SetText
 from qlint.model import Question
 from qlint.rule import NoOptions, QuestionRule, Violation
 

@@ -1,10 +1,11 @@
 """unsupported-question: questions of another bank format that are not multiple choice, counted once per file."""
 from qlint.finding import Severity
+from qlint.problems import UNSUPPORTED
 from qlint.rule import LoaderRule
 
 RULE = LoaderRule(
-    code="Q109",
-    name="unsupported-question",
+    code=UNSUPPORTED.code,
+    name=UNSUPPORTED.name,
     severity=Severity.INFO,
     summary="A GIFT, Moodle XML or QTI file holds questions that are not multiple choice; qlint counts them, once per file.",
     why=("qlint's rules are about multiple-choice items. Essays, numeric, matching, cloze and short-answer questions in "

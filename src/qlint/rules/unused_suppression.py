@@ -1,10 +1,11 @@
 """unused-suppression: a suppression that silences nothing."""
 from qlint.finding import Severity
+from qlint.problems import UNUSED_SUPPRESSION
 from qlint.rule import LoaderRule
 
 RULE = LoaderRule(
-    code="Q902",
-    name="unused-suppression",
+    code=UNUSED_SUPPRESSION.code,
+    name=UNUSED_SUPPRESSION.name,
     severity=Severity.WARNING,
     summary="A `# qlint: ignore[...]` comment or a `qlint: ignore:` entry that no finding needed.",
     why=("Stale suppressions hide future problems: once the question is fixed, the suppression stays and "

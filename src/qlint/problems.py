@@ -1,0 +1,26 @@
+"""The findings qlint's own machinery reports rather than a rule's check: each code and name is defined here once.
+
+Readers report parse and schema problems, the engine a rule that failed or ran out of time, the run a fix it
+refused; the rule modules that document these (their cards, their switches) take their code and name from here.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Problem(NamedTuple):
+    """A finding's code and rule name; unpacks as ``code, name``."""
+
+    code: str
+    name: str
+
+
+PARSE_ERROR = Problem("Q101", "parse-error")
+SCHEMA = Problem("Q102", "schema")
+UNSUPPORTED = Problem("Q109", "unsupported-question")
+RESPONSE_DATA = Problem("Q700", "response-data")
+INTERNAL_ERROR = Problem("Q901", "internal-error")
+UNUSED_SUPPRESSION = Problem("Q902", "unused-suppression")
+INVALID_SUPPRESSION = Problem("Q903", "invalid-suppression")
+RULE_TIMEOUT = Problem("Q904", "rule-timeout")
+FIX_SKIPPED = Problem("Q905", "fix-skipped")
