@@ -41,17 +41,17 @@ def starts_with_vowel_sound(word: str) -> bool:
 
 
 # --- grammatical form of a short option, without a lexicon ---------------------------------------
-FINITE = frozenset("is are was were will would can could should shall may might must has have had does do "
-                   "did isn't aren't wasn't weren't won't can't don't doesn't didn't".split())
-SUBJECT = frozenset("i you he she it we they there this that these those".split())
-PREPOSITIONS = frozenset("in on at by with from for during into onto under over through after before "
-                         "because since while when if".split())
+_FINITE = frozenset("is are was were will would can could should shall may might must has have had does do "
+                    "did isn't aren't wasn't weren't won't can't don't doesn't didn't".split())
+_SUBJECT = frozenset("i you he she it we they there this that these those".split())
+_PREPOSITIONS = frozenset("in on at by with from for during into onto under over through after before "
+                          "because since while when if".split())
 DETERMINERS = frozenset("a an the some any many much few several all each every no his her their its my "
                         "your our this that these those one two three four five".split())
-OBJECT_STARTERS = frozenset("the a an it them him her his their your my our its this that these those "
-                            "some up out down off".split())
+_OBJECT_STARTERS = frozenset("the a an it them him her his their your my our its this that these those "
+                             "some up out down off".split())
 # common base-form verbs: enough to tell "swim" from "fish" in short options
-VERBS = frozenset("""
+_VERBS = frozenset("""
 add allow apply ask avoid bake be become begin believe boil break bring build burn buy call carry catch change
 check choose clean climb close collect come cook count cover create cross cut dance decide die dig do drink
 drive drop dry eat enjoy enter escape explain fall feed feel fight fill find finish fix fly follow forget
@@ -85,7 +85,7 @@ def form(text: str) -> str | None:
     lw = [w.lower() for w in tokens]
     if sum(map(str.isdigit, t)) >= len(tokens):
         return "num"
-    has_finite = any(w in FINITE for w in lw[1:]) or (len(lw) >= 3 and lw[0] in SUBJECT)
+    has_finite = any(w in _FINITE for w in lw[1:]) or (len(lw) >= 3 and lw[0] in _SUBJECT)
     if len(lw) >= 3 and (has_finite or t.endswith((".", "!", "?"))):
         return "sentence"
     if lw[0] in ("not", "never") and len(lw) > 1:
@@ -94,23 +94,23 @@ def form(text: str) -> str | None:
     nxt = lw[1] if len(lw) > 1 else None
     if first == "to" and nxt:
         return "verb"
-    if first in PREPOSITIONS:
+    if first in _PREPOSITIONS:
         return "prep"
     if first in DETERMINERS:
         return "noun"
-    if first in FINITE:
+    if first in _FINITE:
         return "verb"                       # "are conductors", "can float"
     if tokens[0][0].isupper() and tokens[0][1:].islower() and len(tokens) <= 3 and not t.endswith("."):
         return "noun"                       # proper noun: "Mars", "Lake Erie"
-    verbish = first in VERBS or (first.endswith(("ing", "ed")) and len(first) >= 5 and first not in _ING_NOUNS)
+    verbish = first in _VERBS or (first.endswith(("ing", "ed")) and len(first) >= 5 and first not in _ING_NOUNS)
     if first.endswith(("ing", "ed")) and verbish:
-        if nxt is None or nxt in OBJECT_STARTERS or nxt in PREPOSITIONS or nxt in (
+        if nxt is None or nxt in _OBJECT_STARTERS or nxt in _PREPOSITIONS or nxt in (
                 "with", "to", "and", "or", "enough", "more", "less", "too", "very", "up", "out"):
             return "gerund" if first.endswith("ing") else "verb"
         return "noun"                       # modifier: "bowling alley", "graduated cylinder"
-    if nxt in OBJECT_STARTERS and first not in ("of",):
+    if nxt in _OBJECT_STARTERS and first not in ("of",):
         return "verb"                       # "cover the pan", "fan the flames": a verb taking an object
-    if first in VERBS and ((nxt is None and first not in _NOUN_TOO) or nxt in PREPOSITIONS):
+    if first in _VERBS and ((nxt is None and first not in _NOUN_TOO) or nxt in _PREPOSITIONS):
         return "verb"
     if first.endswith("ly") and len(first) > 4 and first not in _LY_NON_ADVERBS and len(lw) <= 2:
         return "adv"
@@ -126,7 +126,7 @@ _SINGULAR_IN_S = frozenset("news series species means lens atlas canvas bias ali
 # words that end the head of a noun phrase: "pieces of steel", "learning about bacteria", "cells that divide"
 _AFTER_HEAD = frozenset(("of", "that", "which", "who", "whose", "than", "to", "about", "against", "among", "between",
                          "within", "without", "across", "along", "around", "behind", "below", "beneath", "beside",
-                         "beyond", "near", "per", "toward", "towards", "upon", "via", "like", "as", *PREPOSITIONS))
+                         "beyond", "near", "per", "toward", "towards", "upon", "via", "like", "as", *_PREPOSITIONS))
 
 
 def is_plural(word: str) -> bool:

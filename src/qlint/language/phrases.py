@@ -8,11 +8,11 @@ from functools import lru_cache
 # an option label the source left in the text: "(D)", "D)", "d.", "4."
 LABEL = r"^\s*(?:\(?[a-hA-H1-8]\)|[a-hA-H1-8]\.)?\s*"
 # options that are about the other options, not answers: they are naturally of another length/form
-META_OPTION = re.compile(
+_META_OPTION = re.compile(
     r"^\s*(?:all|none|neither|both)\s+(?:of\s+)?(?:the\s+)?(?:above|these|those|them|of these)\b|"
     r"^\s*(?:none|cannot be determined|can ?not be determined|not enough information|data inadequate|"
     r"i have no comment)\W*$", re.I)
-UNDETERMINED = re.compile(r"\b(?:can ?not|can't) be (?:determined|calculated|found|known)\b", re.I)
+_UNDETERMINED = re.compile(r"\b(?:can ?not|can't) be (?:determined|calculated|found|known)\b", re.I)
 
 
 def phrase_regex(template: str) -> str:
@@ -34,7 +34,7 @@ def _alts(body: str) -> str:
 
 def is_meta(text: str) -> bool:
     """About the other options, or "the value cannot be determined (from the information given)"."""
-    return bool(META_OPTION.search(text)) or (len(text.split()) <= 12 and bool(UNDETERMINED.search(text)))
+    return bool(_META_OPTION.search(text)) or (len(text.split()) <= 12 and bool(_UNDETERMINED.search(text)))
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])|\n+")
