@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from qlint.packs import PackError, check_pattern_safety, read_pack
+from qlint.language.patterns import UnsafePattern, check_pattern_safety
+from qlint.packs import PackError, read_pack
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,7 +38,7 @@ def test_unknown_pack_key_is_a_config_error_with_hint(run_cli, write):
 
 @pytest.mark.parametrize("pattern", [r"(a+)+$", r"(\w*)*x", r"(a|aa)*(b+)+", r"(x)\1"])
 def test_dangerous_patterns_are_refused(pattern):
-    with pytest.raises(PackError):
+    with pytest.raises(UnsafePattern):
         check_pattern_safety(pattern)
 
 

@@ -7,7 +7,7 @@ import textstat
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qlint import readability
+from qlint.language import readability
 
 _ALPHABET = st.sampled_from(list("abc XYZ.!?,;'-_()`0123\n") + ["the", "end. ", "Mr. ", "e.g. ", "x.y", "www.a.b "])
 TEXTS = st.lists(_ALPHABET, max_size=60).map("".join)

@@ -90,7 +90,25 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
     gone = new_of_old < 0
     if len(added) + int(gone.sum()) > max(MIN_CHANGED, MAX_CHANGED * n):
         return None
-    max_df, min_shared = params["max_df"], params["min_shared"]
+    max_df = params["max_df"]
+    codes, stems, flipped = _merged_postings(kept, keys, text_id, added, gone, new_of_old, bits, max_df)
+    affected = _affected(n, added, codes, stems, flipped)
+    per_stem, rare_codes = _rare_per_stem(kept, old_of_new, codes, stems, affected, max_df)
+    candidates = _candidates(codes, stems, rare_codes, affected, per_stem, text_id, params["min_shared"])
+    near = _confirm(keys, candidates, text_id, params)
+    near += _kept_pairs(kept, new_of_old, affected)
+    if store is not None and (len(added) or gone.any() or not np.array_equal(sig, kept.sig)):
+        writer = _Writer(store, params, bits)
+        writer.add("codes", codes)
+        writer.add("stems", stems)
+        writer.finish(sig, per_stem, near)
+    return near
+
+
+def _merged_postings(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, added: np.ndarray, gone: np.ndarray,
+                     new_of_old: np.ndarray, bits: int, max_df: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """This bank's postings (codes, stems), from the kept ones and the added stems', and the shingles whose
+    rarity the change flipped."""
     # the added stems' postings, numbered in this bank
     new_keys = [keys[i] for i in added.tolist()]
     a_codes, a_local = nd.postings(new_keys, nd.shingle_counts(new_keys, text_id[added]), bits)
@@ -102,18 +120,28 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
     df_old = _count_in(kept.codes, touched)
     df_new = df_old - _count_in(g_codes, touched) + _count_in(a_codes, touched)
     flipped = touched[nd.is_rare(df_old, max_df) != nd.is_rare(df_new, max_df)]
-    # this bank's postings: the kept entries of stems still here, renumbered, and the added stems' merged in
+    # the kept entries of stems still here, renumbered, and the added stems' merged in
     codes = kept.codes[~entry_gone]
     stems = new_of_old[kept.stems[~entry_gone]]
     at = np.searchsorted(codes, a_codes, side="right")
-    codes, stems = np.insert(codes, at, a_codes), np.insert(stems, at, a_stems)
-    # the stems whose pairs may change: the added ones, and those holding a shingle whose rarity flipped
+    return np.insert(codes, at, a_codes), np.insert(stems, at, a_stems), flipped
+
+
+def _affected(n: int, added: np.ndarray, codes: np.ndarray, stems: np.ndarray, flipped: np.ndarray) -> np.ndarray:
+    """The stems whose pairs may change: the added ones, and those holding a shingle whose rarity flipped."""
     affected = np.zeros(n, dtype=bool)
     affected[added] = True
     first, last = np.searchsorted(codes, flipped, "left"), np.searchsorted(codes, flipped, "right")
     for start, stop in zip(first.tolist(), last.tolist()):
         affected[stems[start:stop]] = True
-    # rare shingles per stem: as kept, recounted for the affected stems
+    return affected
+
+
+def _rare_per_stem(kept: Kept, old_of_new: np.ndarray, codes: np.ndarray, stems: np.ndarray, affected: np.ndarray,
+                   max_df: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rare shingles per stem (as kept, recounted for the affected stems), and the rare shingles the affected
+    stems hold."""
+    n = len(affected)
     per_stem = np.zeros(n, dtype=np.int32)
     here = old_of_new >= 0
     per_stem[here] = kept.per_stem[old_of_new[here]]
@@ -122,8 +150,13 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
     rare = nd.is_rare(_count_in(codes, own_codes), max_df)
     per_stem[affected] = 0
     per_stem += np.bincount(own_stems[rare], minlength=n).astype(np.int32)
-    # every pair that meets in a rare shingle of an affected stem, counted over the whole bank
-    rare_codes = np.unique(own_codes[rare])
+    return per_stem, np.unique(own_codes[rare])
+
+
+def _candidates(codes: np.ndarray, stems: np.ndarray, rare_codes: np.ndarray, affected: np.ndarray,
+                per_stem: np.ndarray, text_id: np.ndarray, min_shared: int) -> np.ndarray:
+    """Every pair that meets in a rare shingle of an affected stem, counted over the whole bank."""
+    n = len(affected)
     starts = np.searchsorted(codes, rare_codes, "left").astype(np.int32)
     sizes = (np.searchsorted(codes, rare_codes, "right") - starts).astype(np.int32)
     found = []
@@ -131,20 +164,16 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
         keep = (affected[lo] | affected[hi]) & nd.enough_shared(shared, per_stem[lo], per_stem[hi], min_shared)
         keep &= text_id[lo] != text_id[hi]
         found.append(np.stack((lo[keep], hi[keep]), axis=1))
-    candidates = np.concatenate([np.zeros((0, 2), dtype=np.int64), *found])
-    near = _confirm(keys, candidates, text_id, params)
-    # the kept pairs whose stems are both still here and unaffected
+    return np.concatenate([np.zeros((0, 2), dtype=np.int64), *found])
+
+
+def _kept_pairs(kept: Kept, new_of_old: np.ndarray, affected: np.ndarray) -> list[Pair]:
+    """The kept pairs whose stems are both still here and unaffected, renumbered."""
     a, b = new_of_old[kept.pairs[:, 0]], new_of_old[kept.pairs[:, 1]]
     still = (a >= 0) & (b >= 0)
     still[still] &= ~(affected[a[still]] | affected[b[still]])
     a, b = a[still], b[still]
-    near += zip(np.minimum(a, b).tolist(), np.maximum(a, b).tolist(), kept.scores[still].tolist())
-    if store is not None and (len(added) or gone.any() or not np.array_equal(sig, kept.sig)):
-        writer = _Writer(store, params, bits)
-        writer.add("codes", codes)
-        writer.add("stems", stems)
-        writer.finish(sig, per_stem, near)
-    return near
+    return list(zip(np.minimum(a, b).tolist(), np.maximum(a, b).tolist(), kept.scores[still].tolist()))
 
 
 def _confirm(keys: Sequence[StemKey], candidates: np.ndarray, text_id: np.ndarray, params: dict) -> list[Pair]:

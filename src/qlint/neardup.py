@@ -15,8 +15,9 @@ from operator import attrgetter
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from qlint.language.stems import KEY_STOPWORDS as STOPWORDS
+from qlint.language.stems import key_stem as stem_word
 from qlint.stemkey import StemKey
-from qlint.text import STOPWORDS, stem_word
 
 _K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 _PAIR_TAG = 1 << 62

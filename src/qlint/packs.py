@@ -33,16 +33,10 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from qlint.finding import Severity
+from qlint.language.patterns import check_pattern_safety
 from qlint.model import Question
 from qlint.rule import NoOptions, QuestionRule, Violation
 from qlint.wording import validation_message
-
-try:
-    import re._constants as _sre_constants
-    import re._parser as _sre_parse  # Python 3.11+
-except ImportError:  # pragma: no cover
-    import sre_constants as _sre_constants  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
 
 Scope = Literal["stem", "options", "keys", "distractors", "rationales", "explanation"]
 
@@ -111,38 +105,6 @@ class PackRule(BaseModel):
                 raise ValueError(f"message {self.message!r}: only {{match}} and {{suggestion}} may be filled in, "
                                  f"without a format spec or conversion")
         return self
-
-
-def check_pattern_safety(pattern: str) -> None:
-    """Reject patterns that could backtrack catastrophically: nested unbounded repeats, backreferences."""
-    try:
-        parsed = _sre_parse.parse(pattern)
-    except re.error as exc:
-        raise PackError(f"invalid regular expression {pattern!r}: {exc}") from None
-    repeats = (_sre_constants.MAX_REPEAT, _sre_constants.MIN_REPEAT)
-    poss = getattr(_sre_constants, "POSSESSIVE_REPEAT", None)
-
-    def walk(items, inside_repeat: bool) -> None:
-        for op, arg in items:
-            if op in (_sre_constants.GROUPREF, getattr(_sre_constants, "GROUPREF_EXISTS", None)):
-                raise PackError(f"pattern {pattern!r} uses a backreference, which can run in exponential time")
-            if op in repeats or op == poss:
-                low, high, sub = arg
-                unbounded = high == _sre_constants.MAXREPEAT or high > 100
-                if inside_repeat and unbounded:
-                    raise PackError(f"pattern {pattern!r} nests unbounded repeats, which can backtrack catastrophically")
-                walk(sub, inside_repeat or unbounded)
-            elif op == _sre_constants.SUBPATTERN:
-                walk(arg[-1], inside_repeat)
-            elif op == _sre_constants.BRANCH:
-                for branch in arg[1]:
-                    walk(branch, inside_repeat)
-            elif op in (_sre_constants.ASSERT, _sre_constants.ASSERT_NOT):
-                walk(arg[1], inside_repeat)
-            elif op == getattr(_sre_constants, "ATOMIC_GROUP", None):
-                walk(arg, inside_repeat)
-
-    walk(parsed, False)
 
 
 def _re2_options(ignorecase: bool) -> re2.Options:

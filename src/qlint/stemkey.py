@@ -10,9 +10,11 @@ import hashlib
 import json
 import re
 from array import array
+from functools import lru_cache
 from typing import NamedTuple
 
-from qlint.text import STOPWORDS, WordMemo, has_digit, normalize, stem_word
+from qlint.language.stems import KEY_STOPWORDS, key_stem
+from qlint.language.words import has_digit, normalize
 
 LEAD_INS = re.compile(
     r"\b(?:which|what)\s+(?:one\s+)?of\s+(?:the\s+)?(?:following|these|those)(?:\s+(?:statements?|options?|choices?|"
@@ -57,25 +59,20 @@ class StemKey(NamedTuple):
     @property
     def words(self) -> frozenset[str]:
         """Stemmed content words: "a deque" and "a queue" share text, not meaning."""
-        return frozenset(_STEMS[w] for w in self.text.split() if len(w) >= 3 and w not in STOPWORDS)
+        return frozenset(key_stem(w) for w in self.text.split() if len(w) >= 3 and w not in KEY_STOPWORDS)
 
 
-
-
+@lru_cache(maxsize=1_000_000)
 def _word_hash(token: str) -> int:
     """A stable 32-bit hash of a word (Python's own hash differs from one process to the next). Two words that
     share a hash only make an extra candidate pair, which rapidfuzz then turns down."""
     return int.from_bytes(hashlib.blake2b(token.encode(), digest_size=4).digest(), "little")
 
 
-_HASHES = WordMemo(_word_hash, limit=1_000_000)
-_STEMS = WordMemo(stem_word, limit=1_000_000)
-
-
 def token_hashes(tokens: list[str]) -> bytes:
     """The stable hashes of a stem's words, as uint32 bytes: trigram codes are made from them for the whole
     bank at once, in numpy (a Python loop of big-integer products per stem cost more than the rest of the key)."""
-    return array("I", map(_HASHES.__getitem__, tokens)).tobytes()
+    return array("I", map(_word_hash, tokens)).tobytes()
 
 
 _CODE_CHARS = ("`", "\"", "“", "    ", "\t")
@@ -127,7 +124,7 @@ def stem_key(stem: str, answers: str = "", choices: tuple[str, ...] = ()) -> Ste
     code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
     asks = asked_part(stem) if len(stem) > PASSAGE_CHARS else ""
-    return StemKey(text, numbers, code, " ".join(sorted(map(_STEMS.__getitem__, tokens))), token_hashes(tokens),
+    return StemKey(text, numbers, code, " ".join(sorted(map(key_stem, tokens))), token_hashes(tokens),
                    signature(text, numbers, code, asks, answers), asks, answers, choices)
 
 

@@ -436,7 +436,7 @@ def bank_name(run: Run, paths: list[str]) -> str:
 
 def summarize(run: Run, paths: list[str] | None = None, *, name: str | None = None) -> BankSummary:
     """The bank summary of one finished run."""
-    from qlint.readability import grade
+    from qlint.language.readability import grade
     from qlint.rules import reading_level
 
     paths = list(paths or [])

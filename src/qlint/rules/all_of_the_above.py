@@ -5,11 +5,13 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.phrases import LABEL, phrase_regex
+from qlint.language.wordlists import word_lists
+from qlint.language.words import short
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_a import LABEL, data, phrase_regex, short
 
-_DATA = data("all-of-the-above")
+_DATA = word_lists("all-of-the-above")
 _PHRASE = re.compile(LABEL + "(?P<phrase>" + "|".join(phrase_regex(p) for p in _DATA["phrases"]) + ")", re.I)
 _REF = r"\(?(?:[a-eA-E]|[1-6]|i{1,3}|iv|v|I{1,3}|IV|V)\)?"
 _BOTH = re.compile(LABEL + "(?P<phrase>" + "|".join(phrase_regex(p) for p in _DATA["both"])

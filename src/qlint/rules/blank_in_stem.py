@@ -5,11 +5,11 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.wordlists import word_lists
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_a import data
 
-_DATA = data("blank-in-stem")
+_DATA = word_lists("blank-in-stem")
 _IGNORE = re.compile(r"_x[0-9A-Fa-f]{4}_")   # character escapes some exports leave in text
 _BLANK = re.compile("|".join((
     r"_{2,}",                                   # ____ (may touch letters: a____ firm)

@@ -5,9 +5,9 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.words import short
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_a import short
 
 # a reference to an option or numbered statement: A, (b), II, (iv), 3, statement 2
 _REF = r"(?:(?i:statements?|options?|choices?|scenarios?)\s+)?\(?(?:[A-Ea-e]|[IVX]{1,4}|[ivx]{1,4}|[1-9])\)?(?![A-Za-z0-9])"

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.stems import content_stems
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import content_stems
 
 TOKEN = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)?")
 

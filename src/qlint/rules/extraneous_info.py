@@ -5,10 +5,10 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.stems import CUE_STOPWORDS, cue_stem
+from qlint.language.words import CODE_SPAN, WORD
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import STOPWORDS, WORD, stem_token
-from qlint.text import CODE_SPAN
 
 
 class Options(RuleOptions):
@@ -22,14 +22,14 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     tokens = [w.lower() for w in written]
     if not tokens or len(tokens) > options.max_stem_words:
         return
-    counts = Counter(stem_token(w) for w in tokens if len(w) >= 4 and w not in STOPWORDS)
+    counts = Counter(cue_stem(w) for w in tokens if len(w) >= 4 and w not in CUE_STOPWORDS)
     repeated = sorted(w for w, n in counts.items() if n >= options.min_repeats)
     if repeated:
         # quote each repeated word as first written, not its stem ('cach')
         first = {}
         for word, lower in zip(written, tokens):
-            if len(lower) >= 4 and lower not in STOPWORDS:
-                first.setdefault(stem_token(lower), word)
+            if len(lower) >= 4 and lower not in CUE_STOPWORDS:
+                first.setdefault(cue_stem(lower), word)
         listed = ", ".join(f'"{first[w]}"' for w in repeated)
         yield Violation("stem", f"the stem repeats {listed}; cut what does not change the question")
 

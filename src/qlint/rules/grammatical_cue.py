@@ -17,19 +17,11 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.grammar import DETERMINERS, form, is_plural, noun_head, starts_with_vowel_sound
+from qlint.language.phrases import is_meta
+from qlint.language.words import MARKUP, WORD, is_numeric
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import (
-    DETERMINERS,
-    MARKUP,
-    WORD,
-    form,
-    is_meta,
-    is_numeric,
-    is_plural,
-    noun_head,
-    starts_with_vowel_sound,
-)
 
 _BLANK = r"\s*(?:\.{3}|…|_+)?\s*"
 # the lead-in ends in the article, or asks for "a what?"; lower case only: "... of vitamin A" is no article

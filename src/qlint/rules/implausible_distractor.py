@@ -5,9 +5,10 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.grammar import form
+from qlint.language.phrases import is_meta
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import form, is_meta
 
 
 class Options(RuleOptions):

@@ -5,9 +5,11 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.grammar import form
+from qlint.language.phrases import is_meta
+from qlint.language.words import WORD
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import WORD, form, is_meta
 
 TIME_CLASH = (("next", re.compile(r"\b(?:before this|beforehand|earlier)\b", re.I)),
               ("before", re.compile(r"\b(?:afterwards|after this|next)\b", re.I)))

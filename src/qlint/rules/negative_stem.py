@@ -6,11 +6,12 @@ from pydantic import Field
 
 from qlint.edits import Fix, SetText
 from qlint.finding import Severity
+from qlint.language.phrases import question_clause
+from qlint.language.wordlists import word_lists
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_a import data, question_clause
 
-_DATA = data("negative-stem")
+_DATA = word_lists("negative-stem")
 _NEG = re.compile("|".join(_DATA["negations"]), re.I)
 _FALSE = re.compile("|".join(_DATA["false_words"]), re.I)
 _EXEMPT = re.compile("|".join(_DATA["exempt"]), re.I)

@@ -5,9 +5,10 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.phrases import is_meta
+from qlint.language.words import is_code, is_numeric, plain, strip_code
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import is_code, is_meta, is_numeric, plain, strip_code
 
 
 class Options(RuleOptions):

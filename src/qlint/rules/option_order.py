@@ -7,9 +7,11 @@ from rapidfuzz import fuzz
 
 from qlint.edits import Fix, Reorder
 from qlint.finding import Severity
+from qlint.language.numbers import quantity
+from qlint.language.wordlists import word_lists
+from qlint.language.words import short, words_in
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_a import data, quantity, short, words_in
 
 
 class Options(RuleOptions):
@@ -27,10 +29,10 @@ class Options(RuleOptions):
 # "COVID-19"), a version with two dots ("3.10.1"), or a whole option that is a capitalised name and a number
 # ("Python 3.12", "Windows 10"), whose numbers do not sort as decimals (3.10 comes after 3.8)
 _NAME_NUMBER = re.compile(r"[A-Za-z]-?\d|\d[A-Za-z]{2,}|\d+\.\d+\.\d|^\s*[A-Z][\w.+#]*\s+v?\d+(?:\.\d+)*\s*$")
-_UNITS = frozenset(u for kind in ("time_units", "metric_units") for unit in data("quantities")[kind]
-                   for u in (unit, unit + "s")) | frozenset(data("quantities")["suffix_units"])
+_UNITS = frozenset(u for kind in ("time_units", "metric_units") for unit in word_lists("quantities")[kind]
+                   for u in (unit, unit + "s")) | frozenset(word_lists("quantities")["suffix_units"])
 # a capitalised word that may stand before a plain quantity ("About 40", "Rs. 750")
-_LEADING_WORDS = frozenset(data("quantities")["leading_words"])
+_LEADING_WORDS = frozenset(word_lists("quantities")["leading_words"])
 
 
 def _quantity(text: str) -> tuple[float, str] | None:

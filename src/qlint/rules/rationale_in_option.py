@@ -5,12 +5,12 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.wordlists import word_lists
+from qlint.language.words import CODE_SPAN
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_a import data
-from qlint.text import CODE_SPAN
 
-_DATA = data("rationale-in-option")
+_DATA = word_lists("rationale-in-option")
 _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+\.\w{2,}", re.I)
 # a link is a source (commentary) when it is a markdown link, follows a lead ("See", "Reference:"), stands in
 # brackets of its own, or sits on a line or in a sentence of its own after the answer; a link the answer names

@@ -4,8 +4,8 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.readability import grade
 from qlint.model import Question
-from qlint.readability import grade
 from qlint.rule import QuestionRule, RuleOptions, Violation
 
 

@@ -4,9 +4,10 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.stems import content_stems, first_spelled, spelled_as
+from qlint.language.words import is_numeric
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import content_stems, first_spelled, is_numeric, spelled_as
 
 
 class Options(RuleOptions):

@@ -5,9 +5,9 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.words import MARKUP, is_numeric
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import MARKUP, is_numeric
 
 QUESTION_END = re.compile(r"\?\s*[\"')\]]*\s*$")
 QUESTION_INSIDE = re.compile(r"\?\s")

@@ -4,11 +4,12 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.terms import TermList, term_findings
+from qlint.language.wordlists import word_lists
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
-from qlint.rules._cues_b import TermList, load_data, term_findings
 
-TERMS = TermList(load_data("vague-terms"))
+TERMS = TermList(word_lists("vague-terms"))
 
 
 class Options(RuleOptions):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from qlint.text import CODE_SPAN, WordMemo
+from qlint.language.words import CODE_SPAN
 
 _URL = re.compile(r"https?://\S+|www\.\S+")
 # identifiers and code-like tokens: dotted or slashed names, calls, snake_case, camelCase, digits, ACRONYMS
@@ -56,17 +56,14 @@ def plain_text(text: str) -> str:
     return _NOT_PROSE.sub(" term ", text)  # one pass: code spans first, then URLs, then identifiers
 
 
-# token -> (its plain form, plain words in it, their syllables). No URL or identifier match crosses whitespace,
-# so replacing token by token gives the same words as replacing in the whole text; tokens are Zipfian.
-
-
+@lru_cache(maxsize=500_000)
 def _token(token: str) -> tuple[str, int, int]:
+    """A whitespace-delimited token -> (its plain form, plain words in it, their syllables). No URL or identifier
+    match crosses whitespace, so replacing token by token gives the same words as replacing in the whole text;
+    tokens are Zipfian, so the memo answers nearly all of them."""
     plain = _TOKEN_NOT_PROSE.sub(" term ", token)
     words = _PLAIN_WORD.findall(plain)
     return plain, len(words), sum(syllables(w) for w in words)
-
-
-_TOKENS = WordMemo(_token)
 
 
 def _few_words(sentence: str) -> bool:
@@ -93,7 +90,7 @@ def grade(text: str) -> tuple[float, int]:
     """Flesch-Kincaid grade of ``text`` and the number of words it was computed on."""
     if "`" in text:
         text = CODE_SPAN.sub(" term ", text)
-    entries = list(map(_TOKENS.__getitem__, text.split()))
+    entries = list(map(_token, text.split()))
     plain_tokens, counts, totals = zip(*entries) if entries else ((), (), ())
     count = sum(counts)
     if count == 0:

@@ -1,57 +1,17 @@
-"""Shared helpers for the option/stem cue rules (no RULE here, so discovery skips this module).
+"""The one quantity an option states, for comparing numeric options: "3 km", "two weeks", "1/2", "$1,200".
 
-- ``data(name)``: a rule's word lists, from ``rules/data/<name>.yaml``;
-- ``phrase_regex``: a readable phrase template ("all [of] [the] {above|these}") as a regex;
-- ``quantity``: the one quantity an option states, for comparing numeric options.
+Number words, scale words and units come from the word list ``quantities``.
 """
 from __future__ import annotations
 
 import re
 import string
-from functools import cache, lru_cache
-from pathlib import Path
-from typing import Any
+from functools import lru_cache
 
-import yaml
+from qlint.language.wordlists import word_lists
+from qlint.language.words import AsciiRuns, has_digit
 
-from qlint.text import AsciiRuns, has_digit
-
-DATA = Path(__file__).parent / "data"
-# an option label the source left in the text: "(D)", "D)", "d.", "4."
-LABEL = r"^\s*(?:\(?[a-hA-H1-8]\)|[a-hA-H1-8]\.)?\s*"
-
-
-@cache
-def data(name: str) -> dict[str, Any]:
-    """The data file ``rules/data/<name>.yaml`` of one rule."""
-    return yaml.safe_load((DATA / f"{name}.yaml").read_text(encoding="utf-8"))
-
-
-def phrase_regex(template: str) -> str:
-    """'all [of] [the] {above|these}' -> all\\s+(?:of\\s+)?(?:the\\s+)?(?:above|these)\\b."""
-    tokens = template.split()
-    out = []
-    for k, tok in enumerate(tokens):
-        last = k == len(tokens) - 1
-        if tok.startswith("[") and tok.endswith("]"):
-            out.append(rf"(?:{_alts(tok[1:-1])}\s+)?")
-        else:
-            out.append(_alts(tok.strip("{}")) + ("" if last else r"\s+"))
-    return "".join(out) + r"(?![\w-])"
-
-
-def _alts(body: str) -> str:
-    return "(?:" + "|".join(re.escape(a) for a in body.split("|")) + ")"
-
-
-def short(text: str, limit: int = 60) -> str:
-    """One line of an option or stem for a message."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# ---- quantities (option-order) -------------------------------------------------------------------
-_Q = data("quantities")
+_Q = word_lists("quantities")
 _UFRAC = {k: float(v) for k, v in _Q["unicode_fractions"].items()}
 _SCALE = {k: float(v) for k, v in _Q["scale_words"].items()}
 _WORDS = {k: float(v) for k, v in _Q["number_words"].items()}
@@ -108,7 +68,7 @@ _NUMBERISH = re.compile(
 
 
 _DIGITISH = re.compile(r"[\d½⅓⅔¼¾⅕⅛]")
-_LOWER_WORD = re.compile(r"[a-z]+")
+_LOWER_LETTERS = re.compile(r"[a-z]+")
 _LOWER_RUNS = AsciiRuns(string.ascii_lowercase)
 _NUMBER_WORDS = frozenset(w for w in _WORDS if w not in ("a", "an", "half"))
 _A_SCALE = re.compile(rf"\b(?:a|an|half)\s+(?:(?:a|an)\s+)?(?:{_SCALES}|{_TIMES})", re.I)
@@ -122,7 +82,7 @@ def _numberish(text: str) -> bool:
     if runs is None:   # not ASCII: fraction characters and other digits are possible
         if _DIGITISH.search(text):
             return True
-        runs = _LOWER_WORD.findall(lower)
+        runs = _LOWER_LETTERS.findall(lower)
     elif has_digit(text):
         return True
     words = set(runs)
@@ -167,33 +127,3 @@ def quantity(text: str) -> tuple[float, str] | None:
     unit = (w["unit"] or "").lower()
     value *= _TIME.get(unit, _TIME.get(unit[:-1], 1)) if len(unit) > 1 else 1
     return value, (t[:w.start()] + "#" + t[w.end():]).lower().strip()
-
-
-def words_in(text: str) -> int:
-    """How many alphabetic words a text has."""
-    return len(re.findall(r"[A-Za-z]+", text))
-
-
-# ---- the clause that asks (negative-stem) ----------------------------------------------------------
-_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])|\n+")
-_WH = re.compile(r"^(?:what|which|who|whom|whose|where|when|why|how|in\s+which|of\s+which|for\s+which)\b", re.I)
-_IMPERATIVE = re.compile(r"^(?:select|choose|identify|name|find|pick|determine|indicate|mark|give|state)\b", re.I)
-
-
-@lru_cache(maxsize=8192)
-def question_clause(stem: str) -> str | None:
-    """The clause that asks: the last sentence if it is a question, a completion lead-in or an imperative
-    (narrowed to a final ', which ...' clause); None when the stem ends in a plain statement."""
-    sentences = [s.strip() for s in _SENTENCES.split(stem.strip()) if s and s.strip()]
-    sentences = [s for s in sentences if not re.fullmatch(r"\(.*\)[.]?", s)] or sentences
-    if not sentences:
-        return None
-    last = sentences[-1]
-    parts = re.split(r",\s+", last)
-    for k in range(len(parts) - 1, 0, -1):
-        if _WH.match(parts[k]):
-            last = ", ".join(parts[k:])
-            break
-    if last.endswith(("?", ":")) or not re.search(r"[.!]$", last) or _WH.match(last) or _IMPERATIVE.match(last):
-        return last
-    return None

@@ -1,0 +1,112 @@
+"""Words and characters of a text: tokens, normalisation, markup and code, cheap tests. No I/O, no state."""
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from functools import lru_cache
+
+# a word as the cue rules read it: letters, then letters, apostrophes and hyphens
+WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+CODE_SPAN = re.compile(r"`[^`]*`")
+# "[title]", "[step]" markers of how-to sources; never content
+MARKUP = re.compile(r"\[[a-z]+\]")
+# runs of lower-case letters and digits (what ``lower_words`` and the term lists compare)
+LOWER_ALNUM = re.compile(r"[a-z0-9]+")
+_SPACE = re.compile(r"\s+")
+_PUNCT = re.compile(r"[^\w\s]")
+_DIGIT = re.compile(r"\d")
+_IDENT_TOKEN = re.compile(r"^[\w.\[\]()'\"=,:*+\-/<>]+$")
+
+
+class AsciiRuns:
+    """``runs(text)``: the maximal runs of the given ASCII characters in an ASCII text, as ``re.findall`` of
+    ``[chars]+`` gives them, by one C translate and split (several times faster than the regex, which steps
+    through every character in Python's engine); None for a non-ASCII text, where the caller's regex decides."""
+
+    def __init__(self, chars: str) -> None:
+        keep = frozenset(chars.encode("ascii"))
+        self.table = bytes(b if b in keep else 32 for b in range(256))
+
+    def __call__(self, text: str) -> list[str] | None:
+        if not text.isascii():
+            return None
+        return text.encode("ascii").translate(self.table).decode("ascii").split()
+
+
+_NOT_DIGITS = bytes(b for b in range(256) if not 48 <= b <= 57)
+_LOWER_ALNUM_RUNS = AsciiRuns(string.ascii_lowercase + string.digits)
+
+
+def has_digit(text: str) -> bool:
+    """Whether ``re.search(r"\\d", text)`` finds one: for ASCII text by deleting every other byte in C."""
+    if text.isascii():
+        return bool(text.encode("ascii").translate(None, _NOT_DIGITS))
+    return _DIGIT.search(text) is not None
+
+
+# ASCII punctuation (``[^\w\s]`` on ASCII: everything printable but letters, digits and "_") becomes a space
+_ASCII_PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"})
+
+
+def normalize(text: str) -> str:
+    """Lowercase, accents folded, punctuation dropped, whitespace collapsed."""
+    if text.isascii():
+        # the same as the general path below, by translation: \s on ASCII is exactly what str.split() splits on,
+        # and the ASCII control characters other than whitespace are \W and not \s: they become spaces too
+        text = text.lower().translate(_ASCII_PUNCT)
+        if not text.isprintable():
+            text = _PUNCT.sub(" ", text)
+        return " ".join(text.split())
+    else:
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
+
+
+def plain(text: str) -> str:
+    """Markup removed, whitespace collapsed."""
+    return " ".join(MARKUP.sub(" ", text).split())
+
+
+def strip_code(text: str) -> str:
+    """Backticked spans replaced by their contents (for measuring prose that quotes code)."""
+    return CODE_SPAN.sub(lambda m: m.group(0).strip("`"), text)
+
+
+def short(text: str, limit: int = 60) -> str:
+    """One line of an option or stem for a message."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def words_in(text: str) -> int:
+    """How many alphabetic words a text has."""
+    return len(re.findall(r"[A-Za-z]+", text))
+
+
+@lru_cache(maxsize=512)
+def lower_words(text: str) -> frozenset[str]:
+    """The lower-case runs of letters and digits of a text; shared by the term rules, which scan the same stem
+    and options."""
+    lower = text.lower()
+    runs = _LOWER_ALNUM_RUNS(lower)
+    return frozenset(LOWER_ALNUM.findall(lower) if runs is None else runs)
+
+
+def is_numeric(text: str) -> bool:
+    """Mostly digits and symbols: a number, a formula, a date."""
+    t = text.strip()
+    if not _DIGIT.search(t):
+        return False
+    return sum(map(str.isalpha, t)) <= max(3, len(t) // 3)
+
+
+def is_code(text: str) -> bool:
+    """The option is code: a backticked span, a multi-line block, or a lone identifier/call like ``x.grad``."""
+    t = text.strip()
+    if "\n" in t or (t.startswith("`") and t.endswith("`")):
+        return True
+    if " " not in t and _IDENT_TOKEN.match(t) and re.search(r"[_.()\[\]=]|[a-z][A-Z]", t):
+        return True
+    return False
