@@ -81,6 +81,11 @@ def check(questions: Sequence[BankItem], options: Options, memo: Path | None = N
                             f"stem is {score:.0f}% similar to question {peer.id!r} at {where}{more}")
 
 
+def publish(questions: Sequence[BankItem], options: Options) -> list[tuple[int, int, float]]:
+    """The pairs the check reports, as (index a, index b, similarity) over ``questions`` in order (a < b)."""
+    return confirmed_pairs([item.features.get(RULE.name) or _EMPTY for item in questions], options)
+
+
 RULE = BankRule(
     code="Q601",
     name="near-duplicate-stem",
@@ -95,6 +100,7 @@ RULE = BankRule(
     check=check,
     extract=extract,
     memo=True,
+    publish=publish,
     passing=("""\
 questions:
   - id: nd-series-1
