@@ -444,7 +444,7 @@ def _section_keys(plt, s: BankSummary) -> str:
             f"<figure>{chart_key_positions(plt, s)}</figure>{table}{excluded}")
 
 
-def _section_reading(plt, s: BankSummary) -> str:
+def _section_reading(plt, s: BankSummary, base: Path) -> str:
     r = s.reading
     stats = _stats([(r.stems, "stems"), (r.graded, f"graded ({r.min_words}+ words)"),
                     (r.too_short, "too short to grade"), (r.target, "target grade"),
@@ -458,7 +458,7 @@ def _section_reading(plt, s: BankSummary) -> str:
         note = "<p class='muted'>reading-level is not enabled in this run; the target shown is its default.</p>"
     top = sorted((q for q in s.questions if q.graded and q.grade is not None), key=lambda q: -q.grade)[:10]
     table = _table(["question", "file", "grade", "words"],
-                   [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, _BASE[0]), q.grade, q.words] for q in top],
+                   [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, base), q.grade, q.words] for q in top],
                    numeric={2, 3}, raw={0, 1})
     return (f"<p class='lead'>Flesch-Kincaid grade of each stem against the configured target "
             f"(code, identifiers and URLs are not counted).</p>{stats}{note}"
@@ -466,7 +466,7 @@ def _section_reading(plt, s: BankSummary) -> str:
             f"<div><h3>Hardest stems</h3>{table if top else '<p class=muted>No graded stems.</p>'}</div></div>")
 
 
-def _section_lengths(plt, s: BankSummary) -> str:
+def _section_lengths(plt, s: BankSummary, base: Path) -> str:
     length = s.lengths
     stats = _stats([(length.measured, "questions measured"), (length.median, "median ratio"),
                     (length.mean, "mean ratio"), (length.max, "highest ratio"),
@@ -474,7 +474,7 @@ def _section_lengths(plt, s: BankSummary) -> str:
                     (length.findings, "option-length findings")])
     top = sorted((q for q in s.questions if q.length_ratio is not None), key=lambda q: -q.length_ratio)[:10]
     table = _table(["question", "file", "ratio"],
-                   [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, _BASE[0]), round(q.length_ratio, 2)]
+                   [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, base), round(q.length_ratio, 2)]
                     for q in top], numeric={2}, raw={0, 1})
     bands = _table(["ratio band", "questions"], [[b["band"], b["questions"]] for b in length.bands], numeric={1})
     return (f"<p class='lead'>Characters in the key divided by the mean characters of the distractors. Around 1.0 "
@@ -483,7 +483,7 @@ def _section_lengths(plt, s: BankSummary) -> str:
             f"<h3>Largest ratios</h3>{table if top else '<p class=muted>Nothing measured.</p>'}</div></div>")
 
 
-def _section_findings(plt, s: BankSummary, findings: list[dict] | None) -> str:
+def _section_findings(plt, s: BankSummary, findings: list[dict] | None, base: Path) -> str:
     t = s.totals
     stats = _stats([(t["findings"], "findings"), (t["error"], "error"), (t["warning"], "warning"),
                     (t["info"], "info"), (s.rules_run, "rules run")])
@@ -502,7 +502,7 @@ def _section_findings(plt, s: BankSummary, findings: list[dict] | None) -> str:
     listing = ""
     if findings:
         shown = findings[:MAX_FINDINGS_LISTED]
-        rows = [[_file_link(f["path"], f["line"], _BASE[0]), f"<code>{_e(f['code'])}</code> {_e(f['rule'])}",
+        rows = [[_file_link(f["path"], f["line"], base), f"<code>{_e(f['code'])}</code> {_e(f['rule'])}",
                  _sev(f["severity"]), _e(f["message"])] for f in shown]
         more = (f"<p class='muted'>First {len(shown)} of {len(findings)} shown; "
                 "<code>qlint check</code> lists them all.</p>" if len(findings) > len(shown) else "")
@@ -541,7 +541,7 @@ def _section_coverage(plt, s: BankSummary) -> str:
             f"<div>{obj_table}</div><div>{tag_table}</div></div></details>")
 
 
-def _section_clusters(s: BankSummary) -> str:
+def _section_clusters(s: BankSummary, base: Path) -> str:
     n = s.near_duplicates
     if not n.rule_active:
         return "<p class='muted'>near-duplicate-stem is not enabled in this run.</p>"
@@ -554,7 +554,7 @@ def _section_clusters(s: BankSummary) -> str:
         return f"{lead}{stats}<p class='ok'>No near-duplicate stems.</p>"
     blocks = []
     for c in n.clusters:
-        rows = [[f"<code>{_e(m.id)}</code>", _file_link(m.path, m.line, _BASE[0]), _e(m.stem),
+        rows = [[f"<code>{_e(m.id)}</code>", _file_link(m.path, m.line, base), _e(m.stem),
                  "yes" if m.flagged else "<span class='muted'>suppressed</span>"] for m in c.members]
         pairs = ", ".join(f"{_e(p['a'])} \u2194 {_e(p['b'])} {p['similarity']:.0f}%" for p in c.pairs)
         blocks.append(
@@ -565,15 +565,12 @@ def _section_clusters(s: BankSummary) -> str:
     return f"{lead}{stats}{''.join(blocks)}"
 
 
-_BASE: list[Path] = [Path(".")]  # the report's folder, for relative file links (set by render)
-
-
 def render(summary: BankSummary, *, base: Path | None = None, findings: list[dict] | None = None,
            sections: tuple[tuple[str, str, str], ...] = ()) -> str:
     """The whole page. ``base`` is the folder the HTML file will live in; ``findings`` (check's JSON list) are
     listed in a collapsed table when given; ``sections`` (key, title, HTML body) are added at the end."""
     plt = _pyplot()
-    _BASE[0] = base or Path(".")
+    base = base or Path(".")   # relative file links start from the report's folder
     s = summary
     t = s.totals
     totals = "".join(
@@ -585,11 +582,11 @@ def render(summary: BankSummary, *, base: Path | None = None, findings: list[dic
     nav = "".join(f'<a href="#{key}">{_e(title)}</a>' for key, title in (*SECTIONS, *((k, t) for k, t, _ in sections)))
     bodies = {
         "keys": _section_keys(plt, s),
-        "reading": _section_reading(plt, s),
-        "lengths": _section_lengths(plt, s),
-        "findings": _section_findings(plt, s, findings),
+        "reading": _section_reading(plt, s, base),
+        "lengths": _section_lengths(plt, s, base),
+        "findings": _section_findings(plt, s, findings, base),
         "coverage": _section_coverage(plt, s),
-        "clusters": _section_clusters(s),
+        "clusters": _section_clusters(s, base),
     }
     bodies.update({key: body for key, _, body in sections})
     sections = "".join(f'<section id="{key}"><h2>{_e(title)}</h2>{bodies[key]}</section>'
