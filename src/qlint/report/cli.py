@@ -100,7 +100,6 @@ def cmd_report(args: argparse.Namespace, out) -> int:
 
 def cmd_stats(args: argparse.Namespace, out) -> int:
     from qlint.cli import EXIT_OK
-    from qlint.report.terminal import render
 
     if args.format == "text":
         require_extra("stats", ("rich",))
@@ -115,6 +114,8 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
         json.dump(data, out, indent=2, ensure_ascii=False)
         out.write("\n")
         return EXIT_OK
+    from qlint.report.terminal import render  # rich (the report extra), checked for above
+
     colour = None if out is sys.stdout else False
     render(summary, out, colour=colour, width=args.width)
     if analysis is not None:
