@@ -52,7 +52,7 @@ def _pyplot():
         config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
         if not (_writable(config_home) or _writable(home)):
             os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="qlint-mpl-")
-    import matplotlib
+    import matplotlib  # optional and heavy (the report extra), and configured by the environment set just above
 
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
@@ -93,7 +93,7 @@ _SVG_DROP = (
 
 def svg_of(fig, prefix: str, title: str) -> str:
     """A figure as an inline ``<svg>`` with no external references and ids unique to ``prefix``."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional and heavy: the figure that reached here already loaded it
 
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
@@ -119,7 +119,7 @@ def _empty(ax, message: str) -> None:
 
 
 def _integer(axis) -> None:
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # optional and heavy: loaded by _pyplot before any chart is drawn
 
     axis.set_major_locator(MaxNLocator(integer=True))
 
