@@ -66,7 +66,7 @@ def require_extra(command: str, modules: tuple[str, ...]) -> None:
 
 def cmd_report(args: argparse.Namespace, out) -> int:
     require_extra("report", ("matplotlib",))
-    from qlint.report.html import _pyplot, render  # the page: loaded only when a report is drawn
+    from qlint.report.html import pyplot, render  # the page: loaded only when a report is drawn
 
     run, summary = _summary(args)
     target = Path(args.output)
@@ -74,7 +74,7 @@ def cmd_report(args: argparse.Namespace, out) -> int:
     if args.responses:
         from qlint.report.items import html_section  # item analysis: loaded only with --responses
 
-        extra = (("items", "Item analysis", html_section(_pyplot(), _analysis(args, run))),)
+        extra = (("items", "Item analysis", html_section(pyplot(), _analysis(args, run))),)
     page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
                   sections=extra)
     try:

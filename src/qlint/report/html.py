@@ -44,7 +44,7 @@ def _writable(folder: str | os.PathLike | None) -> bool:
     return bool(folder) and os.path.isdir(folder) and os.access(folder, os.W_OK)
 
 
-def _pyplot():
+def pyplot():
     """pyplot on the Agg backend, configured for small offline SVG; imported only when a report is drawn."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     if "MPLCONFIGDIR" not in os.environ:
@@ -119,7 +119,7 @@ def _empty(ax, message: str) -> None:
 
 
 def _integer(axis) -> None:
-    from matplotlib.ticker import MaxNLocator  # optional and heavy: loaded by _pyplot before any chart is drawn
+    from matplotlib.ticker import MaxNLocator  # optional and heavy: loaded by pyplot before any chart is drawn
 
     axis.set_major_locator(MaxNLocator(integer=True))
 
@@ -371,7 +371,7 @@ def _num(value) -> str:
     return str(value)
 
 
-def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset(), raw: set[int] = frozenset()) -> str:
+def html_table(headers: list[str], rows: list[list], numeric: set[int] = frozenset(), raw: set[int] = frozenset()) -> str:
     head = "".join(f'<th class="n">{_e(h)}</th>' if i in numeric else f"<th>{_e(h)}</th>" for i, h in enumerate(headers))
     body = []
     for row in rows:
@@ -435,7 +435,7 @@ def _section_keys(plt, s: BankSummary) -> str:
     rows = [[g.options, g.questions] + [g.counts[i] if i < g.options else "" for i in range(width)]
             + [g.expected, _fixed(g.statistic, ".1f"), _fixed(g.p_value, ".2g"), g.reason.split(":")[0]]
             for g in k.groups]
-    table = _table(["options", "questions", *LETTERS[:width], "expected each", "chi-square", "p", "verdict"],
+    table = html_table(["options", "questions", *LETTERS[:width], "expected each", "chi-square", "p", "verdict"],
                    rows, numeric=set(range(0, width + 5)))
     excluded = (f'<p class="muted">{k.excluded} multiple-key or key-less question'
                 f"{'s are' if k.excluded != 1 else ' is'} not part of the test.</p>" if k.excluded else "")
@@ -457,7 +457,7 @@ def _section_reading(plt, s: BankSummary, base: Path) -> str:
     if not r.rule_active:
         note = "<p class='muted'>reading-level is not enabled in this run; the target shown is its default.</p>"
     top = sorted((q for q in s.questions if q.graded and q.grade is not None), key=lambda q: -q.grade)[:10]
-    table = _table(["question", "file", "grade", "words"],
+    table = html_table(["question", "file", "grade", "words"],
                    [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, base), q.grade, q.words] for q in top],
                    numeric={2, 3}, raw={0, 1})
     return (f"<p class='lead'>Flesch-Kincaid grade of each stem against the configured target "
@@ -473,10 +473,10 @@ def _section_lengths(plt, s: BankSummary, base: Path) -> str:
                     (length.key_longest, "key longer than every distractor"),
                     (length.findings, "option-length findings")])
     top = sorted((q for q in s.questions if q.length_ratio is not None), key=lambda q: -q.length_ratio)[:10]
-    table = _table(["question", "file", "ratio"],
+    table = html_table(["question", "file", "ratio"],
                    [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, base), round(q.length_ratio, 2)]
                     for q in top], numeric={2}, raw={0, 1})
-    bands = _table(["ratio band", "questions"], [[b["band"], b["questions"]] for b in length.bands], numeric={1})
+    bands = html_table(["ratio band", "questions"], [[b["band"], b["questions"]] for b in length.bands], numeric={1})
     return (f"<p class='lead'>Characters in the key divided by the mean characters of the distractors. Around 1.0 "
             f"is healthy; a key much longer than its distractors is a cue test-wise candidates use.</p>{stats}"
             f"<div class='grid'><figure>{chart_lengths(plt, s)}</figure><div>{bands}"
@@ -490,14 +490,14 @@ def _section_findings(plt, s: BankSummary, findings: list[dict] | None, base: Pa
     fired = [r for r in s.by_rule if r.findings]
     rule_rows = [[f"<code>{_e(r.code)}</code>", _e(r.name), _sev(r.severity), r.findings, r.error, r.warning, r.info]
                  for r in fired]
-    rules_table = (_table(["code", "rule", "severity", "findings", "error", "warning", "info"], rule_rows,
+    rules_table = (html_table(["code", "rule", "severity", "findings", "error", "warning", "info"], rule_rows,
                           numeric={3, 4, 5, 6}, raw={0, 1, 2}) if fired
                    else f"<p class='ok'>No rule fired: {_all_rules(s.rules_run)} passed.</p>")
     quiet = [r for r in s.by_rule if not r.findings]
     quiet_list = (f"<details><summary>{plural(len(quiet), 'rule')} ran with no findings</summary><p>"
                   + ", ".join(f"<code>{_e(r.code)}</code> {_e(r.name)}" for r in quiet) + "</p></details>") if quiet else ""
     folder_rows = [[_e(r.folder), r.files, r.questions, r.findings, r.error, r.warning, r.info] for r in s.by_folder]
-    folders_table = _table(["folder", "files", "questions", "findings", "error", "warning", "info"], folder_rows,
+    folders_table = html_table(["folder", "files", "questions", "findings", "error", "warning", "info"], folder_rows,
                            numeric={1, 2, 3, 4, 5, 6}, raw={0})
     listing = ""
     if findings:
@@ -507,7 +507,7 @@ def _section_findings(plt, s: BankSummary, findings: list[dict] | None, base: Pa
         more = (f"<p class='muted'>First {len(shown)} of {len(findings)} shown; "
                 "<code>qlint check</code> lists them all.</p>" if len(findings) > len(shown) else "")
         listing = (f"<details><summary>{'The finding' if len(findings) == 1 else f'All {len(findings)} findings'}</summary>"
-                   f"{_table(['where', 'rule', 'severity', 'message'], rows, raw={0, 1, 2, 3})}{more}</details>")
+                   f"{html_table(['where', 'rule', 'severity', 'message'], rows, raw={0, 1, 2, 3})}{more}</details>")
     return (f"<p class='lead'>Which rules fire, and where. Counts are exactly those of "
             f"<code>qlint check --format json</code> on the same paths and options.</p>{stats}"
             f"<div class='grid'><figure>{chart_findings_by_rule(plt, s)}</figure>"
@@ -528,11 +528,11 @@ def _section_coverage(plt, s: BankSummary) -> str:
     objectives = _coverage_barh(plt, "Questions by objective", "chart-objectives", c.objectives,
                                 "(no objective)", c.no_objective)
     tags = _coverage_barh(plt, "Questions by tag", "chart-tags", c.tags, "(untagged)", c.no_tags)
-    obj_table = _table(["objective", "questions"], [[o["name"], o["questions"]] for o in c.objectives]
+    obj_table = html_table(["objective", "questions"], [[o["name"], o["questions"]] for o in c.objectives]
                        + ([["(no objective)", c.no_objective]] if c.no_objective else []), numeric={1})
-    tag_table = _table(["tag", "questions"], [[o["name"], o["questions"]] for o in c.tags]
+    tag_table = html_table(["tag", "questions"], [[o["name"], o["questions"]] for o in c.tags]
                        + ([["(untagged)", c.no_tags]] if c.no_tags else []), numeric={1})
-    diff_table = _table(["difficulty", "questions"], [[o["name"], o["questions"]] for o in c.difficulty]
+    diff_table = html_table(["difficulty", "questions"], [[o["name"], o["questions"]] for o in c.difficulty]
                         + ([["(none)", c.no_difficulty]] if c.no_difficulty else []), numeric={1})
     return (f"<p class='lead'>How the bank covers its objectives, tags and difficulty levels.</p>{stats}"
             f"<div class='grid'><figure>{objectives}</figure><figure>{tags}</figure>"
@@ -560,7 +560,7 @@ def _section_clusters(s: BankSummary, base: Path) -> str:
         blocks.append(
             f"<div class='cluster' id='cluster-{c.number}'><h3>Cluster {c.number}: {c.size} questions, "
             f"up to {c.max_similarity:.0f}% similar</h3>"
-            f"{_table(['question', 'file', 'stem', 'reported'], rows, raw={0, 1, 2, 3})}"
+            f"{html_table(['question', 'file', 'stem', 'reported'], rows, raw={0, 1, 2, 3})}"
             f"<div class='muted' style='font-size:13px'>Pairs: {pairs}</div></div>")
     return f"{lead}{stats}{''.join(blocks)}"
 
@@ -569,7 +569,7 @@ def render(summary: BankSummary, *, base: Path | None = None, findings: list[dic
            sections: tuple[tuple[str, str, str], ...] = ()) -> str:
     """The whole page. ``base`` is the folder the HTML file will live in; ``findings`` (check's JSON list) are
     listed in a collapsed table when given; ``sections`` (key, title, HTML body) are added at the end."""
-    plt = _pyplot()
+    plt = pyplot()
     base = base or Path(".")   # relative file links start from the report's folder
     s = summary
     t = s.totals

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from qlint.analysis.bankkeys import letter
 from qlint.analysis.ctt import GROUPS
-from qlint.report.html import _table, svg_of
+from qlint.report.html import html_table, svg_of
 
 FLAGGING = ("likely-miskeyed", "non-discriminating", "too-easy", "too-hard", "non-functioning-distractor",
             "alpha-if-deleted")
@@ -120,7 +120,7 @@ def html_section(plt, analysis, limit: int = 40) -> str:
     forms = "; ".join(f"{f.form or 'all'}: {f.persons} persons, {f.items} questions, KR-20 {_r(f.alpha, '.3f')}"
                       for f in analysis.stats.forms)
     lead = f"<p>{html.escape(forms)}. {html.escape(' '.join(analysis.summary()[:1]))}</p>"
-    table = _table(["question", "n", "key", "p", "item-rest r", "D (27%)", "alpha if deleted", "omitted",
+    table = html_table(["question", "n", "key", "p", "item-rest r", "D (27%)", "alpha if deleted", "omitted",
                     "options (share / option-rest r)", "flags"],
                    [[r["id"], r["n"], r["key"], round(r["p"], 3), _r(r["item_rest"], "+.2f"), _r(r["discrimination"], "+.2f"),
                      _r(r["alpha_if_deleted"], ".3f"), r["omitted"],
