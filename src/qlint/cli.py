@@ -1,27 +1,34 @@
-"""Command line: thin argument parsing around config -> registry -> loader -> engine -> reporter -> exit code."""
+"""Command line: thin argument parsing around a run (config -> registry -> readers -> engine), a reporter and an exit code."""
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import gc
+import importlib.util
 import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from qlint import __version__, problems
+from qlint import __version__, baseline, problems
+from qlint.analysis.cli import add_parser as add_analyze_parser
+from qlint.analysis.cli import as_check, response_findings
+from qlint.bank_schema import bank_schema
+from qlint.cache import Cache
+from qlint.cli_common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, add_from_option, comma_list
+from qlint.docs import card, card_dict
+from qlint.engine import exit_code
+from qlint.finding import Finding, Severity
+from qlint.fix_run import fix_run
+from qlint.formats import is_yaml, with_source_format
+from qlint.pipeline import SetupError, run_check, setup
+from qlint.report import cli as report_cli
+from qlint.reporters import Report, renderers
+from qlint.reporters.text import use_colour
+from qlint.sources import source_lines
 from qlint.wording import plural
-
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-
-
-class UsageError(Exception):
-    """Bad arguments or configuration: exit code 2."""
-
-
-def _csv(value: str) -> list[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -30,12 +37,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_check_parser(sub)
     _add_other_parsers(sub)
-
-    from qlint.report.cli import add_parsers as add_report_parsers
-
-    add_report_parsers(sub)  # report, stats
-    from qlint.analysis.cli import add_parser as add_analyze_parser
-
+    report_cli.add_parsers(sub)  # report, stats
     add_analyze_parser(sub)  # analyze
     return parser
 
@@ -47,9 +49,9 @@ def _add_check_parser(sub) -> None:
                        help="text (default), json, json-lines, sarif, github, gitlab, junit")
     check.add_argument("--output-file", "-o", help="write the report here instead of stdout")
     check.add_argument("--config", help="use this config file instead of searching for one")
-    check.add_argument("--select", type=_csv, help="rules to run (names, codes, prefixes), replacing the config's")
-    check.add_argument("--extend-select", type=_csv, default=[], help="rules to run in addition")
-    check.add_argument("--ignore", type=_csv, default=[], help="rules not to run")
+    check.add_argument("--select", type=comma_list, help="rules to run (names, codes, prefixes), replacing the config's")
+    check.add_argument("--extend-select", type=comma_list, default=[], help="rules to run in addition")
+    check.add_argument("--ignore", type=comma_list, default=[], help="rules not to run")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails the run")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--statistics", action="store_true", help="count findings per rule")
@@ -100,8 +102,6 @@ def _add_other_parsers(sub) -> None:
 
 
 def _setup(args: argparse.Namespace, start: Path):
-    from qlint.pipeline import SetupError, setup
-
     try:
         return setup(getattr(args, "config", None), start)
     except SetupError as exc:
@@ -109,10 +109,6 @@ def _setup(args: argparse.Namespace, start: Path):
 
 
 def cmd_check(args: argparse.Namespace, out) -> int:
-    from qlint.engine import exit_code
-    from qlint.finding import Severity
-    from qlint.reporters import renderers
-
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
     if fmt not in available:
@@ -129,8 +125,6 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
     if getattr(args, "responses", None):
-        from qlint.analysis.cli import response_findings
-
         run.findings = response_findings(args, run, run.findings)
     if args.write_baseline:
         return _write_baseline(args, run.findings)
@@ -143,8 +137,6 @@ def cmd_check(args: argparse.Namespace, out) -> int:
 def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: bool = False):
     """The check run the arguments ask for; ``after_fix``: the run again over the fixed files, with the cache
     (a fix run skips it: its findings must carry their fixes) and without stdin (--fix refuses it)."""
-    from qlint.pipeline import SetupError, run_check
-
     # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
     stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
     fixing = (args.fix or args.diff) and not after_fix
@@ -161,8 +153,6 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
 
 def _fix_and_recheck(args: argparse.Namespace, run, out):
     """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported."""
-    from qlint.finding import Finding
-
     changed, skips = _fix(args, run, out)
     if args.fix and changed:
         run = _check_run(args, after_fix=True)
@@ -172,8 +162,6 @@ def _fix_and_recheck(args: argparse.Namespace, run, out):
 
 
 def _write_baseline(args: argparse.Namespace, findings) -> int:
-    from qlint import baseline
-
     try:
         count = baseline.write(Path(args.write_baseline), findings)
     except OSError as exc:
@@ -186,8 +174,6 @@ def _new_findings(args: argparse.Namespace, findings):
     """The findings to report: with --baseline, those it does not record."""
     if not args.baseline:
         return findings
-    from qlint import baseline
-
     try:
         return baseline.new_findings(findings, baseline.read(Path(args.baseline)))
     except baseline.BaselineError as exc:
@@ -195,8 +181,6 @@ def _new_findings(args: argparse.Namespace, findings):
 
 
 def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> None:
-    from qlint.reporters import Report, renderers
-
     render = renderers()[fmt]
     # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
     options = {"quiet": args.quiet, "statistics": args.statistics, "fail_on": fail_on, "fix_hint": not args.fix}
@@ -216,9 +200,6 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> 
 
 def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
     """The source lines for snippets, read only when the text format will show them (on a terminal)."""
-    from qlint.reporters.text import use_colour
-    from qlint.sources import source_lines
-
     if fmt != "text" or args.output_file or args.no_show_source or not use_colour(out):
         return {}
     return source_lines(findings, run.config.settings.limits, run.stdin)
@@ -230,11 +211,6 @@ FIX_SKIPPED = problems.FIX_SKIPPED
 def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
     """Apply (--fix) or show (--diff) the safe fixes. Returns whether any file changed, and a warning finding for
     every file or fix left alone, so that the report (and with it the exit code) says so, not only stderr."""
-    import difflib
-
-    from qlint.finding import Finding, Severity
-    from qlint.fix_run import fix_run
-
     if args.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")
     run = _yaml_only(run)
@@ -252,19 +228,8 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
     return bool(outcome.changed), skips
 
 
-def add_from_option(parser: argparse.ArgumentParser) -> None:
-    """``--from FORMAT``: read files whose suffix does not settle their format (Aiken's ``.txt``) as FORMAT."""
-    from qlint.formats import ALIASES, FORMATS
-
-    parser.add_argument("--from", dest="source_format", choices=[*FORMATS, *ALIASES], default=None,
-                        help="read files whose suffix leaves their format open (.txt, .xml, none) as this bank "
-                             "format: " + ", ".join(FORMATS))
-
-
 def _yaml_only(run):
     """The run with only YAML files' findings: fixes rewrite qlint's own format, never GIFT, Aiken, XML or QTI."""
-    from qlint.formats import is_yaml
-
     limits = run.config.settings.limits
     others = sorted({o.path for o in run.results if not is_yaml(o.path, limits)})
     if not others:
@@ -277,7 +242,7 @@ def _yaml_only(run):
 
 
 def cmd_convert(args: argparse.Namespace, out) -> int:
-    from qlint.formats import with_source_format
+    # the writers of every format: loaded by convert alone, so that check starts without them
     from qlint.formats.convert import convert
     from qlint.formats.write import UnsafePath
 
@@ -320,8 +285,6 @@ def cmd_rules(args: argparse.Namespace, out) -> int:
 
 
 def cmd_clean(args: argparse.Namespace, out) -> int:
-    from qlint.cache import Cache
-
     config, _ = _setup(args, Path.cwd())
     base = Cache.location(config)
     removed = Cache.clean(base)
@@ -330,8 +293,6 @@ def cmd_clean(args: argparse.Namespace, out) -> int:
 
 
 def cmd_server(args: argparse.Namespace, out) -> int:
-    import importlib.util
-
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
         raise UsageError("qlint server needs pygls and lsprotocol: pip install 'qlint[server]'")
     from qlint.server import serve  # pygls is an optional dependency: imported only when the server runs
@@ -341,8 +302,6 @@ def cmd_server(args: argparse.Namespace, out) -> int:
 
 
 def cmd_schema(args: argparse.Namespace, out) -> int:
-    from qlint.bank_schema import bank_schema
-
     text = json.dumps(bank_schema(), indent=2, ensure_ascii=False) + "\n"
     if not args.output:
         out.write(text)
@@ -355,13 +314,9 @@ def cmd_schema(args: argparse.Namespace, out) -> int:
 
 
 def cmd_rule(args: argparse.Namespace, out) -> int:
-    from qlint.docs import card, card_dict
-
     config, registry = _setup(args, Path.cwd())
     rule = registry.get(args.name)
     if rule is None:
-        import difflib
-
         close = difflib.get_close_matches(args.name, [r.name for r in registry], n=1)
         hint = f"; did you mean {close[0]!r}?" if close else "; `qlint rules` lists them"
         raise UsageError(f"unknown rule {args.name!r}{hint}")
@@ -416,14 +371,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command == "server":
             return cmd_server(args, out)
         if args.command == "analyze":
-            from qlint.analysis.cli import as_check
-
             return cmd_check(as_check(args), out)
         if args.command == "convert":
             return cmd_convert(args, out)
         if args.command in ("report", "stats"):
-            from qlint.report import cli as report_cli
-
             return (report_cli.cmd_report if args.command == "report" else report_cli.cmd_stats)(args, out)
         parser.print_help()
         return EXIT_USAGE

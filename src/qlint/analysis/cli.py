@@ -8,13 +8,18 @@ import argparse
 import sys
 from pathlib import Path
 
+from qlint.analysis import AnalysisError
+from qlint.analysis.rule import ResponseRule
+from qlint.cli_common import UsageError, comma_list
+from qlint.config import ConfigError, resolve_rules
+from qlint.registry import load_registry
+from qlint.suppress import finish
+
 _BANK_SUFFIXES = (".yaml", ".yml")
 
 
 def add_parser(subparsers) -> None:
     """Add ``analyze`` to qlint's subcommands."""
-    from qlint.cli import _csv
-
     analyze = subparsers.add_parser("analyze", help="find mis-keyed and broken questions from response data")
     analyze.add_argument("paths", nargs="+", metavar="PATH",
                          help="response files (CSV, TSV, Parquet; long, wide, Moodle or Canvas layout) and bank "
@@ -22,8 +27,8 @@ def add_parser(subparsers) -> None:
     analyze.add_argument("--format", default=None, help="text (default), json, json-lines, sarif, github, gitlab, junit")
     analyze.add_argument("--output-file", "-o", help="write the report here instead of stdout")
     analyze.add_argument("--config", help="use this config file instead of searching for one")
-    analyze.add_argument("--select", type=_csv, help="response rules to run (default: all of them)")
-    analyze.add_argument("--ignore", type=_csv, default=[], help="response rules not to run")
+    analyze.add_argument("--select", type=comma_list, help="response rules to run (default: all of them)")
+    analyze.add_argument("--ignore", type=comma_list, default=[], help="response rules not to run")
     analyze.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails the run")
     analyze.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     analyze.add_argument("--statistics", action="store_true", help="count findings per rule")
@@ -35,8 +40,6 @@ def add_parser(subparsers) -> None:
 
 def as_check(args: argparse.Namespace) -> argparse.Namespace:
     """The ``check`` arguments that ``analyze`` stands for: bank paths, the responses, response rules only."""
-    from qlint.registry import load_registry
-
     responses = [p for p in args.paths if not (p.lower().endswith(_BANK_SUFFIXES) or Path(p).is_dir())]
     bank = [p for p in args.paths if p not in responses]
     names = [r.name for r in load_registry() if r.kind == "response"]
@@ -48,11 +51,9 @@ def as_check(args: argparse.Namespace) -> argparse.Namespace:
 
 def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ignore=(), irt: bool = False):
     """The item analysis of a check run's bank: (Analysis, the response rules that ran). Bad data: UsageError."""
-    from qlint.analysis import AnalysisError
-    from qlint.analysis.rule import ResponseRule
+    # the response readers and statistics (numpy, DuckDB): loaded only when responses are analysed, so that
+    # check starts without them
     from qlint.analysis.run import DATA_RULE, analyze, bank_questions
-    from qlint.cli import UsageError
-    from qlint.config import ConfigError, resolve_rules
 
     registry = run.registry
     names = [r.name for r in registry if isinstance(r, ResponseRule)]
@@ -76,9 +77,6 @@ def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ig
 
 def response_findings(args: argparse.Namespace, run, findings: list) -> list:
     """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
-    from qlint.cli import UsageError
-    from qlint.suppress import finish
-
     if args.paths == ["-"]:
         raise UsageError("--responses needs the bank as files or folders, not stdin")
     analysis, wanted = run_analysis(run, args.responses, select=args.select, extend_select=args.extend_select,

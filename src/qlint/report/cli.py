@@ -1,6 +1,7 @@
 """``qlint report`` and ``qlint stats``: parsers and commands, wired into ``qlint.cli``.
 
-Kept light on import: matplotlib loads only when ``report`` draws, rich only when ``stats`` prints tables.
+Kept light on import (``qlint.cli`` imports it on every run): the page and table renderers, and with them
+matplotlib and rich, load only when ``report`` draws or ``stats`` prints tables.
 """
 from __future__ import annotations
 
@@ -10,20 +11,19 @@ import json
 import sys
 from pathlib import Path
 
-from qlint.cli import add_from_option
+from qlint.analysis.cli import run_analysis
+from qlint.cli_common import EXIT_OK, UsageError, add_from_option, comma_list
+from qlint.pipeline import SetupError, run_check
+from qlint.report.summary import summarize
 from qlint.wording import plural
-
-
-def _csv(value: str) -> list[str]:
-    return [v.strip() for v in value.split(",") if v.strip()]
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", help="files or folders (default: the config's paths, else .)")
     parser.add_argument("--config", help="use this config file instead of searching for one")
-    parser.add_argument("--select", type=_csv, help="rules to run (names, codes, prefixes), replacing the config's")
-    parser.add_argument("--extend-select", type=_csv, default=[], help="rules to run in addition")
-    parser.add_argument("--ignore", type=_csv, default=[], help="rules not to run")
+    parser.add_argument("--select", type=comma_list, help="rules to run (names, codes, prefixes), replacing the config's")
+    parser.add_argument("--extend-select", type=comma_list, default=[], help="rules to run in addition")
+    parser.add_argument("--ignore", type=comma_list, default=[], help="rules not to run")
     parser.add_argument("--title", help="the bank's name in the header (default: the folder checked)")
     parser.add_argument("--responses", action="append", metavar="FILE",
                         help="response data: adds the item-analysis table (repeatable)")
@@ -45,10 +45,6 @@ def add_parsers(subparsers) -> None:
 
 
 def _summary(args: argparse.Namespace):
-    from qlint.cli import UsageError
-    from qlint.pipeline import SetupError, run_check
-    from qlint.report.summary import summarize
-
     if args.paths == ["-"]:
         raise UsageError("report and stats read a bank from files and folders, not from stdin")
     try:
@@ -62,8 +58,6 @@ def _summary(args: argparse.Namespace):
 
 def require_extra(command: str, modules: tuple[str, ...]) -> None:
     """Stop with a usage error naming the install command when an optional dependency is missing."""
-    from qlint.cli import UsageError
-
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if missing:
         raise UsageError(f"qlint {command} needs {' and '.join(missing)}, which the checking install leaves out: "
@@ -71,19 +65,16 @@ def require_extra(command: str, modules: tuple[str, ...]) -> None:
 
 
 def cmd_report(args: argparse.Namespace, out) -> int:
-    from qlint.cli import EXIT_OK, UsageError
-
     require_extra("report", ("matplotlib",))
-    from qlint.report.html import render  # imports nothing heavy itself; matplotlib loads when it draws
+    from qlint.report.html import pyplot, render  # the page: loaded only when a report is drawn
 
     run, summary = _summary(args)
     target = Path(args.output)
     extra = ()
     if args.responses:
-        from qlint.report.html import _pyplot
-        from qlint.report.items import html_section
+        from qlint.report.items import html_section  # item analysis: loaded only with --responses
 
-        extra = (("items", "Item analysis", html_section(_pyplot(), _analysis(args, run))),)
+        extra = (("items", "Item analysis", html_section(pyplot(), _analysis(args, run))),)
     page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
                   sections=extra)
     try:
@@ -99,9 +90,6 @@ def cmd_report(args: argparse.Namespace, out) -> int:
 
 
 def cmd_stats(args: argparse.Namespace, out) -> int:
-    from qlint.cli import EXIT_OK
-    from qlint.report.terminal import render
-
     if args.format == "text":
         require_extra("stats", ("rich",))
     run, summary = _summary(args)
@@ -109,16 +97,18 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
     if args.format == "json":
         data = summary.to_dict()
         if analysis is not None:
-            from qlint.report.items import item_rows
+            from qlint.report.items import item_rows  # item analysis: loaded only with --responses
 
             data["item_analysis"] = item_rows(analysis)
         json.dump(data, out, indent=2, ensure_ascii=False)
         out.write("\n")
         return EXIT_OK
+    from qlint.report.terminal import render  # rich (the report extra), checked for above
+
     colour = None if out is sys.stdout else False
     render(summary, out, colour=colour, width=args.width)
     if analysis is not None:
-        from qlint.report.items import render_text
+        from qlint.report.items import render_text  # item analysis: loaded only with --responses
 
         render_text(analysis, out, colour=colour, width=args.width)
     return EXIT_OK
@@ -126,6 +116,4 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
 
 def _analysis(args: argparse.Namespace, run):
     """The item analysis of the run's bank against ``--responses`` (all response rules, for the flags)."""
-    from qlint.analysis.cli import run_analysis
-
     return run_analysis(run, args.responses, irt=args.irt)[0]

@@ -44,7 +44,7 @@ def _writable(folder: str | os.PathLike | None) -> bool:
     return bool(folder) and os.path.isdir(folder) and os.access(folder, os.W_OK)
 
 
-def _pyplot():
+def pyplot():
     """pyplot on the Agg backend, configured for small offline SVG; imported only when a report is drawn."""
     os.environ.setdefault("MPLBACKEND", "Agg")
     if "MPLCONFIGDIR" not in os.environ:
@@ -52,10 +52,10 @@ def _pyplot():
         config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
         if not (_writable(config_home) or _writable(home)):
             os.environ["MPLCONFIGDIR"] = tempfile.mkdtemp(prefix="qlint-mpl-")
-    import matplotlib
+    import matplotlib  # optional and heavy (the report extra), and configured by the environment set just above
 
     matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # after the backend is chosen, as matplotlib requires
 
     matplotlib.rcParams.update({
         "svg.fonttype": "none",  # text stays text: small, crisp, selectable
@@ -93,7 +93,7 @@ _SVG_DROP = (
 
 def svg_of(fig, prefix: str, title: str) -> str:
     """A figure as an inline ``<svg>`` with no external references and ids unique to ``prefix``."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # optional and heavy: the figure that reached here already loaded it
 
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
@@ -119,7 +119,7 @@ def _empty(ax, message: str) -> None:
 
 
 def _integer(axis) -> None:
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # optional and heavy: loaded by pyplot before any chart is drawn
 
     axis.set_major_locator(MaxNLocator(integer=True))
 
@@ -371,7 +371,7 @@ def _num(value) -> str:
     return str(value)
 
 
-def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset(), raw: set[int] = frozenset()) -> str:
+def html_table(headers: list[str], rows: list[list], numeric: set[int] = frozenset(), raw: set[int] = frozenset()) -> str:
     head = "".join(f'<th class="n">{_e(h)}</th>' if i in numeric else f"<th>{_e(h)}</th>" for i, h in enumerate(headers))
     body = []
     for row in rows:
@@ -435,7 +435,7 @@ def _section_keys(plt, s: BankSummary) -> str:
     rows = [[g.options, g.questions] + [g.counts[i] if i < g.options else "" for i in range(width)]
             + [g.expected, _fixed(g.statistic, ".1f"), _fixed(g.p_value, ".2g"), g.reason.split(":")[0]]
             for g in k.groups]
-    table = _table(["options", "questions", *LETTERS[:width], "expected each", "chi-square", "p", "verdict"],
+    table = html_table(["options", "questions", *LETTERS[:width], "expected each", "chi-square", "p", "verdict"],
                    rows, numeric=set(range(0, width + 5)))
     excluded = (f'<p class="muted">{k.excluded} multiple-key or key-less question'
                 f"{'s are' if k.excluded != 1 else ' is'} not part of the test.</p>" if k.excluded else "")
@@ -444,7 +444,7 @@ def _section_keys(plt, s: BankSummary) -> str:
             f"<figure>{chart_key_positions(plt, s)}</figure>{table}{excluded}")
 
 
-def _section_reading(plt, s: BankSummary) -> str:
+def _section_reading(plt, s: BankSummary, base: Path) -> str:
     r = s.reading
     stats = _stats([(r.stems, "stems"), (r.graded, f"graded ({r.min_words}+ words)"),
                     (r.too_short, "too short to grade"), (r.target, "target grade"),
@@ -457,8 +457,8 @@ def _section_reading(plt, s: BankSummary) -> str:
     if not r.rule_active:
         note = "<p class='muted'>reading-level is not enabled in this run; the target shown is its default.</p>"
     top = sorted((q for q in s.questions if q.graded and q.grade is not None), key=lambda q: -q.grade)[:10]
-    table = _table(["question", "file", "grade", "words"],
-                   [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, _BASE[0]), q.grade, q.words] for q in top],
+    table = html_table(["question", "file", "grade", "words"],
+                   [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, base), q.grade, q.words] for q in top],
                    numeric={2, 3}, raw={0, 1})
     return (f"<p class='lead'>Flesch-Kincaid grade of each stem against the configured target "
             f"(code, identifiers and URLs are not counted).</p>{stats}{note}"
@@ -466,48 +466,48 @@ def _section_reading(plt, s: BankSummary) -> str:
             f"<div><h3>Hardest stems</h3>{table if top else '<p class=muted>No graded stems.</p>'}</div></div>")
 
 
-def _section_lengths(plt, s: BankSummary) -> str:
+def _section_lengths(plt, s: BankSummary, base: Path) -> str:
     length = s.lengths
     stats = _stats([(length.measured, "questions measured"), (length.median, "median ratio"),
                     (length.mean, "mean ratio"), (length.max, "highest ratio"),
                     (length.key_longest, "key longer than every distractor"),
                     (length.findings, "option-length findings")])
     top = sorted((q for q in s.questions if q.length_ratio is not None), key=lambda q: -q.length_ratio)[:10]
-    table = _table(["question", "file", "ratio"],
-                   [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, _BASE[0]), round(q.length_ratio, 2)]
+    table = html_table(["question", "file", "ratio"],
+                   [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, base), round(q.length_ratio, 2)]
                     for q in top], numeric={2}, raw={0, 1})
-    bands = _table(["ratio band", "questions"], [[b["band"], b["questions"]] for b in length.bands], numeric={1})
+    bands = html_table(["ratio band", "questions"], [[b["band"], b["questions"]] for b in length.bands], numeric={1})
     return (f"<p class='lead'>Characters in the key divided by the mean characters of the distractors. Around 1.0 "
             f"is healthy; a key much longer than its distractors is a cue test-wise candidates use.</p>{stats}"
             f"<div class='grid'><figure>{chart_lengths(plt, s)}</figure><div>{bands}"
             f"<h3>Largest ratios</h3>{table if top else '<p class=muted>Nothing measured.</p>'}</div></div>")
 
 
-def _section_findings(plt, s: BankSummary, findings: list[dict] | None) -> str:
+def _section_findings(plt, s: BankSummary, findings: list[dict] | None, base: Path) -> str:
     t = s.totals
     stats = _stats([(t["findings"], "findings"), (t["error"], "error"), (t["warning"], "warning"),
                     (t["info"], "info"), (s.rules_run, "rules run")])
     fired = [r for r in s.by_rule if r.findings]
     rule_rows = [[f"<code>{_e(r.code)}</code>", _e(r.name), _sev(r.severity), r.findings, r.error, r.warning, r.info]
                  for r in fired]
-    rules_table = (_table(["code", "rule", "severity", "findings", "error", "warning", "info"], rule_rows,
+    rules_table = (html_table(["code", "rule", "severity", "findings", "error", "warning", "info"], rule_rows,
                           numeric={3, 4, 5, 6}, raw={0, 1, 2}) if fired
                    else f"<p class='ok'>No rule fired: {_all_rules(s.rules_run)} passed.</p>")
     quiet = [r for r in s.by_rule if not r.findings]
     quiet_list = (f"<details><summary>{plural(len(quiet), 'rule')} ran with no findings</summary><p>"
                   + ", ".join(f"<code>{_e(r.code)}</code> {_e(r.name)}" for r in quiet) + "</p></details>") if quiet else ""
     folder_rows = [[_e(r.folder), r.files, r.questions, r.findings, r.error, r.warning, r.info] for r in s.by_folder]
-    folders_table = _table(["folder", "files", "questions", "findings", "error", "warning", "info"], folder_rows,
+    folders_table = html_table(["folder", "files", "questions", "findings", "error", "warning", "info"], folder_rows,
                            numeric={1, 2, 3, 4, 5, 6}, raw={0})
     listing = ""
     if findings:
         shown = findings[:MAX_FINDINGS_LISTED]
-        rows = [[_file_link(f["path"], f["line"], _BASE[0]), f"<code>{_e(f['code'])}</code> {_e(f['rule'])}",
+        rows = [[_file_link(f["path"], f["line"], base), f"<code>{_e(f['code'])}</code> {_e(f['rule'])}",
                  _sev(f["severity"]), _e(f["message"])] for f in shown]
         more = (f"<p class='muted'>First {len(shown)} of {len(findings)} shown; "
                 "<code>qlint check</code> lists them all.</p>" if len(findings) > len(shown) else "")
         listing = (f"<details><summary>{'The finding' if len(findings) == 1 else f'All {len(findings)} findings'}</summary>"
-                   f"{_table(['where', 'rule', 'severity', 'message'], rows, raw={0, 1, 2, 3})}{more}</details>")
+                   f"{html_table(['where', 'rule', 'severity', 'message'], rows, raw={0, 1, 2, 3})}{more}</details>")
     return (f"<p class='lead'>Which rules fire, and where. Counts are exactly those of "
             f"<code>qlint check --format json</code> on the same paths and options.</p>{stats}"
             f"<div class='grid'><figure>{chart_findings_by_rule(plt, s)}</figure>"
@@ -528,11 +528,11 @@ def _section_coverage(plt, s: BankSummary) -> str:
     objectives = _coverage_barh(plt, "Questions by objective", "chart-objectives", c.objectives,
                                 "(no objective)", c.no_objective)
     tags = _coverage_barh(plt, "Questions by tag", "chart-tags", c.tags, "(untagged)", c.no_tags)
-    obj_table = _table(["objective", "questions"], [[o["name"], o["questions"]] for o in c.objectives]
+    obj_table = html_table(["objective", "questions"], [[o["name"], o["questions"]] for o in c.objectives]
                        + ([["(no objective)", c.no_objective]] if c.no_objective else []), numeric={1})
-    tag_table = _table(["tag", "questions"], [[o["name"], o["questions"]] for o in c.tags]
+    tag_table = html_table(["tag", "questions"], [[o["name"], o["questions"]] for o in c.tags]
                        + ([["(untagged)", c.no_tags]] if c.no_tags else []), numeric={1})
-    diff_table = _table(["difficulty", "questions"], [[o["name"], o["questions"]] for o in c.difficulty]
+    diff_table = html_table(["difficulty", "questions"], [[o["name"], o["questions"]] for o in c.difficulty]
                         + ([["(none)", c.no_difficulty]] if c.no_difficulty else []), numeric={1})
     return (f"<p class='lead'>How the bank covers its objectives, tags and difficulty levels.</p>{stats}"
             f"<div class='grid'><figure>{objectives}</figure><figure>{tags}</figure>"
@@ -541,7 +541,7 @@ def _section_coverage(plt, s: BankSummary) -> str:
             f"<div>{obj_table}</div><div>{tag_table}</div></div></details>")
 
 
-def _section_clusters(s: BankSummary) -> str:
+def _section_clusters(s: BankSummary, base: Path) -> str:
     n = s.near_duplicates
     if not n.rule_active:
         return "<p class='muted'>near-duplicate-stem is not enabled in this run.</p>"
@@ -554,26 +554,23 @@ def _section_clusters(s: BankSummary) -> str:
         return f"{lead}{stats}<p class='ok'>No near-duplicate stems.</p>"
     blocks = []
     for c in n.clusters:
-        rows = [[f"<code>{_e(m.id)}</code>", _file_link(m.path, m.line, _BASE[0]), _e(m.stem),
+        rows = [[f"<code>{_e(m.id)}</code>", _file_link(m.path, m.line, base), _e(m.stem),
                  "yes" if m.flagged else "<span class='muted'>suppressed</span>"] for m in c.members]
         pairs = ", ".join(f"{_e(p['a'])} \u2194 {_e(p['b'])} {p['similarity']:.0f}%" for p in c.pairs)
         blocks.append(
             f"<div class='cluster' id='cluster-{c.number}'><h3>Cluster {c.number}: {c.size} questions, "
             f"up to {c.max_similarity:.0f}% similar</h3>"
-            f"{_table(['question', 'file', 'stem', 'reported'], rows, raw={0, 1, 2, 3})}"
+            f"{html_table(['question', 'file', 'stem', 'reported'], rows, raw={0, 1, 2, 3})}"
             f"<div class='muted' style='font-size:13px'>Pairs: {pairs}</div></div>")
     return f"{lead}{stats}{''.join(blocks)}"
-
-
-_BASE: list[Path] = [Path(".")]  # the report's folder, for relative file links (set by render)
 
 
 def render(summary: BankSummary, *, base: Path | None = None, findings: list[dict] | None = None,
            sections: tuple[tuple[str, str, str], ...] = ()) -> str:
     """The whole page. ``base`` is the folder the HTML file will live in; ``findings`` (check's JSON list) are
     listed in a collapsed table when given; ``sections`` (key, title, HTML body) are added at the end."""
-    plt = _pyplot()
-    _BASE[0] = base or Path(".")
+    plt = pyplot()
+    base = base or Path(".")   # relative file links start from the report's folder
     s = summary
     t = s.totals
     totals = "".join(
@@ -585,11 +582,11 @@ def render(summary: BankSummary, *, base: Path | None = None, findings: list[dic
     nav = "".join(f'<a href="#{key}">{_e(title)}</a>' for key, title in (*SECTIONS, *((k, t) for k, t, _ in sections)))
     bodies = {
         "keys": _section_keys(plt, s),
-        "reading": _section_reading(plt, s),
-        "lengths": _section_lengths(plt, s),
-        "findings": _section_findings(plt, s, findings),
+        "reading": _section_reading(plt, s, base),
+        "lengths": _section_lengths(plt, s, base),
+        "findings": _section_findings(plt, s, findings, base),
         "coverage": _section_coverage(plt, s),
-        "clusters": _section_clusters(s),
+        "clusters": _section_clusters(s, base),
     }
     bodies.update({key: body for key, _, body in sections})
     sections = "".join(f'<section id="{key}"><h2>{_e(title)}</h2>{bodies[key]}</section>'

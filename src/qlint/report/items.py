@@ -12,6 +12,7 @@ from typing import TextIO
 
 from qlint.analysis.bankkeys import letter
 from qlint.analysis.ctt import GROUPS
+from qlint.report.html import html_table, svg_of
 
 FLAGGING = ("likely-miskeyed", "non-discriminating", "too-easy", "too-hard", "non-functioning-distractor",
             "alpha-if-deleted")
@@ -48,6 +49,7 @@ def item_rows(analysis) -> list[dict]:
 
 def render_text(analysis, out: TextIO, *, colour: bool | None = None, width: int | None = None) -> None:
     """The item-analysis table in the terminal (rich)."""
+    # rich is in the report extra; the JSON rows above need none of it
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -81,8 +83,6 @@ def render_text(analysis, out: TextIO, *, colour: bool | None = None, width: int
 
 def chart_scatter(plt, analysis) -> str:
     """Difficulty (p) against item-rest discrimination, flagged questions marked."""
-    from qlint.report.html import svg_of
-
     rows = item_rows(analysis)
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     for flagged, colour, label in ((False, "#4c78a8", "not flagged"), (True, "#e45756", "flagged")):
@@ -99,8 +99,6 @@ def chart_scatter(plt, analysis) -> str:
 
 def chart_option_curves(plt, row: dict, index: int) -> str:
     """Share choosing each option in the five score groups: the key should rise, distractors fall."""
-    from qlint.report.html import svg_of
-
     fig, ax = plt.subplots(figsize=(4.6, 3.0))
     groups = list(range(1, GROUPS + 1))
     for option in row["options"]:
@@ -118,13 +116,11 @@ def chart_option_curves(plt, row: dict, index: int) -> str:
 
 def html_section(plt, analysis, limit: int = 40) -> str:
     """The report's item-analysis section: summary, scatter, table, and option curves of flagged questions."""
-    from qlint.report.html import _table
-
     rows = item_rows(analysis)
     forms = "; ".join(f"{f.form or 'all'}: {f.persons} persons, {f.items} questions, KR-20 {_r(f.alpha, '.3f')}"
                       for f in analysis.stats.forms)
     lead = f"<p>{html.escape(forms)}. {html.escape(' '.join(analysis.summary()[:1]))}</p>"
-    table = _table(["question", "n", "key", "p", "item-rest r", "D (27%)", "alpha if deleted", "omitted",
+    table = html_table(["question", "n", "key", "p", "item-rest r", "D (27%)", "alpha if deleted", "omitted",
                     "options (share / option-rest r)", "flags"],
                    [[r["id"], r["n"], r["key"], round(r["p"], 3), _r(r["item_rest"], "+.2f"), _r(r["discrimination"], "+.2f"),
                      _r(r["alpha_if_deleted"], ".3f"), r["omitted"],

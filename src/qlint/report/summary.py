@@ -3,8 +3,8 @@
 Finding counts come straight from ``run.findings`` (exactly what ``qlint check --format json`` prints for the
 same arguments). Per-question figures (key positions, reading grades, option lengths, coverage) are computed
 over the questions ``check`` reports on (``run.shown``), with the options of the rules as this run configured
-them. Bank-wide analyses (the key-position chi-square test, near-duplicate clusters) use every loaded
-question, as the bank rules themselves do.
+them. Bank-wide analyses (the key-position table, near-duplicate clusters) come from what the bank rules publish
+about every loaded question (``Run.published``): the report shows a rule's results, it never recomputes them.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from qlint.finding import Finding, Severity
+from qlint.language.readability import grade
 from qlint.wording import plural
 
 if TYPE_CHECKING:
@@ -34,7 +35,9 @@ RATIO_BANDS: tuple[tuple[str, float, float], ...] = (
     ("1.6 - 2.0", 1.6, 2.0),
     (">= 2.0", 2.0, float("inf")),
 )
-NO_VALUE = "(none)"
+# the rules whose results the report shows, by name
+KEY_POSITIONS, NEAR_DUPLICATES, READING_LEVEL, OPTION_LENGTH = (
+    "answer-position-bias", "near-duplicate-stem", "reading-level", "option-length")
 
 
 @dataclass
@@ -217,9 +220,10 @@ def _active(run: Run, name: str):
     return next((a for a in run.active if a.rule.name == name), None)
 
 
-def _options(run: Run, name: str, module):
+def _configured(run: Run, name: str):
+    """The options rule ``name`` ran with in this run (its defaults when it did not run), and whether it ran."""
     chosen = _active(run, name)
-    return (chosen.options if chosen else module.Options()), chosen is not None
+    return (chosen.options, True) if chosen else (run.registry.get(name).options(), False)
 
 
 def _count_severity(findings: list[Finding]) -> dict[str, int]:
@@ -275,37 +279,21 @@ def _by_folder(run: Run) -> list[FolderCount]:
     return rows
 
 
-def _key_positions(run: Run, every: list[LoadedQuestion]) -> KeyPositions:
-    from qlint.rules import answer_position_bias as rule
-    from qlint.stats import chi_square_uniform
-
-    options, active = _options(run, rule.RULE.name, rule)
-    groups: dict[int, list[LoadedQuestion]] = defaultdict(list)
-    excluded = 0
-    for item in every:
-        q = item.question
-        if q.select == 1 and len(q.keys) == 1 and 2 <= len(q.options) <= len(rule.LETTERS):
-            groups[len(q.options)].append(item)
-        else:
-            excluded += 1
+def _key_positions(run: Run) -> KeyPositions:
+    table, options, active = run.published(KEY_POSITIONS)
     out = []
-    for k, items in sorted(groups.items()):
-        n = len(items)
-        counts = [0] * k
-        for item in items:
-            counts[item.question.keys[0]] += 1
-        needed = max(options.min_questions, 5 * k)
-        if n < needed:
-            out.append(PositionGroup(k, n, counts, round(n / k, 2), False,
-                                     f"not tested: {plural(n, 'question')}, the test needs at least {needed}"))
+    for g in table["groups"]:
+        k, n = g["options"], g["questions"]
+        if not g["tested"]:
+            out.append(PositionGroup(k, n, g["counts"], round(n / k, 2), False,
+                                     f"not tested: {plural(n, 'question')}, the test needs at least {g['needed']}"))
             continue
-        statistic, p = chi_square_uniform(counts)
-        biased = p < options.alpha
+        statistic, p, biased = g["statistic"], g["p_value"], g["biased"]
         words = "biased" if biased else "no bias detected"
-        out.append(PositionGroup(k, n, counts, round(n / k, 2), True,
+        out.append(PositionGroup(k, n, g["counts"], round(n / k, 2), True,
                                  f"{words}: chi-square {statistic:.1f}, p={p:.2g} (alpha {options.alpha:g})",
                                  round(statistic, 4), float(f"{p:.4g}"), biased))
-    findings = [f.to_dict() for f in run.findings if f.rule == rule.RULE.name]
+    findings = [f.to_dict() for f in run.findings if f.rule == KEY_POSITIONS]
     if not active:
         verdict = "rule off"
     elif any(g.biased for g in out) or findings:
@@ -314,19 +302,17 @@ def _key_positions(run: Run, every: list[LoadedQuestion]) -> KeyPositions:
         verdict = "no bias detected"
     else:
         verdict = "not tested"
-    return KeyPositions(active, options.alpha, options.min_questions, out, excluded, findings, verdict)
+    return KeyPositions(active, options.alpha, options.min_questions, out, table["excluded"], findings, verdict)
 
 
 def _reading(run: Run, facts: list[QuestionFacts]) -> Reading:
-    from qlint.rules import reading_level as rule
-
-    options, active = _options(run, rule.RULE.name, rule)
+    options, active = _configured(run, READING_LEVEL)
     graded = [f.grade for f in facts if f.graded and f.grade is not None]
     bins: Counter[int] = Counter(int(g // 1) for g in graded)
     return Reading(
         rule_active=active, target=options.max_grade, min_words=options.min_words, stems=len(facts),
         graded=len(graded), too_short=len(facts) - len(graded), above_target=sum(f.above_target for f in facts),
-        findings=sum(1 for f in run.findings if f.rule == rule.RULE.name),
+        findings=sum(1 for f in run.findings if f.rule == READING_LEVEL),
         mean=_round(statistics.fmean(graded) if graded else None),
         median=_round(statistics.median(graded) if graded else None),
         max=_round(max(graded) if graded else None),
@@ -348,8 +334,8 @@ def _lengths(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) 
         mean=_round(statistics.fmean(ratios) if ratios else None),
         median=_round(statistics.median(ratios) if ratios else None),
         max=_round(max(ratios) if ratios else None), bands=bands, key_longest=key_longest,
-        findings=sum(1 for f in run.findings if f.rule == "option-length"),
-        rule_active=_active(run, "option-length") is not None,
+        findings=sum(1 for f in run.findings if f.rule == OPTION_LENGTH),
+        rule_active=_active(run, OPTION_LENGTH) is not None,
     )
 
 
@@ -372,10 +358,8 @@ def _coverage(facts: list[QuestionFacts]) -> Coverage:
 
 
 def _near_duplicates(run: Run, every: list[LoadedQuestion]) -> NearDuplicates:
-    from qlint.rules import near_duplicate_stem as rule
-
-    options, active = _options(run, rule.RULE.name, rule)
-    reported = [f for f in run.findings if f.rule == rule.RULE.name]
+    confirmed, options, active = run.published(NEAR_DUPLICATES)
+    reported = [f for f in run.findings if f.rule == NEAR_DUPLICATES]
     if not active:
         return NearDuplicates(False, options.threshold, [], 0, len(reported))
     flagged = {(f.path, f.question, f.line) for f in reported}
@@ -383,11 +367,9 @@ def _near_duplicates(run: Run, every: list[LoadedQuestion]) -> NearDuplicates:
     def is_flagged(item: LoadedQuestion) -> bool:
         return (item.path, item.question.id, item.locate("stem")[0]) in flagged
 
-    # The rule's own pairs (same keys, same threshold, same variant handling); an edge counts when check
-    # still reports at least one of its two questions, so suppressed or ignored pairs do not form clusters.
-    keys = [rule.extract(item.question, options) for item in every]
-    pairs = [(a, b, s) for a, b, s in rule.confirmed_pairs(keys, options)
-             if is_flagged(every[a]) or is_flagged(every[b])]
+    # The rule's own pairs, over the same questions in the same order; an edge counts when check still reports
+    # at least one of its two questions, so suppressed or ignored pairs do not form clusters.
+    pairs = [(a, b, s) for a, b, s in confirmed if is_flagged(every[a]) or is_flagged(every[b])]
     parent = list(range(len(every)))
 
     def find(i: int) -> int:
@@ -436,13 +418,10 @@ def bank_name(run: Run, paths: list[str]) -> str:
 
 def summarize(run: Run, paths: list[str] | None = None, *, name: str | None = None) -> BankSummary:
     """The bank summary of one finished run."""
-    from qlint.language.readability import grade
-    from qlint.rules import reading_level
-
     paths = list(paths or [])
     shown = [q for r in run.shown for q in r.questions or ()]
     every = [q for r in run.results for q in r.questions or ()]
-    reading_options, _ = _options(run, reading_level.RULE.name, reading_level)
+    reading_options, _ = _configured(run, READING_LEVEL)
     per_question: Counter[tuple[str, str | None]] = Counter((f.path, f.question) for f in run.findings)
 
     facts = []
@@ -468,7 +447,7 @@ def summarize(run: Run, paths: list[str] | None = None, *, name: str | None = No
         rules_run=len(run.active),
         by_rule=_by_rule(run),
         by_folder=_by_folder(run),
-        key_positions=_key_positions(run, every),
+        key_positions=_key_positions(run),
         reading=_reading(run, facts),
         lengths=_lengths(run, facts, shown),
         coverage=_coverage(facts),

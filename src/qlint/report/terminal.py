@@ -1,7 +1,15 @@
-"""``qlint stats``: the bank summary as rich tables, for people who live in the shell."""
+"""``qlint stats``: the bank summary as rich tables, for people who live in the shell.
+
+rich is part of the ``report`` extra: this module is imported only when ``stats`` prints tables.
+"""
 from __future__ import annotations
 
 from typing import TextIO
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from qlint.report.summary import LETTERS, BankSummary
 from qlint.wording import plural
@@ -18,36 +26,29 @@ def _fmt(value) -> str:
     return str(value)
 
 
-def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, width: int | None = None) -> None:
-    from rich import box
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
+def _table(title: str, *columns: str, numeric: tuple[int, ...] = ()) -> Table:
+    tab = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
+                min_width=len(title))
+    for i, column in enumerate(columns):
+        tab.add_column(column, justify="right" if i in numeric else "left", overflow="fold", no_wrap=i in numeric)
+    return tab
 
-    console = Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None,
-                      highlight=False, soft_wrap=False)
-    s = summary
+
+def _totals(console: Console, s: BankSummary) -> None:
     t = s.totals
-
-    def table(title: str, *columns: str, numeric: tuple[int, ...] = ()) -> Table:
-        tab = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
-                    min_width=len(title))
-        for i, column in enumerate(columns):
-            tab.add_column(column, justify="right" if i in numeric else "left", overflow="fold",
-                           no_wrap=i in numeric)
-        return tab
-
-    head = table(f"Bank {s.name}", "files", "questions", "findings", "error", "warning", "info", "rules run",
-                 numeric=tuple(range(7)))
+    head = _table(f"Bank {s.name}", "files", "questions", "findings", "error", "warning", "info", "rules run",
+                  numeric=tuple(range(7)))
     head.add_row(*(_fmt(v) for v in (t["files"], t["questions"], t["findings"], t["error"], t["warning"], t["info"],
                                      s.rules_run)))
     console.print(head)
 
+
+def _key_positions(console: Console, s: BankSummary) -> None:
     k = s.key_positions
     width_k = max((g.options for g in k.groups), default=0)
-    keys = table(f"Answer-key positions: {k.verdict} (chi-square, alpha {k.alpha:g})", "options", "n",
-                 *LETTERS[:width_k], "expected", "chi2", "p", "verdict",
-                 numeric=tuple(range(width_k + 5)))
+    keys = _table(f"Answer-key positions: {k.verdict} (chi-square, alpha {k.alpha:g})", "options", "n",
+                  *LETTERS[:width_k], "expected", "chi2", "p", "verdict",
+                  numeric=tuple(range(width_k + 5)))
     for g in k.groups:
         keys.add_row(str(g.options), str(g.questions), *[str(g.counts[i]) if i < g.options else "" for i in range(width_k)],
                      _fmt(g.expected), "-" if g.statistic is None else f"{g.statistic:.1f}",
@@ -59,16 +60,20 @@ def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, wid
         console.print(f"  {plural(k.excluded, 'multiple-key or key-less question')} "
                       f"{'is' if k.excluded == 1 else 'are'} not part of the test.")
 
+
+def _reading(console: Console, s: BankSummary) -> None:
     r = s.reading
-    reading = table(f"Reading level (Flesch-Kincaid, target <= {r.target:g})", "stems", "graded", "too short",
-                    "above target", "findings", "mean", "median", "max", numeric=tuple(range(8)))
+    reading = _table(f"Reading level (Flesch-Kincaid, target <= {r.target:g})", "stems", "graded", "too short",
+                     "above target", "findings", "mean", "median", "max", numeric=tuple(range(8)))
     reading.add_row(*(_fmt(v) for v in (r.stems, r.graded, r.too_short, r.above_target, r.findings, r.mean, r.median,
                                         r.max)))
     console.print(reading)
 
+
+def _lengths(console: Console, s: BankSummary) -> None:
     length = s.lengths
-    lengths = table("Option-length ratio (key chars / mean distractor chars)", "ratio band", "questions",
-                    numeric=(1,))
+    lengths = _table("Option-length ratio (key chars / mean distractor chars)", "ratio band", "questions",
+                     numeric=(1,))
     for b in length.bands:
         lengths.add_row(b["band"], str(b["questions"]))
     lengths.caption = (f"median {_fmt(length.median)}, max {_fmt(length.max)}; key longer than every distractor: "
@@ -76,9 +81,11 @@ def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, wid
     lengths.caption_justify = "left"
     console.print(lengths)
 
+
+def _by_rule(console: Console, s: BankSummary) -> None:
     fired = [rc for rc in s.by_rule if rc.findings]
-    rules = table(f"Findings by rule ({len(fired)} of {plural(len(s.by_rule), 'rule')} fired)", "code", "rule", "severity",
-                  "findings", "error", "warning", "info", numeric=(3, 4, 5, 6))
+    rules = _table(f"Findings by rule ({len(fired)} of {plural(len(s.by_rule), 'rule')} fired)", "code", "rule",
+                   "severity", "findings", "error", "warning", "info", numeric=(3, 4, 5, 6))
     for rc in fired:
         rules.add_row(rc.code, rc.name, f"[{SEVERITY_STYLES.get(rc.severity, '')}]{rc.severity}[/]" if rc.severity else "-",
                       str(rc.findings), str(rc.error), str(rc.warning), str(rc.info))
@@ -86,19 +93,23 @@ def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, wid
         rules.add_row("", "no findings", "", "0", "0", "0", "0")
     console.print(rules)
 
-    folders = table("Findings by folder", "folder", "files", "questions", "findings", "error", "warning", "info",
-                    numeric=(1, 2, 3, 4, 5, 6))
+
+def _by_folder(console: Console, s: BankSummary) -> None:
+    folders = _table("Findings by folder", "folder", "files", "questions", "findings", "error", "warning", "info",
+                     numeric=(1, 2, 3, 4, 5, 6))
     for fc in s.by_folder:
         folders.add_row(fc.folder, str(fc.files), str(fc.questions), str(fc.findings), str(fc.error), str(fc.warning),
                         str(fc.info))
     console.print(folders)
 
+
+def _coverage(console: Console, s: BankSummary) -> None:
     c = s.coverage
     for title, items, none_label, none_count in (
             ("Coverage by objective", c.objectives, "(no objective)", c.no_objective),
             ("Coverage by tag", c.tags, "(untagged)", c.no_tags),
             ("Coverage by difficulty", c.difficulty, "(none)", c.no_difficulty)):
-        cov = table(f"{title} ({len(items)})", "name", "questions", numeric=(1,))
+        cov = _table(f"{title} ({len(items)})", "name", "questions", numeric=(1,))
         for item in items[:MAX_ROWS]:
             cov.add_row(item["name"], str(item["questions"]))
         if len(items) > MAX_ROWS:
@@ -107,14 +118,16 @@ def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, wid
             cov.add_row(none_label, str(none_count))
         console.print(cov)
 
+
+def _clusters(console: Console, s: BankSummary) -> None:
     n = s.near_duplicates
     if not n.rule_active:
         console.print("Near-duplicate clusters: near-duplicate-stem is not enabled in this run.")
         return
-    clusters = table(f"Near-duplicate clusters ({plural(len(n.clusters), 'cluster')}, "
-                     f"{plural(n.questions_in_clusters, 'question')}, {plural(n.findings, 'finding')}, "
-                     f"threshold {n.threshold:g})", "cluster", "question", "where", "max %",
-                     numeric=(0, 3))
+    clusters = _table(f"Near-duplicate clusters ({plural(len(n.clusters), 'cluster')}, "
+                      f"{plural(n.questions_in_clusters, 'question')}, {plural(n.findings, 'finding')}, "
+                      f"threshold {n.threshold:g})", "cluster", "question", "where", "max %",
+                      numeric=(0, 3))
     for cl in n.clusters:
         for i, m in enumerate(cl.members):
             clusters.add_row(str(cl.number) if i == 0 else "", m.id, f"{m.path}:{m.line}",
@@ -122,3 +135,14 @@ def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, wid
     if not n.clusters:
         clusters.add_row("", "none", "", "")
     console.print(clusters)
+
+
+SECTIONS = (_totals, _key_positions, _reading, _lengths, _by_rule, _by_folder, _coverage, _clusters)
+
+
+def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, width: int | None = None) -> None:
+    """The summary as tables, one per section, in the report's order."""
+    console = Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None,
+                      highlight=False, soft_wrap=False)
+    for section in SECTIONS:
+        section(console, summary)

@@ -63,25 +63,64 @@ def _runs(items: list[BankItem], k: int, limit: int) -> Iterator[BankViolation]:
         run_start, run = i, 1
 
 
-def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
+def _groups(questions: Sequence[BankItem]) -> tuple[dict[int, list[BankItem]], int]:
+    """The single-key questions by option count (2 to 10 options, in bank order), and how many questions are left
+    out (several keys or none, more options than letters)."""
     groups: dict[int, list[BankItem]] = defaultdict(list)
-    for item in [q for q in questions if q.select == 1 and len(q.keys) == 1]:
-        if 2 <= item.option_count <= len(LETTERS):
+    excluded = 0
+    for item in questions:
+        if item.select == 1 and len(item.keys) == 1 and 2 <= item.option_count <= len(LETTERS):
             groups[item.option_count].append(item)
+        else:
+            excluded += 1
+    return groups, excluded
+
+
+def _key_counts(items: list[BankItem], k: int) -> list[int]:
+    """How many of these k-option questions have their key at each position."""
+    counts = [0] * k
+    for item in items:
+        counts[item.keys[0]] += 1
+    return counts
+
+
+def _chi_square_minimum(k: int, options: Options) -> int:
+    """The fewest k-option questions the chi-square approximation holds for (5 expected keys per position)."""
+    return max(options.min_questions, 5 * k)
+
+
+def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
+    groups, _ = _groups(questions)
     groups = {k: items for k, items in groups.items() if len(items) >= 2}
     alpha = options.alpha / max(1, len(groups))   # one family of tests per bank
     for k, items in sorted(groups.items()):
         n = len(items)
-        counts = [0] * k
-        for item in items:
-            counts[item.keys[0]] += 1
-        test, p = _spread_test(counts, n >= max(options.min_questions, 5 * k))
+        counts = _key_counts(items, k)
+        test, p = _spread_test(counts, n >= _chi_square_minimum(k, options))
         if p < alpha:
             spread = ", ".join(f"{LETTERS[i]} {c}" for i, c in enumerate(counts))
             yield BankViolation(items[0], "options",
                                 f"keys of the {n} {k}-option questions sit at {spread}; expected about {n / k:.0f} each "
                                 f"({test}, p={p:.2g})", bank_level=True)
         yield from _runs(items, k, options.max_run or _expected_run_limit(n, k, alpha))
+
+
+def publish(questions: Sequence[BankItem], options: Options) -> dict:
+    """The key-position table: per option count, the questions, their keys per position and, where the group is
+    large enough for it (``needed``), the chi-square test at ``alpha`` for that group alone (the check shares alpha
+    among the groups and tests smaller ones exactly); and how many questions no group holds (``excluded``)."""
+    groups, excluded = _groups(questions)
+    table = []
+    for k, items in sorted(groups.items()):
+        counts = _key_counts(items, k)
+        needed = _chi_square_minimum(k, options)
+        row = {"options": k, "questions": len(items), "counts": counts, "needed": needed,
+               "tested": len(items) >= needed, "statistic": None, "p_value": None, "biased": None}
+        if row["tested"]:
+            statistic, p = chi_square_uniform(counts)
+            row.update(statistic=statistic, p_value=p, biased=p < options.alpha)
+        table.append(row)
+    return {"groups": table, "excluded": excluded}
 
 
 _BIASED = "questions:\n" + "".join(
@@ -130,6 +169,7 @@ RULE = BankRule(
     use_instead="Randomise key positions when assembling forms, or rebalance the bank's keys by hand.",
     options=Options,
     check=check,
+    publish=publish,
     passing=(_BALANCED, _SMALL_BALANCED),
     failing=(_BIASED, _SMALL_QUIZ),
 )

@@ -62,10 +62,15 @@ def confirmed_pairs(keys: Sequence[StemKey], options: Options, store: Store | No
             if same_question(keys[a], keys[b], score, options)]
 
 
+def _keys(questions: Sequence[BankItem]) -> list[StemKey]:
+    """Each question's key, extracted with its file; a question whose extraction failed (reported as an internal
+    error) takes part with an empty key."""
+    return [item.features.get(RULE.name) or _EMPTY for item in questions]
+
+
 def check(questions: Sequence[BankItem], options: Options, store: Store | None = None) -> Iterator[BankViolation]:
-    # the key is extracted per question with the file; a question whose extraction failed (reported as an
-    # internal error) takes part with an empty key. The search kept in ``store`` by the last run is reused.
-    keys = [item.features.get(RULE.name) or _EMPTY for item in questions]
+    # the search kept in ``store`` by the last run is reused
+    keys = _keys(questions)
     partners: dict[int, list[tuple[float, int]]] = {}
     for a, b, score in confirmed_pairs(keys, options, store):
         partners.setdefault(a, []).append((score, b))
@@ -78,6 +83,11 @@ def check(questions: Sequence[BankItem], options: Options, store: Store | None =
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         yield BankViolation(questions[index], "stem",
                             f"stem is {score:.0f}% similar to question {peer.id!r} at {where}{more}")
+
+
+def publish(questions: Sequence[BankItem], options: Options) -> list[tuple[int, int, float]]:
+    """The pairs the check reports, as (index a, index b, similarity) over ``questions`` in order (a < b)."""
+    return confirmed_pairs(_keys(questions), options)
 
 
 RULE = BankRule(
@@ -96,6 +106,7 @@ RULE = BankRule(
     encode=encode_keys,
     decode=decode_keys,
     memo=True,
+    publish=publish,
     passing=("""\
 questions:
   - id: nd-series-1
