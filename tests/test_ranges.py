@@ -211,11 +211,11 @@ def test_findings_without_a_range_keep_one_caret_and_null_ends(registry):
 
 def test_cache_keeps_the_range(registry):
     from qlint.cache import decode, encode
-    from qlint.items import FileOutcome
+    from qlint.items import CheckedFile
 
     found = [f for f in lint_text(NOT_MID_LINE, registry, extend=["negative-stem"]) if f.rule == "negative-stem"]
     plain = Finding("x.yaml", 3, 1, "Q102", "schema", Severity.ERROR, "m")
-    back = decode(encode(FileOutcome("example.yaml", found + [plain], [], [])))
+    back = decode(encode(CheckedFile("example.yaml", found + [plain], [], [])))
     assert [(f.line, f.column, f.end_line, f.end_column) for f in back.findings] == \
         [(2, 34, 2, 37), (3, 1, None, None)]
 

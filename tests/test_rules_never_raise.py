@@ -24,7 +24,7 @@ from qlint.engine import check_bank, check_file
 from qlint.model import Question
 from qlint.problems import INTERNAL_ERROR
 from qlint.registry import load_registry
-from qlint.sourcemap import FileResult, LoadedQuestion
+from qlint.sourcemap import LoadedQuestion, ParsedFile
 
 CORPORA = SHARED / "corpora"
 SAMPLED = {"opentriviaqa": (10, 1)}   # corpus -> keep the lines numbered (from 0) offset, offset + N, ...
@@ -52,8 +52,8 @@ def _question(record: dict, qid: str) -> Question | None:
         return None
 
 
-def _loaded(questions: list[Question], path: str) -> FileResult:
-    return FileResult(path, [LoadedQuestion(q, path, i + 1, 1, {}) for i, q in enumerate(questions)])
+def _loaded(questions: list[Question], path: str) -> ParsedFile:
+    return ParsedFile(path, [LoadedQuestion(q, path, i + 1, 1, {}) for i, q in enumerate(questions)])
 
 
 def _corpus(path: Path) -> list[Question]:

@@ -23,14 +23,14 @@ from qlint.cache import decode as decode_outcome
 from qlint.config import Config
 from qlint.files import Signature, read_file, relative
 from qlint.finding import Finding
-from qlint.items import FileOutcome
+from qlint.items import CheckedFile
 from qlint.limits import Limits
 from qlint.perfile import FileSetup, check_path
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Store
 
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
-Checked = tuple["FileOutcome | str", "str | None", "Signature | None"]   # outcome (or its encoding), digest, stat
+WorkerReply = tuple["CheckedFile | str", "str | None", "Signature | None"]   # outcome (or its encoding), digest, stat
 
 
 def default_jobs() -> int:
@@ -41,10 +41,10 @@ def default_jobs() -> int:
 
 
 @dataclass
-class Outcomes:
+class Batch:
     """Every file's outcome, in file order, and the whole-bank findings when the cache already holds them."""
 
-    files: list[FileOutcome]
+    files: list[CheckedFile]
     bank: list[Finding] | None = None
     store_bank: Callable[[list[Finding]], None] | None = None   # keeps freshly computed bank findings
     stores: Callable[[str], Store] | None = None   # where bank rules keep their work between runs (the cache)
@@ -53,7 +53,7 @@ class Outcomes:
 
 def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
                 jobs: int, use_cache: bool, keep: bool, progress: bool,
-                bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False) -> Outcomes:
+                bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False) -> Batch:
     """Per-file outcomes for every file, from the cache where the content is unchanged.
 
     The bank findings cached (and to be cached) are those of the files whose digests are ``bank_before`` followed
@@ -75,7 +75,7 @@ def process_all(files: Sequence[Path], config: Config, registry: Registry, activ
 
 def _process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
                  jobs: int, use_cache: bool, keep: bool, progress: bool,
-                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool) -> Outcomes:
+                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool) -> Batch:
     setup = FileSetup(tuple(active), config.settings.limits, keep)
     limits = config.settings.limits
     cache = (Cache.open(config, config_key(config, registry, active), setup.codecs) if use_cache and not keep
@@ -85,7 +85,7 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     # an empty cache (the first run of a key) can hit nothing: files are hashed as they are checked, not before
     fresh = cache is not None and cache.empty()
     digests = _digests(files, displays, limits, jobs, cache, signatures) if cache is not None and not fresh else None
-    result = Outcomes([], stores=cache.store if cache is not None else None,
+    result = Batch([], stores=cache.store if cache is not None else None,
                       digests=[d for d, _ in digests] if digests is not None else [None] * len(files))
     if cache is not None and digests is not None:
         _keep_bank(result, cache, bank_before)
@@ -97,7 +97,7 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     jobs = min(jobs, len(todo))
     if jobs > 1 and total_bytes >= PARALLEL_MIN_BYTES:
         worker = dataclasses.replace(setup, cache_folder=cache.folder if cache is not None else None)
-        results: Iterator[Checked] = _parallel([(p, d) for _, p, d in todo], worker, jobs)
+        results: Iterator[WorkerReply] = _parallel([(p, d) for _, p, d in todo], worker, jobs)
     else:
         results = _serial(todo, setup, cache)
     seen: dict[str, tuple[Signature, str]] = {}
@@ -118,9 +118,9 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
 
 def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[str | None, int]] | None,
                 cache: Cache | None, features: bool
-                ) -> tuple[list[FileOutcome | None], list[tuple[int, Path, str]], int]:
+                ) -> tuple[list[CheckedFile | None], list[tuple[int, Path, str]], int]:
     """The outcomes the cache holds (None where it holds none), the files left to check, and their bytes."""
-    outcomes: list[FileOutcome | None] = [None] * len(files)
+    outcomes: list[CheckedFile | None] = [None] * len(files)
     todo: list[tuple[int, Path, str]] = []
     total_bytes = 0
     for index, (path, display) in enumerate(zip(files, displays)):
@@ -137,7 +137,7 @@ def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[
     return outcomes, todo, total_bytes
 
 
-def _parallel(jobs_list: list[tuple[Path, str]], setup: FileSetup, jobs: int) -> Iterator[Checked]:
+def _parallel(jobs_list: list[tuple[Path, str]], setup: FileSetup, jobs: int) -> Iterator[WorkerReply]:
     """Outcomes from worker processes, in order; each batch of files carries the setup with it."""
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
@@ -147,7 +147,7 @@ def _parallel(jobs_list: list[tuple[Path, str]], setup: FileSetup, jobs: int) ->
         yield from pool.map(partial(_work, setup), jobs_list, chunksize=chunk)
 
 
-def _work(setup: FileSetup, job: tuple[Path, str]) -> Checked:
+def _work(setup: FileSetup, job: tuple[Path, str]) -> WorkerReply:
     """One file's outcome in a worker, sent back as its cache encoding when it has one: the worker encodes it
     for the cache anyway, and the main process decodes that JSON in less than half the time unpickling the
     objects takes (and the worker skips pickling them), which counts on a cold run of a big bank."""
@@ -157,13 +157,13 @@ def _work(setup: FileSetup, job: tuple[Path, str]) -> Checked:
     return (outcome if whole else text), digest, signature   # type: ignore[return-value]
 
 
-def _serial(todo: list[tuple[int, Path, str]], setup: FileSetup, cache: Cache | None) -> Iterator[Checked]:
+def _serial(todo: list[tuple[int, Path, str]], setup: FileSetup, cache: Cache | None) -> Iterator[WorkerReply]:
     for _, path, display in todo:
         outcome, _, digest, signature = check_path(path, display, setup, cache)
         yield outcome, digest, signature
 
 
-def _keep_bank(result: Outcomes, cache: Cache, before: Sequence[str] | None) -> None:
+def _keep_bank(result: Batch, cache: Cache, before: Sequence[str] | None) -> None:
     """The bank findings of exactly the files ``before`` and these, if a run before this one stored them, and where
     to store them; nothing when ``before`` is None or a file has no digest (its content is unknown)."""
     if before is None or any(d is None for d in result.digests):

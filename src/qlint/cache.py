@@ -31,7 +31,7 @@ from typing import Any, NamedTuple
 from qlint import __version__
 from qlint.edits import Fix
 from qlint.finding import Finding, Severity
-from qlint.items import NO_IGNORE, BankItem, FileOutcome
+from qlint.items import NO_IGNORE, BankItem, CheckedFile
 from qlint.sourcemap import Suppression
 
 FOLDER = ".qlint_cache"
@@ -193,7 +193,7 @@ def _findings(doc: Any) -> list[Finding]:
     return found
 
 
-def encode(outcome: FileOutcome, codecs: Codecs = NO_CODECS) -> str:
+def encode(outcome: CheckedFile, codecs: Codecs = NO_CODECS) -> str:
     """An outcome as compact JSON: findings as rows, questions as columns (a warm run decodes every entry).
 
     Three lines: the findings and suppressions; the questions; the bank rules' per-question features. A run
@@ -219,7 +219,7 @@ def encode(outcome: FileOutcome, codecs: Codecs = NO_CODECS) -> str:
     return "\n".join((head, json.dumps(columns, separators=(",", ":")), json.dumps(features, separators=(",", ":"))))
 
 
-def encoded(outcome: FileOutcome, codecs: Codecs = NO_CODECS) -> str | None:
+def encoded(outcome: CheckedFile, codecs: Codecs = NO_CODECS) -> str | None:
     """``encode(outcome)``, or None for an outcome JSON cannot carry (a plugin's feature): it is not cached."""
     try:
         return encode(outcome, codecs)
@@ -258,7 +258,7 @@ def _columns(columns: Any, count: int) -> dict[str, list]:
     return columns
 
 
-def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> FileOutcome:
+def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> CheckedFile:
     """An entry as an outcome; with ``features=False`` the questions come without bank features, and are left
     out altogether (only counted) when the file has no suppression or ignore field that needs them. Damaged (or
     any error of ``json``) when the entry is not in the shape ``encode`` writes."""
@@ -270,7 +270,7 @@ def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> File
     findings = _findings(doc["findings"])
     suppressions = [_suppression(s) for s in doc["suppressions"]]
     if not (features or suppressions or doc["ignores"]):
-        return FileOutcome(path, findings, [], suppressions, count=count)
+        return CheckedFile(path, findings, [], suppressions, count=count)
     middle, _, tail = rest.partition("\n")
     columns = _columns(json.loads(middle), count)
     kept = json.loads(tail) if features else {}
@@ -282,7 +282,7 @@ def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> File
     for qid, p, line, col, end, select, keys, n, objective, tags, difficulty, ignore, positions, *values in rows:
         items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, tuple(keys), n, objective, tuple(tags),
                               difficulty, ignore or NO_IGNORE, positions, dict(zip(names, values))))
-    return FileOutcome(path, findings, items, suppressions)
+    return CheckedFile(path, findings, items, suppressions)
 
 
 def _entry_folders(base: Path) -> list[Path]:
@@ -517,7 +517,7 @@ class Cache:
     def _path(self, digest: str) -> Path:
         return self.folder / digest[:2] / f"{digest}.json"
 
-    def get(self, digest: str, features: bool = True) -> FileOutcome | None:
+    def get(self, digest: str, features: bool = True) -> CheckedFile | None:
         """A file's outcome; with ``features=False`` its questions come without bank features (when the bank
         findings come from ``get_bank``, nothing needs them, and they are most of an entry)."""
         try:
@@ -525,7 +525,7 @@ class Cache:
         except (OSError, *DECODE_ERRORS):
             return None  # missing, or damaged by a crash or a hand: recompute
 
-    def put(self, digest: str, outcome: FileOutcome | str) -> None:
+    def put(self, digest: str, outcome: CheckedFile | str) -> None:
         """Store an outcome (or its ``encode``-d text) under a file's digest."""
         text = outcome if isinstance(outcome, str) else encoded(outcome, self.codecs)
         if text is not None:

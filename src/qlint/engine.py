@@ -1,7 +1,7 @@
 """Runs rules. Pure: what a reader made of a file, and the active rules, in; findings out; no I/O.
 
 Work splits in two so that it can be parallel and cached: ``check_file`` does everything
-that depends on one file alone (and returns a picklable FileOutcome); ``check_bank`` runs
+that depends on one file alone (and returns a picklable CheckedFile); ``check_bank`` runs
 the whole-bank rules over the BankItems of every file. The run applies suppressions and sorts.
 """
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Callable, Iterable, Sequence
 from time import monotonic
 
 from qlint.finding import Finding, Severity
-from qlint.items import BankItem, FileOutcome, to_item
+from qlint.items import BankItem, CheckedFile, to_item
 from qlint.problems import INTERNAL_ERROR, RULE_TIMEOUT, UNSUPPORTED
 from qlint.rule import ActiveRule, BankRule, QuestionRule, Store
-from qlint.sourcemap import FileResult, LoadedQuestion
+from qlint.sourcemap import LoadedQuestion, ParsedFile
 
 # reading the clock costs about as much as a small rule's call, so the budget is checked every this many questions;
 # every built-in rule is linear in a question's size, so the overshoot is a few calls of one rule
@@ -87,8 +87,8 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
                    finding.message, finding.question, finding.field, finding.fix, finding.end_line, finding.end_column)
 
 
-def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions: bool = False,
-               budget: float = math.inf) -> FileOutcome:
+def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions: bool = False,
+               budget: float = math.inf) -> CheckedFile:
     """Everything that depends on this file alone: reader findings that are on, question rules, bank features.
 
     ``budget`` is the seconds the question rules may take over this file (the run's ``rule-time-budget``).
@@ -117,11 +117,11 @@ def check_file(result: FileResult, active: Sequence[ActiveRule], keep_questions:
             except (Exception, SystemExit) as exc:
                 findings.append(_crash(a.rule.name, loaded.path, loaded.line, loaded.column, item.id, exc))
         items.append(item)
-    return FileOutcome(result.path, findings, items, result.suppressions,
+    return CheckedFile(result.path, findings, items, result.suppressions,
                        list(result.questions) if keep_questions else None)
 
 
-def timed_out(outcome: FileOutcome) -> bool:
+def timed_out(outcome: CheckedFile) -> bool:
     """Whether the time budget cut this file's rules short: an outcome that depends on the clock, not to be cached."""
     return any(f.rule == RULE_TIMEOUT[1] for f in outcome.findings)
 

@@ -28,7 +28,7 @@ from qlint.edits import Edit, Fix, Reorder, SetText
 from qlint.finding import Finding
 from qlint.formats.yaml_reader import load_text
 from qlint.limits import Limits
-from qlint.sourcemap import FileResult
+from qlint.sourcemap import ParsedFile
 
 
 class FixError(Exception):
@@ -171,7 +171,7 @@ def _line(entry: Any) -> int:
     return lc.line + 1 if lc is not None else 0
 
 
-def _refuse_colliding_ids(text: str, checked: FileResult, entries: list[Any]) -> None:
+def _refuse_colliding_ids(text: str, checked: ParsedFile, entries: list[Any]) -> None:
     """FixError when two questions share an id as qlint, ruamel.yaml (YAML 1.2) or PyYAML (YAML 1.1) reads it:
     ``"31"`` and ``0x1F``, ``007`` and ``7``, ``true`` and ``"True"``. Fixes find their question by position, but
     a bank whose ids collide for some reader is one a person must disambiguate first."""
@@ -253,7 +253,7 @@ def _overlaps(one: str, other: str) -> bool:
     return long == short or long.startswith((short + ".", short + "["))
 
 
-def _located(checked: FileResult, entries: list[Any]) -> dict[str, tuple[int, Any]]:
+def _located(checked: ParsedFile, entries: list[Any]) -> dict[str, tuple[int, Any]]:
     """Each question the checker read -> its index among the checker's questions and the round-trip mapping that
     starts at the same line and column (the node the checker read, not one that merely has the same id)."""
     at = {(e.lc.line + 1, e.lc.col + 1): e for e in entries if isinstance(e, dict) and getattr(e, "lc", None)}
@@ -313,7 +313,7 @@ def _refusal(question: Any, fix: Fix) -> str | None:
         return "its fields are not where the checker read them"
 
 
-def _verify(old_text: str, checked: FileResult, new_text: str, planned: list[tuple[int, Edit]],
+def _verify(old_text: str, checked: ParsedFile, new_text: str, planned: list[tuple[int, Edit]],
             limits: Limits | None) -> None:
     """FixError unless the new text, read by the checker's own loader, is the old one with exactly the planned
     edits: same structural findings, same questions in the same order, each equal to its old self with its own

@@ -24,7 +24,7 @@ def fix_text(text: str, path: str, findings: Sequence[Finding]) -> str | None:
 
 
 @dataclass
-class FixOutcome:
+class FixReport:
     """What a fix pass changed (or would change): new texts by path, and files or fixes left alone with why."""
 
     changed: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (old text, new text)
@@ -32,10 +32,10 @@ class FixOutcome:
     applied: int = 0
 
 
-def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixOutcome:
+def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixReport:
     """Apply the safe fixes that ``run`` found, file by file, until nothing more is fixable. A file that cannot be
     read, fixed safely or written is skipped with its reason and the other files go on."""
-    outcome = FixOutcome()
+    outcome = FixReport()
     for path in sorted({f.path for f in run.findings if f.fix is not None}):
         data, _, _ = read_file(Path(path), run.config.settings.limits)  # a regular file within the size limit, or None
         try:

@@ -56,7 +56,7 @@ def to_item(loaded: LoadedQuestion) -> BankItem:
 
 
 @dataclass(eq=False)
-class FileOutcome:
+class CheckedFile:
     """Everything per-file work produced for one file: cacheable, and all the engine needs afterwards."""
 
     path: str

@@ -14,7 +14,7 @@ from qlint.engine import check_file, timed_out
 from qlint.files import Signature, read_file
 from qlint.formats import read as read_bank
 from qlint.formats.base import parse_error
-from qlint.items import FileOutcome
+from qlint.items import CheckedFile
 from qlint.limits import Limits
 from qlint.rule import ActiveRule, BankRule
 
@@ -39,7 +39,7 @@ class FileSetup:
 
 
 def check_source(data: bytes | None, display: str, setup: FileSetup, real_path: Path | None = None,
-                 problem: str | None = None) -> FileOutcome:
+                 problem: str | None = None) -> CheckedFile:
     """One file's outcome from its bytes, read by the reader its format takes (YAML, GIFT, Aiken, Moodle XML,
     QTI); ``data`` None when the file could not be read, and ``problem`` says why (a parse-error finding)."""
     if data is None:
@@ -50,7 +50,7 @@ def check_source(data: bytes | None, display: str, setup: FileSetup, real_path: 
 
 
 def check_path(path: Path, display: str, setup: FileSetup, cache: Cache | None, want_text: bool = False
-               ) -> tuple[FileOutcome, str | None, str | None, Signature | None]:
+               ) -> tuple[CheckedFile, str | None, str | None, Signature | None]:
     """Read, check and (when there is a cache) store one file's outcome under the hash of what was read. Returns
     the outcome; its cache encoding when there is a cache or ``want_text`` (None when it has none: kept
     questions, or a feature JSON cannot carry); and, with a cache, the file's digest and stat signature."""

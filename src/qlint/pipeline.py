@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from qlint.batch import Outcomes, default_jobs, process_all
+from qlint.batch import Batch, default_jobs, process_all
 from qlint.config import Config, ConfigError, ignored_for, load_config, resolve_rules
 from qlint.engine import check_bank
 from qlint.files import SKIP_DIRS, matches_glob, relative
 from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, with_source_format
-from qlint.items import FileOutcome
+from qlint.items import CheckedFile
 from qlint.limits import Limits
 from qlint.packs import PackError
 from qlint.perfile import FileSetup, check_source
@@ -42,10 +42,10 @@ class Run:
     config: Config
     registry: Registry
     active: list[ActiveRule]
-    results: list[FileOutcome]   # named files first; the rest of their bank only when its entries were read
+    results: list[CheckedFile]   # named files first; the rest of their bank only when its entries were read
     findings: list[Finding]
     report_only: set[str] | None = None
-    shown: list[FileOutcome] = field(default_factory=list)
+    shown: list[CheckedFile] = field(default_factory=list)
     stdin: tuple[str, bytes | OSError] | None = None   # the name and the bytes read from standard input
     excluded: list[str] = field(default_factory=list)   # paths named but left out by --force-exclude
 
@@ -156,7 +156,7 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded)
 
 
-Gathered = tuple[list[FileOutcome], "Outcomes | None", "set[str] | None"]   # outcomes, bank cache, report only
+Gathered = tuple[list[CheckedFile], "Batch | None", "set[str] | None"]   # outcomes, bank cache, report only
 
 
 def _stdin_outcomes(read: tuple[str, bytes | OSError], stdin_filename: str | None, config: Config,
@@ -197,7 +197,7 @@ def _file_outcomes(targets: list[Path], config: Config, registry: Registry, acti
     return processed.files, processed, report_only
 
 
-def _findings(outcomes: list[FileOutcome], processed: Outcomes | None, report_only: set[str] | None,
+def _findings(outcomes: list[CheckedFile], processed: Batch | None, report_only: set[str] | None,
               config: Config, registry: Registry, active: list[ActiveRule]) -> list[Finding]:
     """Every finding to report: the files' own, the bank rules' (from the cache when it holds them for exactly
     these files), with suppressions, per-file ignores and the report filter applied."""
@@ -238,7 +238,7 @@ def _bank_only(active: Sequence[ActiveRule]) -> list[ActiveRule]:
 
 
 def _named_in_bank(files: list[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
-                   jobs: int, use_cache: bool, keep: bool, progress: bool) -> Outcomes:
+                   jobs: int, use_cache: bool, keep: bool, progress: bool) -> Batch:
     """The outcomes of the named ``files`` and of the rest of the bank they belong to, in that order. Only the
     named files go through every rule; the rest, whose own findings are not reported, go through the bank rules
     alone (under their own cache key), which costs little more than loading them. The bank findings are cached
@@ -269,7 +269,7 @@ def _read_stdin(stdin: bytes | BinaryIO | None, limits: Limits) -> bytes | OSErr
 
 
 def _stdin_outcome(name: str, data: bytes | OSError, active: Sequence[ActiveRule], limits: Limits,
-                   keep: bool) -> FileOutcome:
+                   keep: bool) -> CheckedFile:
     """Standard input checked as one file; over max-file-size, or unreadable, it is a parse-error finding, as a
     file is."""
     setup = FileSetup(tuple(active), limits, keep)

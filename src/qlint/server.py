@@ -36,7 +36,7 @@ _KEY_POSITION = re.compile(r"^\s*(?:-\s+)?[A-Za-z_]*$")
 
 
 @dataclass
-class Checked:
+class Diagnosed:
     """A buffer's latest findings, by the version of the text they were computed from."""
 
     version: int | None
@@ -49,7 +49,7 @@ class QlintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("qlint", __version__)
         self.pending: dict[str, asyncio.Task] = {}
-        self.checked: dict[str, Checked] = {}
+        self.checked: dict[str, Diagnosed] = {}
 
 
 def _path(uri: str) -> str | None:
@@ -104,7 +104,7 @@ def _check_now(server: QlintServer, uri: str) -> None:
     except SetupError as exc:
         server.window_show_message(types.ShowMessageParams(types.MessageType.Error, f"qlint: {exc}"))
         return
-    server.checked[uri] = Checked(document.version, found)
+    server.checked[uri] = Diagnosed(document.version, found)
     lines = document.source.splitlines()
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
         uri=uri, version=document.version, diagnostics=[diagnostic(f, lines) for f in found]))

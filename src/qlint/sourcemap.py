@@ -1,6 +1,6 @@
 """Where each question and field sits in its file: the source map every reader produces and every finding uses.
 
-A reader turns one file's bytes into a ``FileResult``: its questions (``LoadedQuestion``: a validated question
+A reader turns one file's bytes into a ``ParsedFile``: its questions (``LoadedQuestion``: a validated question
 with the line and column of each field's key and how each scalar's value is written), its suppression comments
 and the problems it met, as findings. Nothing here knows a file format; one ``locate`` finds a field's position
 in any reader's map (or a ``BankItem``'s packed one).
@@ -168,7 +168,7 @@ class Suppression:
 
 
 @dataclass
-class FileResult:
+class ParsedFile:
     """What one file yielded: its questions, its suppression comments and the problems found reading it."""
 
     path: str

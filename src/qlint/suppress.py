@@ -11,7 +11,7 @@ import bisect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from qlint.finding import Finding, Severity
-from qlint.items import BankItem, FileOutcome
+from qlint.items import BankItem, CheckedFile
 from qlint.problems import INVALID_SUPPRESSION as INVALID
 from qlint.problems import UNUSED_SUPPRESSION as UNUSED
 from qlint.rule import ActiveRule
@@ -67,7 +67,7 @@ class _Index:
 _FORMS = {"line": "ignore", "question": "ignore-question", "file": "ignore-file"}
 
 
-def apply_suppressions(findings: list[Finding], files: Sequence[FileOutcome],
+def apply_suppressions(findings: list[Finding], files: Sequence[CheckedFile],
                        active: Sequence[ActiveRule], all_rules: Iterable[str] = ()) -> list[Finding]:
     """Drop suppressed findings; add findings about the suppressions themselves."""
     known = _names(active)
@@ -117,7 +117,7 @@ def apply_suppressions(findings: list[Finding], files: Sequence[FileOutcome],
     return kept + extra
 
 
-def _index_comments(result: FileOutcome, index: _Index, resolve, extra: list[Finding],
+def _index_comments(result: CheckedFile, index: _Index, resolve, extra: list[Finding],
                     invalid: Severity | None) -> None:
     """A file's suppression comments into ``index``; one without rule names or a reason is an invalid-suppression."""
     starts = sorted((q.line, i) for i, q in enumerate(result.items))
@@ -145,7 +145,7 @@ def _index_comments(result: FileOutcome, index: _Index, resolve, extra: list[Fin
                 index.add(key, index.by_question, (result.path, item.id))
 
 
-def finish(outcomes: Sequence[FileOutcome], findings: list[Finding], active: Sequence[ActiveRule], *,
+def finish(outcomes: Sequence[CheckedFile], findings: list[Finding], active: Sequence[ActiveRule], *,
            ignored: Callable[[str], frozenset[str]] | None = None,
            report_only: Mapping[str, object] | set[str] | None = None,
            all_rules: Iterable[str] = ()) -> list[Finding]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from qlint.files import SKIP_DIRS, first_time, matches_glob, read_file
 from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, format_name, parse_error
 from qlint.limits import Limits
-from qlint.sourcemap import FileResult
+from qlint.sourcemap import ParsedFile
 
 __all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "read", "read_path", "reader",
            "reader_for"]
@@ -64,7 +64,7 @@ def reader_for(path: str, data: bytes, forced_format: str | None = None) -> Read
     return reader("yaml")
 
 
-def read_path(path: Path, display: str | None = None, limits: Limits | None = None) -> FileResult:
+def read_path(path: Path, display: str | None = None, limits: Limits | None = None) -> ParsedFile:
     """One bank file on disk -> its questions, source map and problems; a file that cannot be read (missing, a FIFO,
     over ``max-file-size``) is a parse-error finding."""
     limits = limits or ReadLimits()
@@ -75,7 +75,7 @@ def read_path(path: Path, display: str | None = None, limits: Limits | None = No
     return read(data, shown, limits, path)
 
 
-def read(data: bytes, path: str, limits: Limits, real_path: Path | None = None) -> FileResult:
+def read(data: bytes, path: str, limits: Limits, real_path: Path | None = None) -> ParsedFile:
     """One file's bytes -> its questions, source map and problems, by whichever reader its format takes."""
     chosen = reader_for(path, data, forced(real_path.as_posix() if real_path else path, limits) or forced(path, limits))
     try:

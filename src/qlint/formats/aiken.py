@@ -10,7 +10,7 @@ import re
 from qlint.formats.base import Draft, build, decode_text, finding
 from qlint.limits import Limits
 from qlint.problems import SCHEMA
-from qlint.sourcemap import FileResult
+from qlint.sourcemap import ParsedFile
 
 _OPTION = re.compile(r"^\s*([A-Z])\s*[.)]\s+(.*\S)\s*$")
 _ANSWER = re.compile(r"^\s*ANSWER\s*:\s*(\S*)\s*$", re.I)
@@ -57,9 +57,9 @@ class AikenReader:
         head = data[:8192].decode("utf-8", "ignore")
         return bool(re.search(r"(?m)^\s*ANSWER\s*:\s*[A-Z]\s*$", head)) and bool(re.search(r"(?m)^\s*[A-Z][.)]\s", head))
 
-    def read(self, data: bytes, path: str, limits: Limits) -> FileResult:
+    def read(self, data: bytes, path: str, limits: Limits) -> ParsedFile:
         text, problems = decode_text(data, path)
-        result = FileResult(path, findings=list(problems))
+        result = ParsedFile(path, findings=list(problems))
         if text is None:
             return result
         drafts = []
@@ -71,7 +71,7 @@ class AikenReader:
             result.findings.append(finding(path, 1, 1, SCHEMA, "file holds no Aiken questions"))
         return build(drafts, result)
 
-    def _draft(self, group: _Question, result: FileResult) -> Draft | None:
+    def _draft(self, group: _Question, result: ParsedFile) -> Draft | None:
         column = len(group.stem[0][1]) - len(group.stem[0][1].lstrip()) + 1 if group.stem else 1
         draft = Draft({"stem": " ".join(line.strip() for _, line in group.stem)}, group.line, column)
         draft.positions["stem"] = (group.line, column)

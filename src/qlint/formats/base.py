@@ -1,7 +1,7 @@
 """What every bank reader shares: the names of the formats, the reading limits, and how a reader turns the
 fields it found into validated questions with a source map.
 
-A reader turns one file's bytes into a ``FileResult`` exactly as the YAML loader does: questions with the line
+A reader turns one file's bytes into a ``ParsedFile`` exactly as the YAML loader does: questions with the line
 and column of each field in the file the author edits, and every problem as a finding (Q101 parse-error for
 syntax, Q102 schema for shape, Q109 unsupported-question for question types qlint does not check).
 """
@@ -20,7 +20,7 @@ from qlint.finding import Finding, Severity
 from qlint.limits import Limits
 from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Question
 from qlint.problems import PARSE_ERROR, SCHEMA, UNSUPPORTED
-from qlint.sourcemap import FileResult, LoadedQuestion, locate
+from qlint.sourcemap import LoadedQuestion, ParsedFile, locate
 
 # format name -> suffixes that name it; the YAML reader is the default for anything unnamed
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -59,7 +59,7 @@ class Reader(Protocol):
 
     def sniff(self, data: bytes, path: str) -> bool: ...
 
-    def read(self, data: bytes, path: str, limits: Limits) -> FileResult: ...
+    def read(self, data: bytes, path: str, limits: Limits) -> ParsedFile: ...
 
 
 def finding(path: str, line: int, column: int, kind: tuple[str, str], message: str,
@@ -119,7 +119,7 @@ def assign_ids(drafts: list[Draft]) -> None:
         draft.fields.setdefault("id", qid)
 
 
-def build(drafts: list[Draft], result: FileResult) -> FileResult:
+def build(drafts: list[Draft], result: ParsedFile) -> ParsedFile:
     """Validate drafts into questions (ids assigned first); a draft that does not fit is a schema finding."""
     assign_ids(drafts)
     for draft in drafts:
@@ -135,8 +135,8 @@ def build(drafts: list[Draft], result: FileResult) -> FileResult:
     return result
 
 
-def parse_error(path: str, line: int, column: int, message: str) -> FileResult:
-    return FileResult(path, findings=[finding(path, line, column, PARSE_ERROR, message)])
+def parse_error(path: str, line: int, column: int, message: str) -> ParsedFile:
+    return ParsedFile(path, findings=[finding(path, line, column, PARSE_ERROR, message)])
 
 
 def decode_text(data: bytes, path: str) -> tuple[str | None, list[Finding]]:

@@ -18,7 +18,7 @@ from qlint.formats.base import Draft, build, decode_text, finding, unsupported
 from qlint.formats.html import to_plain
 from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR, SCHEMA
-from qlint.sourcemap import FileResult, find_suppressions
+from qlint.sourcemap import ParsedFile, find_suppressions
 
 GRAMMAR = r"""
 start: TITLE? STEM? answers STEM?      -> question
@@ -249,9 +249,9 @@ class GiftReader:
         head = data[:4096].decode("utf-8", "ignore")
         return bool(re.search(r"(^|\n)\s*(::[^\n]*::|\$CATEGORY:)", head)) or bool(re.search(r"\{\s*[=~]", head))
 
-    def read(self, data: bytes, path: str, limits: Limits) -> FileResult:
+    def read(self, data: bytes, path: str, limits: Limits) -> ParsedFile:
         text, problems = decode_text(data, path)
-        result = FileResult(path, findings=list(problems))
+        result = ParsedFile(path, findings=list(problems))
         if text is None:
             return result
         if "qlint:" in text:

@@ -11,7 +11,7 @@ from qlint.formats.base import Draft, build, finding, unsupported
 from qlint.formats.gift import _category
 from qlint.limits import Limits
 from qlint.problems import SCHEMA
-from qlint.sourcemap import FileResult
+from qlint.sourcemap import ParsedFile
 
 _NOT_CHECKED = {"essay": "essay", "numerical": "numeric", "shortanswer": "short answer", "matching": "matching",
                 "cloze": "cloze", "multianswer": "cloze", "calculated": "calculated", "ddwtos": "drag and drop",
@@ -47,9 +47,9 @@ class MoodleReader:
         # Canvas packages hold a <quiz> of their own (assessment_meta.xml): settings, not questions
         return b"<quiz" in head and b"questestinterop" not in head and b"canvas.instructure.com" not in head
 
-    def read(self, data: bytes, path: str, limits: Limits) -> FileResult:
+    def read(self, data: bytes, path: str, limits: Limits) -> ParsedFile:
         root, problems = xmlsafe.parse(data, path)
-        result = FileResult(path, findings=problems)
+        result = ParsedFile(path, findings=problems)
         if root is None:
             return result
         if xmlsafe.local(root) != "quiz":

@@ -15,7 +15,7 @@ from qlint.formats import xmlsafe
 from qlint.formats.base import Draft, ReadLimits, build, finding, unsupported
 from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR, SCHEMA
-from qlint.sourcemap import FileResult
+from qlint.sourcemap import ParsedFile
 
 _QTI1_TYPES = {"multiple_choice_question", "true_false_question", "multiple_answers_question"}
 _QTI1_NAMES = {"essay_question": "essay", "numerical_question": "numeric", "short_answer_question": "short answer",
@@ -161,7 +161,7 @@ def _qti2_item(item, lines: list[str], skipped: dict) -> Draft | None:
     return draft
 
 
-def read_xml(data: bytes, path: str, result: FileResult) -> list[Draft]:
+def read_xml(data: bytes, path: str, result: ParsedFile) -> list[Draft]:
     """The drafts of one QTI XML document; problems go to ``result``."""
     root, problems = xmlsafe.parse(data, path)
     result.findings += problems
@@ -187,7 +187,7 @@ def read_xml(data: bytes, path: str, result: FileResult) -> list[Draft]:
     return found
 
 
-def _entries(archive: zipfile.ZipFile, path: str, limits: Limits, result: FileResult) -> list[zipfile.ZipInfo]:
+def _entries(archive: zipfile.ZipFile, path: str, limits: Limits, result: ParsedFile) -> list[zipfile.ZipInfo]:
     """The package's XML entries, once its size, entry count and ratio are known to be sane."""
     infos = archive.infolist()
     most = getattr(limits, "max_zip_entries", ReadLimits.max_zip_entries)
@@ -224,8 +224,8 @@ def _bounded(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> byt
     return data if len(data) <= limit else None
 
 
-def read_package(data: bytes, path: str, limits: Limits) -> FileResult:
-    result = FileResult(path)
+def read_package(data: bytes, path: str, limits: Limits) -> ParsedFile:
+    result = ParsedFile(path)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             drafts = []
@@ -241,7 +241,7 @@ def read_package(data: bytes, path: str, limits: Limits) -> FileResult:
                     continue
                 if not any(m in body[:4096] for m in (b"questestinterop", b"assessmentItem", b"qti-assessment-item")):
                     continue
-                part = FileResult(inner)
+                part = ParsedFile(inner)
                 drafts = read_xml(body, inner, part)
                 build(drafts, part)
                 result.questions += part.questions
@@ -259,10 +259,10 @@ class QtiReader:
         head = data[:4096]
         return data.startswith(b"PK") or any(m in head for m in (b"questestinterop", b"assessmentItem", b"qti-assessment-item"))
 
-    def read(self, data: bytes, path: str, limits: Limits) -> FileResult:
+    def read(self, data: bytes, path: str, limits: Limits) -> ParsedFile:
         if data.startswith(b"PK\x03\x04") or path.lower().endswith(".zip"):
             return read_package(data, path, limits)
-        result = FileResult(path, suppressions=xmlsafe.suppressions(data))
+        result = ParsedFile(path, suppressions=xmlsafe.suppressions(data))
         return build(read_xml(data, path, result), result)
 
 

@@ -17,7 +17,7 @@ from qlint.formats.base import decode, did_you_mean, schema_messages
 from qlint.limits import Limits
 from qlint.model import Plain, Question
 from qlint.problems import PARSE_ERROR, SCHEMA
-from qlint.sourcemap import COLUMN_BITS, FAST_COLUMNS, FileResult, LoadedQuestion, ValueMap, find_suppressions
+from qlint.sourcemap import COLUMN_BITS, FAST_COLUMNS, LoadedQuestion, ParsedFile, ValueMap, find_suppressions
 
 try:  # libyaml is ~10x faster; the pure-Python loader gives the same nodes.
     _BaseLoader: type = yaml.CSafeLoader
@@ -267,10 +267,10 @@ def _entries(root: yaml.Node, path: str, findings: list[Finding]) -> list[yaml.N
     return None
 
 
-def load_text(text: str, path: str, limits: Limits | None = None) -> FileResult:
+def load_text(text: str, path: str, limits: Limits | None = None) -> ParsedFile:
     """Parse and validate one bank file's text."""
     limits = limits or Limits()
-    result = FileResult(path=path, suppressions=find_suppressions(text))
+    result = ParsedFile(path=path, suppressions=find_suppressions(text))
     try:
         root = yaml.compose(text, Loader=_YamlLoader)
     except yaml.YAMLError as exc:
@@ -355,9 +355,9 @@ class YamlReader:
     def sniff(self, data: bytes, path: str) -> bool:
         return path.lower().endswith(self.suffixes)
 
-    def read(self, data: bytes, path: str, limits: Limits) -> FileResult:
+    def read(self, data: bytes, path: str, limits: Limits) -> ParsedFile:
         text, problems = decode(data, path)
-        result = load_text(text, path, limits) if text is not None else FileResult(path)
+        result = load_text(text, path, limits) if text is not None else ParsedFile(path)
         result.findings[:0] = problems
         return result
 
