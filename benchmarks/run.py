@@ -44,9 +44,13 @@ def parse_floor(files: list[Path]) -> float:
 
 
 def _timed(cmd: list[str], cwd: str) -> tuple[float, int, int, str]:
-    """Run one command; its wall time, peak RSS (bytes, the largest of it and its workers), exit code, stderr."""
+    """Run one command; its wall time, peak RSS (bytes, the largest of it and its workers), exit code, stderr.
+
+    Python's bytecode is written and read as in an installed qlint (pip compiles it at install): a shell that sets
+    PYTHONDONTWRITEBYTECODE would otherwise time compiling qlint's source again on every run."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     stderr = proc.stderr.read().decode() if proc.stderr else ""
     _, status, usage = os.wait4(proc.pid, 0)
     return time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status), stderr

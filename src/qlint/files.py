@@ -16,6 +16,12 @@ Signature = tuple[int, int, int, int, int]   # size, mtime and ctime (ns), inode
 
 def relative(path: Path) -> str:
     """A path as users expect to see it: relative to the working folder when below it."""
+    if not path.is_absolute():
+        # what relpath gives for a relative path that stays below the working folder, without asking the system
+        # for the working folder once per file (a big bank has thousands)
+        rel = os.path.normpath(path)
+        if rel != ".." and not rel.startswith(".." + os.sep):
+            return rel if os.sep == "/" else Path(rel).as_posix()
     try:
         rel = os.path.relpath(path)
     except ValueError:
@@ -33,6 +39,10 @@ def read_limited(handle, size: int, limit: int) -> bytes:
     return data
 
 
+def _signature(info: os.stat_result) -> Signature:
+    return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev
+
+
 def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
               ) -> tuple[bytes | None, Signature | None, str | None]:
     """A bank file's bytes, its stat signature (taken before reading) and, when it cannot be read, why (the text of
@@ -40,7 +50,10 @@ def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
     its bytes come back as None. A FIFO, a device or a file over ``max-file-size`` is never read."""
     size = 0
     try:
-        kind = _special_kind(os.stat(path).st_mode)
+        info = os.stat(path)
+        kind = _special_kind(info.st_mode)
+        if kind is None and unchanged is not None and _signature(info) == unchanged:
+            return None, unchanged, None   # known from an earlier run: a stat is enough, nothing is opened
         if kind is None:
             # O_NONBLOCK: a file swapped for a FIFO after the stat above must not hang the run
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -48,9 +61,7 @@ def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
                 info = os.fstat(handle.fileno())
                 kind, size = _special_kind(info.st_mode), info.st_size
                 if kind is None and size <= limits.max_file_size:
-                    signature = (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
-                    if signature == unchanged:
-                        return None, signature, None
+                    signature = _signature(info)
                     data = read_limited(handle, size, limits.max_file_size)
                     size = max(size, len(data))
     except OSError as exc:
@@ -94,6 +105,8 @@ def first_time(path: Path, seen: set[object]) -> bool:
 
 def matches_glob(path: Path, patterns: tuple[str, ...]) -> bool:
     """True when a path matches any glob (``**`` spans folders)."""
+    if not patterns:
+        return False
     text = path.as_posix()
     return any(path.match(p) or re.fullmatch(_glob_to_regex(p), text) for p in patterns)
 
