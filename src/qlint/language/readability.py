@@ -44,16 +44,10 @@ def syllables(word: str) -> int:
     return max(1, count)
 
 
-_NOT_PROSE = re.compile("|".join(f"(?:{p.pattern})" for p in (CODE_SPAN, _URL, _IDENT)))
 _TOKEN_NOT_PROSE = re.compile("|".join(f"(?:{p.pattern})" for p in (_URL, _IDENT)))
 _PLAIN_WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _TEXTSTAT_SENTENCE = re.compile(r"\b[^.!?]+[.!?]*")
 _WORD_CHAR = re.compile(r"\w")
-
-
-def plain_text(text: str) -> str:
-    """Text with code, URLs and identifiers replaced by a one-syllable word, so they do not inflate the grade."""
-    return _NOT_PROSE.sub(" term ", text)  # one pass: code spans first, then URLs, then identifiers
 
 
 @lru_cache(maxsize=500_000)
