@@ -297,6 +297,17 @@ def test_junit_fails_what_fail_on_fails(run_cli, tmp_path, write):
     assert suites == {"bank/keys.yaml": ("1", "1"), "bank/nums.yaml": ("2", "1")}
 
 
+
+def test_junit_with_exit_zero_fails_nothing_as_the_run_fails_nothing(run_cli, tmp_path, write):
+    """--exit-zero: the job is green, so the CI's test view must be green too; the findings stay as passing cases
+    with their severity."""
+    write("bank/keys.yaml", TWO_KEYS)
+    code, root = junit(run_cli, tmp_path, "--exit-zero")
+    assert code == 0 and root.get("failures") == "0" and root.get("tests") == "1"
+    (case,) = root.iter("testcase")
+    assert case.find("failure") is None and case.get("name").startswith("Q104 correct-count")
+    assert {p.get("name"): p.get("value") for p in case.iter("property")}["severity"] == "error"
+
 # --- [tool.qlint] in qlint.toml ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["qlint.toml", ".qlint.toml"])

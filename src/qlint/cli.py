@@ -183,7 +183,8 @@ def _new_findings(args: argparse.Namespace, findings):
 def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> None:
     render = renderers()[fmt]
     # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
-    options = {"quiet": args.quiet, "statistics": args.statistics, "fail_on": fail_on, "fix_hint": not args.fix}
+    options = {"quiet": args.quiet, "statistics": args.statistics, "fix_hint": not args.fix,
+               "fail_on": None if args.exit_zero else fail_on}   # what fails the run: nothing with --exit-zero
     if args.no_show_source:
         options["show_source"] = False
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),

@@ -65,8 +65,9 @@ def _testcase(parent: ET.Element, finding: Finding, path: str, fails: bool) -> N
     failure.text = clean("\n".join(details))
 
 
-def build(report: Report, fail_on: Severity = Severity.ERROR) -> ET.Element:
-    """The report as JUnit XML; only findings at ``fail_on`` or worse (those that fail the run) are failures."""
+def build(report: Report, fail_on: Severity | None = Severity.ERROR) -> ET.Element:
+    """The report as JUnit XML; only findings at ``fail_on`` or worse (those that fail the run) are failures, and
+    none with ``fail_on`` None (``--exit-zero``: nothing fails the run, so the CI's test view stays green too)."""
     by_file: dict[str, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         by_file[relative_path(finding.path, report.root)].append(finding)
@@ -75,13 +76,13 @@ def build(report: Report, fail_on: Severity = Severity.ERROR) -> ET.Element:
     failures = 0
     for path in sorted(by_file):
         findings = by_file[path]
-        failing = sum(1 for f in findings if f.severity >= fail_on)
+        failing = sum(1 for f in findings if _fails(f, fail_on))
         suite = ET.SubElement(root, "testsuite", {
             "name": clean(path), "tests": str(len(findings)), "failures": str(failing),
             "errors": "0", "skipped": "0", "time": "0",
         })
         for finding in findings:
-            _testcase(suite, finding, path, finding.severity >= fail_on)
+            _testcase(suite, finding, path, _fails(finding, fail_on))
         failures += failing
     if not report.findings:
         suite = ET.SubElement(root, "testsuite", {"name": "qlint", "tests": "1", "failures": "0", "errors": "0",
@@ -95,8 +96,13 @@ def build(report: Report, fail_on: Severity = Severity.ERROR) -> ET.Element:
     return root
 
 
+def _fails(finding: Finding, fail_on: Severity | None) -> bool:
+    return fail_on is not None and finding.severity >= fail_on
+
+
 def render(report: Report, stream: TextIO, options: dict) -> None:
-    root = build(report, Severity.parse(options.get("fail_on", Severity.ERROR)))
+    fail_on = options.get("fail_on", Severity.ERROR)
+    root = build(report, None if fail_on is None else Severity.parse(fail_on))
     ET.indent(root)
     stream.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     stream.write(ET.tostring(root, encoding="unicode"))
