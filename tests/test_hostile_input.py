@@ -131,8 +131,8 @@ def test_non_utf8_file_name_in_every_format(fmt, bank, tmp_path):
     (tmp_path / os.fsdecode(BAD_NAME)).write_text(FLAWED)
     code, out, _ = check(tmp_path, "bank", "--format", fmt)
     assert code == 1, out
-    code, _, _ = check(tmp_path, "bank", "--format", fmt, "-o", "report.out", "--exit-zero")
-    assert code == 0
+    code, _, _ = check(tmp_path, "bank", "--format", fmt, "-o", "report.out")
+    assert code == 1
     written = (tmp_path / "report.out").read_text(encoding="utf-8")
     assert written == out
     if fmt == "sarif":
@@ -151,6 +151,20 @@ def test_non_utf8_file_name_in_every_format(fmt, bank, tmp_path):
         assert "bad\\xffname.yaml" in out, out
     else:
         assert "bank/bad\\xffname.yaml" in out, out
+
+
+@pytest.mark.parametrize("command", [("report", "-o", "report.html"), ("stats", "--format", "json"), ("stats",)])
+def test_non_utf8_file_name_in_the_bank_report(command, bank, tmp_path):
+    """The report and stats show such a name escaped, and the report's link opens the file (its own bytes)."""
+    (tmp_path / os.fsdecode(BAD_NAME)).write_text(FLAWED)
+    env = {"QLINT_CACHE_DIR": str(tmp_path.parent / f"{tmp_path.name}-cache")}
+    code, out, err, _ = run_qlint([command[0], "bank", *command[1:]], tmp_path, env, timeout=TIMEOUT)
+    assert code == 0 and "Traceback" not in err and "internal error" not in err, err
+    if command[0] == "report":
+        page = (tmp_path / "report.html").read_text(encoding="utf-8")
+        assert "bank/bad\\xffname.yaml:" in page and 'href="bank/bad%FFname.yaml' in page
+    elif "json" in command:
+        assert "bad\\udcffname.yaml" in out, out
 
 
 def test_non_utf8_file_name_in_a_baseline(bank, tmp_path):

@@ -15,6 +15,7 @@ from qlint.analysis.cli import run_analysis
 from qlint.cli_common import EXIT_OK, UsageError, add_from_option, comma_list
 from qlint.pipeline import SetupError, run_check
 from qlint.report.summary import summarize
+from qlint.reporters.base import JsonSafeStream, escape_undecodable
 from qlint.wording import plural
 
 
@@ -79,7 +80,8 @@ def cmd_report(args: argparse.Namespace, out) -> int:
                   sections=extra)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(page, encoding="utf-8")
+        # a file name's bytes that are not UTF-8 are shown escaped (\xff), as every other output shows them
+        target.write_text(escape_undecodable(page), encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {args.output}: {exc.strerror}") from None
     t = summary.totals
@@ -100,7 +102,8 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
             from qlint.report.items import item_rows  # item analysis: loaded only with --responses
 
             data["item_analysis"] = item_rows(analysis)
-        json.dump(data, out, indent=2, ensure_ascii=False)
+        # a file name's bytes that are not UTF-8 become JSON escapes (\udcff), as in check's JSON
+        json.dump(data, JsonSafeStream(out), indent=2, ensure_ascii=False)
         out.write("\n")
         return EXIT_OK
     from qlint.report.terminal import render  # rich (the report extra), checked for above

@@ -401,7 +401,8 @@ def file_href(path: str, base: Path) -> str | None:
         rel = os.path.relpath(Path(path).resolve(), base.resolve())
     except ValueError:
         return Path(path).resolve().as_uri()
-    return quote(Path(rel).as_posix())
+    # a file name's bytes that are not UTF-8 are linked as those bytes (%FF), so the link still opens the file
+    return quote(Path(rel).as_posix(), errors="surrogateescape")
 
 
 def _file_link(path: str, line: int | None, base: Path) -> str:
