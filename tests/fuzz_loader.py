@@ -4,7 +4,7 @@
     pytest tests/fuzz_loader.py                     # a bounded smoke run (~100 inputs, a few seconds)
 
 Every input -- random bytes, or a valid bank file mutated at the byte and token level -- goes through
-``decode`` -> ``load_text`` -> every default rule. The target fails on any exception, on a finding
+``decode`` and the run's per-file path (``pipeline.check_sources``: the YAML reader, every default rule). The target fails on any exception, on a finding
 without a path and line, on unsorted or non-deterministic findings, and on an input that costs more
 than ``PER_INPUT_SECONDS``.
 """
