@@ -92,6 +92,7 @@ async def test_diagnostics_cross_file_findings_and_a_quick_fix(client: LanguageC
     assert "near-duplicate-stem" in _codes(client, uri)
     near = next(d for d in client.diagnostics[uri] if "near-duplicate-stem" in str(d.code))
     assert near.severity == types.DiagnosticSeverity.Warning and "ck-1" in near.message
+    assert "at bank/a.yaml:" in near.message, near.message   # read from the workspace, not the server's folder
 
     # back to the original text, then take the quick fix for option-order and apply it
     _change(client, uri, 3, B)

@@ -11,6 +11,7 @@ pygls and lsprotocol are the ``qlint[server]`` extra: ``qlint server`` says so w
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -206,6 +207,14 @@ def completion(server: QlintServer, params: types.CompletionParams) -> types.Com
 def build() -> QlintServer:
     """The server with every feature registered."""
     server = QlintServer()
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: QlintServer, params: types.InitializedParams) -> None:
+        # paths in messages ("similar to question 'x' at bank/a.yaml:3") read from the workspace, as in a terminal
+        # opened there, whatever folder the editor started the server in; set once, before any check runs
+        root = ls.workspace.root_path
+        if root and os.path.isdir(root):
+            os.chdir(root)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: QlintServer, params: types.DidOpenTextDocumentParams) -> None:
