@@ -32,6 +32,7 @@ from qlint import __version__
 from qlint.edits import Fix
 from qlint.finding import Finding, Severity
 from qlint.items import NO_IGNORE, BankItem, CheckedFile
+from qlint.shapes import only
 from qlint.sourcemap import Suppression
 
 FOLDER = ".qlint_cache"
@@ -88,13 +89,8 @@ def _require(ok: bool) -> None:
         raise Damaged("damaged cache entry")
 
 
-def _only(values: Any, kind: type) -> bool:
-    """Every value is exactly ``kind`` (``bool`` is not an ``int`` here); ``map(type, ...)`` runs in C."""
-    return set(map(type, values)) <= {kind}
-
-
 def _strings(value: Any) -> list[str]:
-    _require(type(value) is list and _only(value, str))
+    _require(type(value) is list and only(value, str))
     return value
 
 
@@ -162,7 +158,7 @@ def _findings(doc: Any) -> list[Finding]:
     its table is a damaged entry, never a finding at a wrong place)."""
     _require(type(doc) is dict)
     kinds = doc["kinds"]
-    _require(type(kinds) is list and all(type(k) is list and len(k) == 2 and _only(k, str) for k in kinds))
+    _require(type(kinds) is list and all(type(k) is list and len(k) == 2 and only(k, str) for k in kinds))
     # every name interned once per entry: a million findings share them (as unpickled objects did), which is
     # hundreds of MB on a million-question bank
     shared = sys.intern
@@ -175,15 +171,15 @@ def _findings(doc: Any) -> list[Finding]:
     _require(type(rows) is list and all(type(r) is list and len(r) == 10 for r in rows))
     if rows:
         p, line, col, k, sev, msg, q, f, end_line, end_col = zip(*rows)
-        _require(_only(p, int) and _only(line, int) and _only(col, int) and _only(k, int) and _only(sev, int)
-                 and _only(msg, str) and _only(q, int) and _only(f, int) and _only(end_line, int)
-                 and _only(end_col, int)
+        _require(only(p, int) and only(line, int) and only(col, int) and only(k, int) and only(sev, int)
+                 and only(msg, str) and only(q, int) and only(f, int) and only(end_line, int)
+                 and only(end_col, int)
                  and 0 <= min(p) and max(p) < len(paths) and min(line) >= 1 and min(col) >= 1
                  and 0 <= min(k) and max(k) < len(kinds) and set(sev) <= _SEVERITY.keys()
                  and -1 <= min(q) and max(q) < len(ids) - 1 and -1 <= min(f) and max(f) < len(fields) - 1
                  and min(end_line) >= 0 and min(end_col) >= 0 and list(map(bool, end_line)) == list(map(bool, end_col)))
     fixable = doc.get("fixable", [])   # absent: none (an entry with no finding a fix can repair)
-    _require(type(fixable) is list and _only(fixable, int) and all(0 <= i < len(rows) for i in fixable))
+    _require(type(fixable) is list and only(fixable, int) and all(0 <= i < len(rows) for i in fixable))
     severity = _SEVERITY
     found = [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[f], None,
                      end_line or None, end_col or None)
@@ -238,7 +234,7 @@ _SUPPRESSION = {"line": int, "column": int, "target_line": int, "scope": str, "r
 
 def _suppression(entry: Any) -> Suppression:
     _require(type(entry) is dict and entry.keys() == _SUPPRESSION.keys()
-             and all(type(entry[k]) is kind for k, kind in _SUPPRESSION.items()) and _only(entry["rules"], str)
+             and all(type(entry[k]) is kind for k, kind in _SUPPRESSION.items()) and only(entry["rules"], str)
              and min(entry["line"], entry["column"], entry["target_line"]) >= 1)
     return Suppression(**{**entry, "rules": tuple(entry["rules"])})
 
@@ -251,10 +247,10 @@ def _columns(columns: Any, count: int) -> dict[str, list]:
         _require(type(column) is list and len(column) == count and set(map(type, column)) <= kinds)
     _require(all(min(columns[k], default=1) >= 1 for k in _POSITIVE) and min(columns["select"], default=0) >= 0
              and min(columns["option_count"], default=0) >= 0
-             and _only(chain.from_iterable(columns["keys"]), int) and _only(chain.from_iterable(columns["tags"]), str))
+             and only(chain.from_iterable(columns["keys"]), int) and only(chain.from_iterable(columns["tags"]), str))
     for mapping, kind in ((columns["positions"], int), (columns["ignore"], str)):
         present = [m for m in mapping if m]
-        _require(_only(chain.from_iterable(present), str) and _only(chain.from_iterable(m.values() for m in present), kind))
+        _require(only(chain.from_iterable(present), str) and only(chain.from_iterable(m.values() for m in present), kind))
     return columns
 
 
@@ -542,7 +538,7 @@ class Cache:
             doc = json.loads(_read(self.folder / "signatures.json"))
             _require(type(doc) is dict and type(doc["started"]) is int and type(doc["files"]) is dict)
             entries = doc["files"].values()
-            _require(all(type(e) is list and len(e) == 6 and _only(e[:5], int) and type(e[5]) is str for e in entries))
+            _require(all(type(e) is list and len(e) == 6 and only(e[:5], int) and type(e[5]) is str for e in entries))
             settled = doc["started"] - self.SETTLED_NS
             return {display: (tuple(entry[:5]), entry[5]) for display, entry in doc["files"].items()
                     if entry[2] < settled}

@@ -7,13 +7,13 @@ argument with each batch of files, never from a module global.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from qlint.cache import Cache, Codec, Codecs, encoded
 from qlint.engine import check_file, timed_out
 from qlint.files import Signature, read_file
-from qlint.formats import read as read_bank
-from qlint.formats.base import parse_error
+from qlint.formats import parse
 from qlint.items import CheckedFile
 from qlint.limits import Limits
 from qlint.rule import ActiveRule, BankRule
@@ -28,7 +28,7 @@ class FileSetup:
     keep: bool = False                 # keep the loaded questions in the outcome (report, stats)
     cache_folder: Path | None = None   # where outcomes are stored, when there is a cache
 
-    @property
+    @cached_property   # read for every file a run checks or decodes
     def codecs(self) -> Codecs:
         """How the active bank rules' features are encoded for the cache (their own ``encode``/``decode``)."""
         return {a.rule.name: Codec(a.rule.encode, a.rule.decode) for a in self.active
@@ -42,10 +42,7 @@ def check_source(data: bytes | None, display: str, setup: FileSetup, real_path: 
                  problem: str | None = None) -> CheckedFile:
     """One file's outcome from its bytes, read by the reader its format takes (YAML, GIFT, Aiken, Moodle XML,
     QTI); ``data`` None when the file could not be read, and ``problem`` says why (a parse-error finding)."""
-    if data is None:
-        result = parse_error(display, 1, 1, problem or "cannot read file")
-    else:
-        result = read_bank(data, display, setup.limits, real_path)
+    result = parse(data, display, setup.limits, real_path, problem)
     return check_file(result, setup.active, setup.keep, setup.limits.rule_time_budget)
 
 

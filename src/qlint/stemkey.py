@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from qlint.language.stems import KEY_STOPWORDS, key_stem
 from qlint.language.words import has_digit, normalize
+from qlint.shapes import lists_of, only
 
 LEAD_INS = re.compile(
     r"\b(?:which|what)\s+(?:one\s+)?of\s+(?:the\s+)?(?:following|these|those)(?:\s+(?:statements?|options?|choices?|"
@@ -148,15 +149,6 @@ def encode_keys(keys: list[StemKey]) -> list:
             [k.sig for k in keys], [k.asks for k in keys], [k.answers for k in keys], [list(k.choices) for k in keys]]
 
 
-def _all(values: list, kind: type) -> bool:
-    """Every value is exactly ``kind`` (``bool`` is not an ``int`` here)."""
-    return set(map(type, values)) <= {kind}
-
-
-def _lists_of(values: list, kind: type) -> bool:
-    return _all(values, list) and all(_all(v, kind) for v in values)
-
-
 def decode_keys(data: object, count: int) -> list[StemKey]:
     """``encode_keys``'s output back as ``count`` keys; ValueError for anything not in that shape."""
     if not (type(data) is list and len(data) == 10):
@@ -164,8 +156,8 @@ def decode_keys(data: object, count: int) -> list[StemKey]:
     texts, numbers, codes, bags, sizes, blob, sigs, asks, answers, choices = data
     columns = (texts, numbers, codes, bags, sizes, sigs, asks, answers, choices)
     if not (all(type(c) is list and len(c) == count for c in columns) and type(blob) is str
-            and _all(texts, str) and _all(bags, str) and _all(sizes, int) and _all(sigs, int) and _all(asks, str)
-            and _all(answers, str) and _lists_of(numbers, str) and _lists_of(codes, str) and _lists_of(choices, str)):
+            and only(texts, str) and only(bags, str) and only(sizes, int) and only(sigs, int) and only(asks, str)
+            and only(answers, str) and lists_of(numbers, str) and lists_of(codes, str) and lists_of(choices, str)):
         raise ValueError("not an encoding of stem keys")
     hashes = base64.b64decode(blob, validate=True)
     if sizes and not (min(sizes) >= 0 and sum(sizes) == len(hashes) and all(n % 4 == 0 for n in sizes)):

@@ -18,7 +18,7 @@ from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, format_name
 from qlint.limits import Limits
 from qlint.sourcemap import ParsedFile
 
-__all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "read", "read_path", "reader",
+__all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "parse", "read", "read_path", "reader",
            "reader_for"]
 
 _MODULES = {"yaml": "yaml_reader", "gift": "gift", "aiken": "aiken", "moodle-xml": "moodle", "qti": "qti"}
@@ -68,11 +68,16 @@ def read_path(path: Path, display: str | None = None, limits: Limits | None = No
     """One bank file on disk -> its questions, source map and problems; a file that cannot be read (missing, a FIFO,
     over ``max-file-size``) is a parse-error finding."""
     limits = limits or ReadLimits()
-    shown = display or str(path)
     data, _, problem = read_file(path, limits)
+    return parse(data, display or str(path), limits, path, problem)
+
+
+def parse(data: bytes | None, path: str, limits: Limits, real_path: Path | None = None,
+          problem: str | None = None) -> ParsedFile:
+    """``read``, or the parse-error finding of a file whose bytes could not be read (``data`` None) and why."""
     if data is None:
-        return parse_error(shown, 1, 1, problem or "cannot read file")
-    return read(data, shown, limits, path)
+        return parse_error(path, 1, 1, problem or "cannot read file")
+    return read(data, path, limits, real_path)
 
 
 def read(data: bytes, path: str, limits: Limits, real_path: Path | None = None) -> ParsedFile:
