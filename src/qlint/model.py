@@ -38,6 +38,10 @@ class Option(_Frozen):
     correct: bool = Field(default=False, description="Whether this option is a key (unquoted true or false).")
     rationale: str | None = Field(default=None, description="Why this option is right or wrong; shown after "
                                                             "answering. Every option needs one.")
+    credit: float | None = Field(default=None, ge=-100, le=100,
+                                 description="Partial credit: the percentage of the question's marks this option "
+                                             "earns (an LMS's fraction or grade, -100 to 100). A distractor with "
+                                             "credit is still not a key; item analysis scores it as written.")
 
     @field_validator("correct", mode="before")
     @classmethod
