@@ -31,31 +31,33 @@ _XML = (".xml", ".qti")
 _PACKAGES = (".zip", ".imscc")
 
 
-def read_xml(data: bytes, path: str, result: ParsedFile, limits: Limits) -> list[Draft]:
-    """The drafts of one QTI XML document; problems and suppressions go to ``result``."""
+def read_xml(data: bytes, path: str, result: ParsedFile, limits: Limits, skipped: dict | None = None) -> list[Draft]:
+    """The drafts of one QTI XML document; problems and suppressions go to ``result``. Question types it skips are
+    counted in ``skipped`` when given (a package says once what all its entries skipped), else reported here."""
     document, problems = xmlsafe.parse(data, path, limits)
     result.findings += problems
     if document is None:
         return []
     result.suppressions = xmlsafe.suppressions(document.text)
     root = document.root
-    skipped: dict[str, tuple[int, int, int]] = {}
+    counts: dict[str, tuple[int, int, int]] = {} if skipped is None else skipped
     kind = xmlsafe.local(root)
     drafts: list[Draft] = []
     if kind == "questestinterop":
-        drafts = qti1.drafts(root, document.positions, skipped, limits)
+        drafts = qti1.drafts(root, document.positions, counts, limits)
     elif kind == "assessmentitem":
-        draft = qti2.item_draft(root, document.positions, skipped, limits)
+        draft = qti2.item_draft(root, document.positions, counts, limits)
         drafts = [draft] if draft is not None else []
     elif kind not in PART_ROOTS:
         result.findings.append(finding(path, root.sourceline or 1, 1, SCHEMA,
                                        f"not a QTI document: root element <{kind}>"))
-    result.findings += unsupported(path, skipped)
+    if skipped is None:
+        result.findings += unsupported(path, counts)
     return drafts
 
 
-def _listed(archive: zipfile.ZipFile, names: set[str], limit: int) -> dict[str, str]:
-    """Entry -> resource type, for every file the manifest names (an ``href`` relative to the manifest)."""
+def _listed(archive: zipfile.ZipFile, limit: int) -> dict[str, str]:
+    """Entry -> resource type, for every resource the manifest names (its ``href``, relative to the manifest)."""
     try:
         document, _ = xmlsafe.parse(_bounded(archive, archive.getinfo("imsmanifest.xml"), limit) or b"", "imsmanifest.xml")
     except (*_BROKEN, KeyError):
@@ -66,12 +68,10 @@ def _listed(archive: zipfile.ZipFile, names: set[str], limit: int) -> dict[str, 
     for resource in xmlsafe.descendants(document.root, "resource"):
         kind = (resource.get("type") or "").lower()
         base = resource.get("{http://www.w3.org/XML/1998/namespace}base") or ""
-        hrefs = [resource.get("href"), *(f.get("href") for f in xmlsafe.children(resource, "file"))]
-        for href in hrefs:
-            if href:
-                name = posixpath.normpath(posixpath.join(base, href.split("#")[0]))
-                listed.setdefault(name, kind)
-    return {n: k for n, k in listed.items() if n in names or "item" in k or "assessment" in k}
+        href = resource.get("href")   # the resource's own file; its <file> list names images and stylesheets too
+        if href:
+            listed.setdefault(posixpath.normpath(posixpath.join(base, href.split("#")[0])), kind)
+    return listed
 
 
 def _entries(archive: zipfile.ZipFile, path: str, limits: Limits, result: ParsedFile) -> list[zipfile.ZipInfo]:
@@ -117,7 +117,7 @@ def _bounded(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> byt
 
 
 def _entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str, listed: dict[str, str], limits: Limits,
-           result: ParsedFile) -> None:
+           result: ParsedFile, skipped: dict) -> None:
     """Read one entry into ``result``: its questions, or the finding that says why it holds none."""
     inner = f"{path}!{info.filename}"
     lower = info.filename.lower()
@@ -149,7 +149,7 @@ def _entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str, listed: d
                                                                 f"({kind}), but it holds {what}"))
         return
     part = ParsedFile(inner)
-    build(read_xml(body, inner, part, limits), part, limits)
+    build(read_xml(body, inner, part, limits, skipped), part, limits)
     result.questions += part.questions
     result.findings += part.findings
 
@@ -164,10 +164,15 @@ def read_package(data: bytes, path: str, limits: Limits) -> ParsedFile:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             entries = _entries(archive, path, limits, result)
             names = {i.filename for i in archive.infolist()}
-            listed = _listed(archive, names, limits.max_file_size) if entries else {}
+            listed = _listed(archive, limits.max_file_size) if entries else {}
+            skipped: dict[str, tuple[int, int, int]] = {}
+            first = path   # the first entry that skipped a question: where the package's one count points
             for info in entries:
                 on_time(limits)
-                _entry(archive, info, path, listed, limits, result)
+                had = bool(skipped)
+                _entry(archive, info, path, listed, limits, result, skipped)
+                first = f"{path}!{info.filename}" if skipped and not had else first
+            result.findings += unsupported(first, skipped)
             for name, kind in sorted(listed.items()):
                 if name not in names and "item" in kind:
                     result.findings.append(finding(f"{path}!imsmanifest.xml", 1, 1, SCHEMA,

@@ -151,6 +151,8 @@ def _unsupported(item, kind: str | None, blocks: list) -> str | None:
     if len(blocks) != 1:
         return "several response blocks" if blocks else "no response"
     block = blocks[0]
+    if (block.get("rcardinality") or "").lower() == "ordered":
+        return "ordering"
     if xmlsafe.local(block) != "response_lid" or not xmlsafe.descendants(block, "response_label"):
         return _NAMES.get(label, "not multiple choice") if label not in _TYPES else "not multiple choice"
     return None

@@ -120,8 +120,12 @@ def item_draft(item, where: xmlsafe.Positions, skipped: dict, limits: Limits) ->
     choices = xmlsafe.descendants(interaction, "simplechoice")
     idents = {c.get("identifier", "") for c in choices}
     processing = xmlsafe.child(item, "responseprocessing")
-    custom = processing is not None and not processing.get("template") and len(processing)
-    if not keys & idents and custom:   # its own scoring logic, in a form qlint does not follow
+    stated = any(xmlsafe.child(d, n) is not None for d in declared for n in ("correctresponse", "mapping"))
+    if not keys & idents and processing is None and not stated:   # nothing scores it: a survey or likert item
+        _count(skipped, "unscored choice", at)
+        return None
+    if not keys & idents and processing is not None and not processing.get("template") and len(processing):
+        # its own scoring logic, in a form qlint does not follow
         _count(skipped, "choice item whose key cannot be determined", at)
         return None
     prompt = xmlsafe.child(interaction, "prompt")
