@@ -22,6 +22,9 @@ _NOT_CHECKED = {"essay": "essay", "numerical": "numeric", "shortanswer": "short 
                 "cloze": "cloze", "multianswer": "cloze", "calculated": "calculated", "ddwtos": "drag and drop",
                 "gapselect": "gap select", "description": "description", "randomsamatch": "matching"}
 _FULL = 99.9999   # Moodle stores 1/3 as 0.3333333: a fraction this close to 100% is the whole mark
+# the grades Moodle's importer accepts for an answer (question_bank::fraction_options_full), in percent, either sign
+_GRADES = (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, 14.28571, 12.5,
+           11.11111, 10, 5, 0)
 
 
 def _text(element, name: str):
@@ -84,11 +87,28 @@ class MoodleReader:
                 label = _NOT_CHECKED.get(kind, kind or "untyped")
                 count, first_line, first_column = skipped.get(label, (0, *document.positions(question)))
                 skipped[label] = (count + 1, first_line, first_column)
-        if not drafts and not skipped:
+        if not xmlsafe.children(root, "question"):
             result.findings.append(finding(path, root.sourceline or 1, 1, SCHEMA, "Moodle XML file holds no questions"))
+        result.findings += _grades(root, path, document.positions)
         build(drafts, result, limits)
         result.findings += unsupported(path, skipped)
         return result
+
+
+def _grades(root, path: str, where: xmlsafe.Positions) -> list:
+    """An answer fraction that is not one of Moodle's grades: Moodle's importer refuses the whole question."""
+    found = []
+    for question in xmlsafe.children(root, "question"):
+        if question.get("type") not in ("multichoice", "truefalse"):
+            continue
+        for answer in xmlsafe.children(question, "answer"):
+            fraction = abs(_fraction(answer))
+            if all(abs(fraction - grade) > 0.0001 for grade in _GRADES):
+                nearest = min(_GRADES, key=lambda grade: abs(fraction - grade))
+                found.append(finding(path, *where(answer), SCHEMA,
+                                     f"answer fraction {answer.get('fraction')} is not a grade Moodle accepts "
+                                     f"(nearest: {nearest:g}); Moodle's import refuses this question"))
+    return found
 
 
 def _draft(question, kind: str, category: str | None, where: xmlsafe.Positions) -> Draft:

@@ -13,6 +13,7 @@ general feedback shown to everyone is the explanation.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from qlint.formats import xmlsafe
@@ -32,16 +33,19 @@ _NAMES = {"essay_question": "essay", "numerical_question": "numeric", "short_ans
           "file upload": "file upload", "fill in multiple blanks": "cloze"}
 _BLOCKS = ("response_lid", "response_str", "response_num", "response_xy", "response_grp", "response_extension")
 _GENERAL = ("general_fb", "general", "generalfeedback")
+_RESPONDUS_CORRECT = re.compile(r"_C$")   # Respondus: _C correct, _IC incorrect, _ALL general, _AC/_AIC per answer
 _CORRECT = ("correct_fb", "correct", "correctfeedback")
 _INCORRECT = ("general_incorrect_fb", "incorrect_fb", "incorrect", "incorrectfeedback")
 
 
 def _metadata(item) -> dict[str, str]:
     fields = {}
-    for entry in xmlsafe.descendants(item, "qtimetadatafield"):
+    for entry in [*xmlsafe.descendants(item, "qtimetadatafield"), *xmlsafe.descendants(item, "qti_metadatafield")]:
         label, value = xmlsafe.child(entry, "fieldlabel"), xmlsafe.child(entry, "fieldentry")
         if label is not None and value is not None:
             fields[(label.text or "").strip().lower()] = (value.text or "").strip()
+    if "respondusapi_qtype" in fields:
+        fields.setdefault("question_type", fields["respondusapi_qtype"])
     for name in ("bbmd_questiontype", "qmd_itemtype", "cc_profile"):   # Blackboard, Respondus, Common Cartridge
         holder = next(iter(xmlsafe.descendants(item, name)), None)
         if holder is not None and (holder.text or "").strip():
@@ -110,6 +114,7 @@ class _Processing:
 
     scores: dict[str, float] = field(default_factory=dict)
     own: dict[str, str] = field(default_factory=dict)
+    links: dict[str, list[str]] = field(default_factory=dict)   # every feedback a choice's own conditions show
     general: str | None = None
     correct: str | None = None
     incorrect: str | None = None
@@ -138,8 +143,12 @@ def _processing(item, response: str) -> _Processing:
                 found.incorrect = found.incorrect or links[0]
             else:
                 found.general = found.general or links[0]
-        elif len(wanted) == 1 and links:
-            found.own.setdefault(wanted[0], links[0])
+        if len(wanted) == 1 and links:
+            found.links.setdefault(wanted[0], []).extend(links)
+            if score is None:
+                found.own.setdefault(wanted[0], links[0])
+    if not found.scores:   # Respondus scores a zero-point item nowhere: its key shows the "correct" (_C) feedback
+        found.scores = {ident: 1.0 for ident, shown in found.links.items() if any(_RESPONDUS_CORRECT.search(k) for k in shown)}
     return found
 
 
@@ -153,6 +162,8 @@ def _unsupported(item, kind: str | None, blocks: list) -> str | None:
     block = blocks[0]
     if (block.get("rcardinality") or "").lower() == "ordered":
         return "ordering"
+    if xmlsafe.child(block, "material") is not None:   # a labelled response: a matching row or a dropdown's blank
+        return "matching"
     if xmlsafe.local(block) != "response_lid" or not xmlsafe.descendants(block, "response_label"):
         return _NAMES.get(label, "not multiple choice") if label not in _TYPES else "not multiple choice"
     return None
@@ -184,8 +195,8 @@ def item_draft(item, where: xmlsafe.Positions, skipped: dict, titles: dict[str, 
     choices = xmlsafe.descendants(block, "response_label")
     best = max((process.scores.get(c.get("ident", ""), 0.0) for c in choices), default=0.0)
     texts = {key: _text_of(feedback[key]) for key in feedback}
-    correct = _first(texts, process.correct, _CORRECT)
-    incorrect = _first(texts, process.incorrect, _INCORRECT)
+    correct = _first(texts, process.correct, _CORRECT, "_C")
+    incorrect = _first(texts, process.incorrect, _INCORRECT, "_IC")
     options = []
     for index, choice in enumerate(choices):
         ident = choice.get("ident", "")
@@ -206,16 +217,18 @@ def item_draft(item, where: xmlsafe.Positions, skipped: dict, titles: dict[str, 
     draft.fields["options"] = options
     if several:
         draft.fields["select"] = max(1, sum(1 for o in options if o["correct"]))
-    general = _first(texts, process.general, _GENERAL)
+    respondus = next((k for k in texts if k and k.endswith("_ALL")), None)
+    general = _first(texts, respondus or process.general, _GENERAL, "_ALL")
     if general is not None and general[0]:
         draft.fields["explanation"] = general[0]
         draft.positions["explanation"] = where(general[1])
     return draft
 
 
-def _first(texts: dict, linked: str | None, names: tuple[str, ...]):
-    """The feedback a condition links to, else the first of the conventional idents the item holds."""
-    for key in ((linked,) if linked else ()) + names:
+def _first(texts: dict, linked: str | None, names: tuple[str, ...], suffix: str):
+    """The feedback a condition links to, else the first of the conventional idents the item holds (Canvas's
+    names, or Respondus's ``..._ALL``/``..._C``/``..._IC``)."""
+    for key in ((linked,) if linked else ()) + names + tuple(k for k in texts if k and k.endswith(suffix)):
         if key in texts and texts[key][0]:
             return texts[key]
     return None

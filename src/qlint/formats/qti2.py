@@ -61,10 +61,12 @@ def _branch_scores(branch) -> bool:
 
 
 def _processed_keys(item, response: str) -> set[str]:
-    """Keys from custom response processing: ``match``/``member`` of the response against a base value in a
-    branch that scores."""
-    keys: set[str] = set()
-    for branch in [*xmlsafe.descendants(item, "responseif"), *xmlsafe.descendants(item, "responseelseif")]:
+    """Keys from custom response processing: ``match``/``member`` of the response against a base value in the
+    first branch that scores (a later branch that scores another combination is an alternative answer, which a
+    question's one key set cannot hold)."""
+    branches = [e for e in item.iter() if isinstance(e.tag, str) and xmlsafe.local(e) in ("responseif", "responseelseif")]
+    for branch in branches:
+        keys: set[str] = set()
         condition = next((c for c in branch if isinstance(c.tag, str)), None)
         if condition is None or not _branch_scores(branch):
             continue
@@ -76,7 +78,9 @@ def _processed_keys(item, response: str) -> set[str]:
             names = [v.get("identifier") for v in xmlsafe.children(test, "variable")]
             if response in names:
                 keys |= {(v.text or "").strip() for v in xmlsafe.descendants(test, "basevalue")}
-    return keys
+        if keys:
+            return keys
+    return set()
 
 
 def _modal(item, choices: set[str]) -> tuple[dict[str, object], list, list, list]:
@@ -114,6 +118,9 @@ def item_draft(item, where: xmlsafe.Positions, skipped: dict, limits: Limits) ->
         _count(skipped, "several interactions" if len(interactions) > 1 else (kinds[0] if kinds else "no interaction"), at)
         return None
     interaction = interactions[0]
+    if xmlsafe.descendants(item, "templatedeclaration"):   # its texts and key are generated when it is delivered
+        _count(skipped, "template", at)
+        return None
     response = xmlsafe.attribute(interaction, "responseIdentifier", "RESPONSE") or "RESPONSE"
     declared = [d for d in xmlsafe.descendants(item, "responsedeclaration") if d.get("identifier") == response]
     keys = set().union(*(_declared_keys(d) for d in declared)) or _processed_keys(item, response)
