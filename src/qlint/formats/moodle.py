@@ -125,8 +125,10 @@ def _draft(question, kind: str, category: str | None, where: xmlsafe.Positions) 
         draft.positions["explanation"] = where(general)
     single = xmlsafe.child(question, "single")
     several = kind == "multichoice" and single is not None and (single.text or "").strip().lower() in ("false", "0")
-    options = [_option(answer, index, kind, several, draft, where)
-               for index, answer in enumerate(xmlsafe.children(question, "answer"))]
+    # an answer left blank, worth nothing and without feedback is an empty slot of the form: Moodle drops it on import
+    answers = [a for a in xmlsafe.children(question, "answer") if _fraction(a) != 0 or _plain(_text(a, "feedback"))
+               or _plain(xmlsafe.child(a, "text"), images=True).strip()]
+    options = [_option(answer, index, kind, several, draft, where) for index, answer in enumerate(answers)]
     draft.fields["options"] = options
     if several:
         draft.fields["select"] = max(1, sum(1 for o in options if o["correct"]))

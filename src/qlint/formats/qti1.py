@@ -198,17 +198,20 @@ def item_draft(item, where: xmlsafe.Positions, skipped: dict, titles: dict[str, 
     correct = _first(texts, process.correct, _CORRECT, "_C")
     incorrect = _first(texts, process.incorrect, _INCORRECT, "_IC")
     options = []
-    for index, choice in enumerate(choices):
+    for choice in choices:
         ident = choice.get("ident", "")
         text, text_at = _text_of(choice, images=True)
         score = process.scores.get(ident, 0.0)
         key = score > 0 if several else best > 0 and score == best
+        own = texts.get(process.own.get(ident, f"{ident}_fb")) or texts.get(ident)
+        if not text.strip() and not key and not (own and own[0]):
+            continue   # an answer slot left blank: the LMS shows no option there (Moodle and Canvas drop them)
+        index = len(options)
         option: dict = {"text": text, "correct": key}
         if score > 0 and not key and best not in (0.0, float("inf")):
             option["credit"] = round(100 * score / best, 5)
         draft.positions[f"options[{index}]"] = where(choice)
         draft.positions[f"options[{index}].text"] = where(text_at)
-        own = texts.get(process.own.get(ident, f"{ident}_fb")) or texts.get(ident)
         body, body_at = own if own and own[0] else (correct if key else incorrect) or ("", None)
         if body:
             option["rationale"] = body
