@@ -105,6 +105,22 @@ def _feedback_text(elements: list) -> str:
     return "\n\n".join(t for t in (xmlsafe.plain(e, literal=True) for e in elements) if t)
 
 
+def _option(choice, index: int, keys: set[str], own: dict, correct: list, incorrect: list, draft: Draft,
+            where: xmlsafe.Positions) -> dict:
+    """One choice as an option: its inline feedback, else modal feedback naming it, else that of its outcome."""
+    ident = choice.get("identifier", "")
+    key = ident in keys
+    option: dict = {"text": xmlsafe.plain(choice, _CHOICE_SKIP, True, images=True), "correct": key}
+    draft.positions[f"options[{index}]"] = draft.positions[f"options[{index}].text"] = where(choice)
+    inline = xmlsafe.descendants(choice, "feedbackinline")
+    chosen = inline[:1] or ([own[ident]] if ident in own else (correct if key else incorrect))
+    text = _feedback_text(chosen)
+    if text:
+        option["rationale"] = text
+        draft.positions[f"options[{index}].rationale"] = where(chosen[0])
+    return option
+
+
 def item_draft(item, where: xmlsafe.Positions, skipped: dict, limits: Limits) -> Draft | None:
     """One QTI 2/3 item as a draft question, or None (counted in ``skipped``) when it is not multiple choice or
     its key cannot be determined."""
@@ -144,19 +160,7 @@ def item_draft(item, where: xmlsafe.Positions, skipped: dict, limits: Limits) ->
         del draft.fields["id"]
     draft.positions["stem"] = where(prompt if prompt is not None and not lead else (body if body is not None else item))
     own, correct, incorrect, general = _modal(item, idents)
-    options = []
-    for index, choice in enumerate(choices):
-        ident = choice.get("identifier", "")
-        key = ident in keys
-        option: dict = {"text": xmlsafe.plain(choice, _CHOICE_SKIP, True, images=True), "correct": key}
-        draft.positions[f"options[{index}]"] = draft.positions[f"options[{index}].text"] = where(choice)
-        inline = xmlsafe.descendants(choice, "feedbackinline")
-        chosen = inline[:1] or ([own[ident]] if ident in own else (correct if key else incorrect))
-        text = _feedback_text(chosen)
-        if text:
-            option["rationale"] = text
-            draft.positions[f"options[{index}].rationale"] = where(chosen[0])
-        options.append(option)
+    options = [_option(choice, index, keys, own, correct, incorrect, draft, where) for index, choice in enumerate(choices)]
     draft.fields["options"] = options
     cardinality = declared[0].get("cardinality", "single") if declared else "single"
     if cardinality != "single" or xmlsafe.attribute(interaction, "maxChoices", "1") != "1":
