@@ -29,7 +29,7 @@ def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, e
 
 
 def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveRule],
-                    budget: float = math.inf, held: frozenset[int] = frozenset()) -> list[Finding]:
+                    budget: float = math.inf, held: frozenset[int] = frozenset(), spent: float = 0.0) -> list[Finding]:
     """All question-rule findings for the questions of one file, rule by rule.
 
     Each rule runs over every question before the next starts: one rule's code, patterns and memos stay hot in
@@ -42,9 +42,10 @@ def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveR
     which cannot go inside the block, is where the author said the field's findings are fine.
 
     Once ``budget`` seconds have passed the remaining work is skipped and one rule-timeout finding, last in the
-    list, says which rules did not run (or stopped part way), so that one file can never stall a run.
+    list, says which rules did not run (or stopped part way), so that one file can never stall a run. ``spent`` is
+    what reading the file already took of the budget.
     """
-    deadline = monotonic() + budget
+    deadline = monotonic() + budget - spent
     out: list[Finding] = []
     for index, active in enumerate(rules):
         rule = active.rule
@@ -88,16 +89,17 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
 
 
 def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions: bool = False,
-               budget: float = math.inf) -> CheckedFile:
+               budget: float = math.inf, spent: float = 0.0) -> CheckedFile:
     """Everything that depends on this file alone: reader findings that are on, question rules, bank features.
 
-    ``budget`` is the seconds the question rules may take over this file (the run's ``rule-time-budget``).
+    ``budget`` is the seconds reading and the question rules may take over this file (the run's
+    ``rule-time-budget``); ``spent`` what reading took of it.
     """
     by_name = {a.rule.name: a for a in active}
     question_rules = [a for a in active if isinstance(a.rule, QuestionRule)]
     extractors = [a for a in active if isinstance(a.rule, BankRule) and a.rule.extract is not None]
     held = frozenset(s.target_line for s in result.suppressions if s.scope == "line")
-    checked = check_questions(result.questions, question_rules, budget, held)
+    checked = check_questions(result.questions, question_rules, budget, held, spent)
     timed_out = checked[-1:] if checked and checked[-1].rule == RULE_TIMEOUT[1] else []
     findings: list[Finding] = []
     for finding in result.findings + timed_out:
