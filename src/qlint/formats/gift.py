@@ -20,6 +20,9 @@ from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR, SCHEMA
 from qlint.sourcemap import ParsedFile, find_suppressions
 
+# Each text terminal takes a run of ordinary characters at a time and an escape pair between runs, possessively:
+# an alternation repeated per character (``(?:[^\\{}]|\\.)+``) made Python's regex engine keep a backtracking frame
+# for every character of a token, 170 bytes a character (a 19.5 MB one-line file took 3.3 GB).
 GRAMMAR = r"""
 start: TITLE? STEM? answers STEM?      -> question
      | TITLE? STEM                     -> description
@@ -33,9 +36,9 @@ item: MARK WEIGHT? ATEXT? feedback?
 feedback: "#" ATEXT?
 gfeedback: "####" ATEXT?
 
-TITLE.3: /::(?:[^:\\]|\\.|:(?!:))*::/s
-STEM: /(?:[^\\{}]|\\.)+/s
-ATEXT: /(?:[^\\{}=~#]|\\.)+/s
+TITLE.3: /::(?:[^:\\]++|\\.|:(?!:))*+::/s
+STEM: /(?:[^\\{}]++|\\.)++/s
+ATEXT: /(?:[^\\{}=~#]++|\\.)++/s
 MARK: "=" | "~"
 WEIGHT.2: /%-?\d+(?:\.\d+)?%/
 TFWORD.2: /(?i:true|false|t|f)(?![^\s#}])/
