@@ -87,3 +87,10 @@ def test_the_note_takes_the_severity_the_config_gives_it(tmp_path, run_cli):
     config.write_text('ignore = ["missing-rationale"]\n', encoding="utf-8")   # nobody asked for rationales
     code, out, _ = run_cli("check", "--no-cache", "--format", "json", "--config", config, bank)
     assert json.loads(out)["findings"] == []
+
+
+def test_convert_from_aiken_does_not_repeat_the_note_meant_for_check(tmp_path, run_cli):
+    bank = tmp_path / "bank.aiken"
+    bank.write_text("Which is red?\nA. Venus\nB. Mars\nANSWER: B\n", encoding="utf-8")
+    code, out, err = run_cli("convert", bank, "--to", "yaml", "-o", tmp_path / "out")
+    assert code == 0 and "Aiken cannot hold rationales" not in err and "Wrote 1 question" in out

@@ -227,3 +227,53 @@ def test_a_zip_written_by_convert_is_read_back_entry_by_entry(tmp_path, run_cli)
     assert code == 0, err
     with zipfile.ZipFile(io.BytesIO((tmp_path / "p.zip").read_bytes())) as archive:
         assert sorted(n for n in archive.namelist() if n != "imsmanifest.xml") == ["a/a.xml", "y/y.xml"]
+
+
+def test_code_keeps_its_indentation_and_double_spaces_through_gift():
+    code = 'What does this print?\n    if a < b && c > d:\n        print("x  &  y")\n\treturn'
+    out = _written("gift", [_question(stem=code, key="<tag>  &amp;", rationale="a\n  b")])
+    (loaded,), _ = _read_all(out.files, "gift")
+    assert loaded.question.stem == code
+    assert (loaded.question.options[0].text, loaded.question.options[0].rationale) == ("<tag>  &amp;", "a\n  b")
+
+
+def test_xml_writers_keep_spaces_for_html_readers():
+    out = _written("moodle-xml", [_question(stem="a  b\n    c")])
+    assert "a&amp;nbsp; b&lt;br/&gt;&amp;nbsp;&amp;nbsp;&amp;nbsp; c" in out.files["bank.xml"]
+
+
+def test_partial_credit_is_written_where_the_target_holds_it_and_warned_about_where_not():
+    q = Question(id="p", stem="Which?", options=(Option(text="full", correct=True), Option(text="half", credit=50),
+                                                 Option(text="none")))
+    gift = _written("gift", [q])
+    assert "~%50%half" in gift.files["bank.gift"]
+    (back,), _ = _read_all(gift.files, "gift")
+    assert [(o.correct, o.credit) for o in back.question.options] == [(True, None), (False, 50.0), (False, None)]
+    moodle = _written("moodle-xml", [q]).files["bank.xml"]
+    assert '<answer fraction="100"' in moodle and '<answer fraction="50"' in moodle and '<answer fraction="0"' in moodle
+    qti21 = _written("qti21", [q])
+    item = next(text for name, text in qti21.files.items() if name != "imsmanifest.xml")
+    assert 'mapKey="choice2" mappedValue="0.5"' in item and "map_response" in item
+    (back,), _ = _read_all(qti21.files, "qti21")
+    assert back.question.keys == (0,)
+    for target in ("qti12", "aiken"):
+        assert f"{target} cannot hold partial credit" in " ".join(_written(target, [q]).warnings(target))
+
+
+def test_a_package_entry_keeps_its_place_under_the_package_name(tmp_path, run_cli):
+    data = (Path(__file__).parent / "data" / "formats" / "package.qti.zip").read_bytes()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "package.qti.zip").write_bytes(data)
+    code, _, err = run_cli("convert", tmp_path / "src", "--to", "yaml", "-o", tmp_path / "out")
+    assert code in (0, 1), err
+    written = sorted(p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.yaml"))
+    assert written and all(name.startswith("package-qti/") for name in written), written
+
+
+def test_a_line_suppression_that_now_covers_its_question_is_said(tmp_path, run_cli):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "l.gift").write_text("// qlint: ignore[missing-rationale] in the notes\n"
+                                             "::a:: Which colour is grass? {=green ~blue ~red}\n", encoding="utf-8")
+    code, _, err = run_cli("convert", tmp_path / "src", "--to", "yaml", "-o", tmp_path / "out")
+    assert code == 0 and "1 line suppression now covers the whole question" in err
+    assert "missing-rationale: in the notes" in (tmp_path / "out" / "l.yaml").read_text(encoding="utf-8")

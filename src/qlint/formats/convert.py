@@ -20,7 +20,7 @@ from qlint.formats.write_text import write_aiken, write_gift, write_yaml
 from qlint.formats.write_xml import write_moodle, write_qti12, write_qti21
 from qlint.limits import Limits
 from qlint.model import Question, QuestionSettings
-from qlint.problems import PARSE_ERROR
+from qlint.problems import PARSE_ERROR, RATIONALES_NOT_HELD
 from qlint.sourcemap import ParsedFile
 
 WRITERS: dict[str, Writer] = {"yaml": write_yaml, "gift": write_gift, "aiken": write_aiken,
@@ -124,7 +124,8 @@ def collect(paths: list[Path], limits: Limits, exclude: tuple[str, ...] = (),
             problems.append(Finding(display, 1, 1, *PARSE_ERROR, Severity.ERROR, error or "unreadable"))
             continue
         result = read(data, display, limits, path)
-        problems += result.findings
+        # what the source cannot hold is for check to say; the output says what the target cannot
+        problems += [f for f in result.findings if f.rule != RATIONALES_NOT_HELD.name]
         suppressed = _suppressions(result)
         widened += suppressed.widened
         relative = _relative(path, base)
