@@ -158,3 +158,8 @@ def test_gift_json_is_what_the_cli_reports(run_cli, tmp_path):
     bank.write_text("::k:: Which colour is the sky? {~=blue#Yes. ~green#No. ~%50%grey#Half.}\n", encoding="utf-8")
     code, out, _ = run_cli("check", "--no-cache", "--format", "json", "--select", "schema,correct-count", bank)
     assert json.loads(out)["findings"] == []
+
+
+def test_an_answer_of_markup_alone_is_not_blank_as_written_and_is_named():
+    result = read(b"::a:: Which? {=<br> ~b ~=c}\n", "q.gift", ReadLimits())
+    assert not result.questions and "options[0].text" in result.findings[0].message

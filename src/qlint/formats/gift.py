@@ -189,10 +189,10 @@ def _choices(tree: Tree, place: _Place, draft: Draft) -> str | None:
             token = _tokens(item, "WEIGHT")[0]
             raw = place.block.text[token.start_pos:text[0].end_pos] if text else token.value
             weight = None
-        body = read_text(raw, place.kind) if raw else ""
+        if not unescape(text_format(raw, place.kind)[1], "plain"):
+            continue   # blank as written (an answer of markup alone is not blank to Moodle: its text is checked)
+        body = read_text(raw, place.kind)
         feedback = _sub(item, "feedback")
-        if not body:
-            continue
         where = f"options[{len(options)}]"
         mark_token = _tokens(item, "MARK")[0]
         draft.positions[where] = place(mark_token)
