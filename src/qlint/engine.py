@@ -12,7 +12,7 @@ from time import monotonic
 
 from qlint.finding import Finding, Severity
 from qlint.items import BankItem, CheckedFile, to_item
-from qlint.problems import INTERNAL_ERROR, RULE_TIMEOUT, UNSUPPORTED
+from qlint.problems import IMPORT_HAZARD, INTERNAL_ERROR, RATIONALES_NOT_HELD, RULE_TIMEOUT, UNSUPPORTED
 from qlint.rule import ActiveRule, BankRule, QuestionRule, Store
 from qlint.sourcemap import LoadedQuestion, ParsedFile
 
@@ -20,7 +20,8 @@ from qlint.sourcemap import LoadedQuestion, ParsedFile
 # every built-in rule is linear in a question's size, so the overshoot is a few calls of one rule
 _CLOCK_STRIDE = 16
 # loader findings that are reported only while their rule is on (parse and schema errors always are)
-_SWITCHABLE = frozenset((UNSUPPORTED.name, RULE_TIMEOUT.name))
+_SWITCHABLE = frozenset((UNSUPPORTED.name, RULE_TIMEOUT.name, RATIONALES_NOT_HELD.name, IMPORT_HAZARD.name))
+_MISSING_RATIONALE = "missing-rationale"
 
 
 def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:
@@ -100,6 +101,8 @@ def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions:
     extractors = [a for a in active if isinstance(a.rule, BankRule) and a.rule.extract is not None]
     held = frozenset(s.target_line for s in result.suppressions if s.scope == "line")
     checked = check_questions(result.questions, question_rules, budget, held, spent)
+    if result.rationales_not_held:   # the format cannot hold them: its reader's note says so once instead
+        checked = [f for f in checked if f.rule != _MISSING_RATIONALE or f.question not in result.rationales_not_held]
     timed_out = checked[-1:] if checked and checked[-1].rule == RULE_TIMEOUT[1] else []
     findings: list[Finding] = []
     for finding in result.findings + timed_out:
@@ -108,6 +111,8 @@ def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions:
         chosen = by_name.get(finding.rule)
         if chosen is None and finding.rule in _SWITCHABLE:
             continue
+        if finding.rule == RATIONALES_NOT_HELD.name and _MISSING_RATIONALE not in by_name:
+            continue   # nobody asked for rationales
         findings.append(_with_severity(finding, chosen.severity if chosen else finding.severity))
     findings += checked[:len(checked) - len(timed_out)]
     items = []

@@ -1,8 +1,8 @@
 """Bank formats: one reader (and writer) module per format, and the dispatch that picks a file's reader.
 
 A file's format is, in order: ``--from`` or the first ``formats`` glob of the config that matches it; else its
-suffix (``.yaml``/``.yml``, ``.gift``, ``.aiken``, ``.xml`` by its root element, ``.zip`` by its manifest); else
-what its content looks like; else YAML, whose loader then says what is wrong with it.
+suffix (``.yaml``/``.yml``, ``.gift`` or ``.gift.txt``, ``.aiken`` or ``.aiken.txt``, ``.xml`` by its root element,
+``.zip`` by its manifest); else what its content looks like; else YAML, whose loader then says what is wrong with it.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ __all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "form
            "reader_for"]
 
 _MODULES = {"yaml": "yaml_reader", "gift": "gift", "aiken": "aiken", "moodle-xml": "moodle", "qti": "qti"}
-_SETTLED = (".yaml", ".yml", ".gift", ".aiken", ".zip")
+_SETTLED = (".yaml", ".yml", ".gift", ".aiken", ".gift.txt", ".aiken.txt", ".zip")
 
 
 def reader(name: str) -> Reader:
@@ -57,7 +57,7 @@ def reader_for(path: str, data: bytes, forced_format: str | None = None) -> Read
         return reader("yaml")
     if lower.endswith((".gift", ".gift.txt")):
         return reader("gift")
-    if lower.endswith(".aiken"):
+    if lower.endswith((".aiken", ".aiken.txt")):
         return reader("aiken")
     if lower.endswith((".xml", ".zip", ".imscc", ".qti")):
         moodle = reader("moodle-xml")
@@ -122,7 +122,7 @@ def _wanted(name: str, candidate: Path, globs: tuple[tuple[str, str], ...], limi
             return True
         if pattern != "**" and matches_glob(candidate, (pattern,)):
             return True
-    if lower.endswith((".gift", ".aiken")):
+    if lower.endswith((".gift", ".aiken", ".gift.txt", ".aiken.txt")):   # what convert writes for the LMS
         return True
     return lower.endswith((".xml", ".zip", ".qti")) and _looks_like_bank(candidate, limits or ReadLimits())
 

@@ -153,6 +153,16 @@ def build(drafts: list[Draft], result: ParsedFile, limits: Limits | None = None)
     return result
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """A text file's lines as editors, the language server protocol and Moodle's importers count them: broken at
+    ``\n``, ``\r\n`` and ``\r`` only (``str.splitlines`` also breaks at form feeds, U+2028 and others, which are
+    characters inside a line to every tool that edits the file)."""
+    return _LINE_BREAK.split(text)
+
+
 def parse_error(path: str, line: int, column: int, message: str) -> ParsedFile:
     return ParsedFile(path, findings=[finding(path, line, column, PARSE_ERROR, message)])
 
