@@ -9,6 +9,7 @@ import argparse
 import importlib.util
 import json
 import sys
+import warnings
 from pathlib import Path
 
 from qlint.analysis.cli import add_responses
@@ -78,12 +79,15 @@ def cmd_report(args: argparse.Namespace, out) -> int:
     run, summary, analysis = _summary(args)
     target = Path(args.output)
     extra = ()
-    if analysis is not None:
-        from qlint.report.items import html_section  # item analysis: loaded only with --responses
+    with warnings.catch_warnings():
+        # a character the chart font lacks is drawn as a box; that is no news for the person running the report
+        warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
+        if analysis is not None:
+            from qlint.report.items import html_section  # item analysis: loaded only with --responses
 
-        extra = (("items", "Item analysis", html_section(pyplot(), analysis)),)
-    page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
-                  sections=extra)
+            extra = (("items", "Item analysis", html_section(pyplot(), analysis)),)
+        page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
+                      sections=extra)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # a file name's bytes that are not UTF-8 are shown escaped (\xff), as every other output shows them
