@@ -101,6 +101,10 @@ class Server:
         return self.until(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                           and m["params"]["uri"] == uri, timeout)["params"]
 
+    def diagnostics_any(self, timeout: float = 60) -> str:
+        """The document the next diagnostics are for."""
+        return self.until(lambda m: m.get("method") == "textDocument/publishDiagnostics", timeout)["params"]["uri"]
+
     def close(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
@@ -399,3 +403,19 @@ def test_a_rule_the_reference_does_not_hold_gets_no_link(monkeypatch, tmp_path):
     monkeypatch.setattr(module, "_DOC_FILES", (tmp_path / "missing.md",))
     made = module.QlintServer()
     assert module.docs_link(made, finding) is None
+
+
+def test_odd_document_uris_are_each_checked_alone(server, tmp_path):
+    root = _workspace(tmp_path)
+    one = server(root)
+    one.start(root)
+    uris = [f"{root.as_uri()}/%00x.yaml", "file://server/share/x.yaml", f"{root.as_uri()}/{'a' * 5000}.yaml",
+            f"{root.as_uri()}/x%2Fy.yaml", "file:///dev/zero", f"{root.as_uri()}/..%2F..%2Fetc%2Fpasswd",
+            "file:///C:/x.yaml"]
+    for uri in uris:
+        one.open(uri, "id: x\nstem: s\n")
+    published = set()
+    while published != set(uris):
+        published.add(one.diagnostics_any(timeout=60))
+    one.send(notify("exit"))
+    assert one.process.wait(10) == 1

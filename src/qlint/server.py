@@ -327,6 +327,9 @@ async def _later(server: QlintServer, uri: str, delay: float) -> None:
     except SetupError as exc:
         _note(server, f"qlint: {exc}", types.MessageType.Error)
         return
+    except Exception as exc:  # whatever a path or a folder does, the server goes on and says what happened
+        _note(server, f"qlint could not check {uri}: {type(exc).__name__}: {exc}", types.MessageType.Error)
+        return
     if plan.note:
         _note(server, f"qlint: {plan.note}")
     outcome = await server.workers.check(plan, text)

@@ -48,10 +48,18 @@ def _inside(path: str, folder: str) -> bool:
 
 
 def workspace_of(path: str, folders: Sequence[str]) -> str | None:
-    """The deepest workspace folder holding ``path`` (both as real paths), or None."""
-    real = os.path.realpath(path)
-    holding = [f for f in (os.path.realpath(f) for f in folders) if _inside(real, f)]
+    """The deepest workspace folder holding ``path`` (both as real paths), or None (also for a path no file can
+    have, such as one holding a NUL)."""
+    real = _real(path)
+    holding = [f for f in map(_real, folders) if real is not None and f is not None and _inside(real, f)]
     return max(holding, key=len) if holding else None
+
+
+def _real(path: str) -> str | None:
+    try:
+        return os.path.realpath(path)
+    except (ValueError, OSError):
+        return None
 
 
 def config_within(path: str, folder: str) -> Path | None:
