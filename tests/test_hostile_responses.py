@@ -155,3 +155,16 @@ def test_a_fifo_named_as_responses_is_refused_without_hanging(folder, run_cli):
     os.mkfifo(folder / "pipe.csv")
     code, _, err = run_cli("analyze", "pipe.csv", "bank.yaml")
     assert code == 2 and "pipe.csv: not a regular file" in err, err
+
+
+def test_an_engine_message_loses_its_advice_and_names_the_file(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_bytes(b"person,item,response\np1,boil,B\n")
+    with sources.opened(path) as file:
+        memory = Exception(f"Out of Memory Error: failed to allocate data of size 32.0 KiB (953.6 MiB/953.6 MiB used)\n"
+                           f"Possible solutions:\n* Reducing the number of threads\nLINE 1: SELECT * FROM read_csv('{file.name}')")
+        assert sources.explain(memory, path, file).startswith(f"{path}: the engine ran out of memory reading it")
+        other = Exception(f"Invalid Input Error: Error in file \"{file.name}\" on line 7: bad thing\n"
+                          "Possible Solution: set something\nLINE 1: SELECT 1")
+        said = sources.explain(other, path, file)
+    assert said == f"{path}:7: cannot read it: Error in file \"{path}\" on line 7: bad thing", said

@@ -179,8 +179,8 @@ def first_line(exc: BaseException | str) -> str:
     """An engine error in a line or two: its headline and what went wrong, never the quoted row, the SQL or the
     advice."""
     lines = [line.strip()[:200] for line in str(exc).strip().splitlines()
-             if line.strip() and not line.startswith(("Original Line", "Possible Solution", "Possible fixes", "LINE ",
-                                                      "  ", "\t", "*"))]
+             if line.strip() and not line.lower().startswith(("original line", "possible solution", "possible fix",
+                                                              "line ", "  ", "\t", "*"))]
     return ": ".join(lines[:2]) if lines else type(exc).__name__ if isinstance(exc, BaseException) else "unknown error"
 
 
@@ -198,6 +198,9 @@ def explain(exc: BaseException, path: Path, file: Opened) -> str:
                     "line endings, and the CSV reader cannot make out its rows; save it with one kind of line ending")
         return (f"{path}:1: not a table the CSV reader can make out (no delimiter, quoting and column count fits "
                 "its rows): save the responses as CSV or TSV with a header row")
+    if "Out of Memory" in text:
+        return (f"{path}: the engine ran out of memory reading it (item analysis keeps to 1 GB, spilling to disk "
+                "where it can): a table this large or this wide cannot be analysed in one run")
     if _suffix(path) == ".parquet":
         return f"{path}: not a Parquet file the engine can read: {_without_kind(first_line(text))}"
     at = re.search(r"\bline:? (\d+)", text)
