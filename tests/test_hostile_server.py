@@ -419,3 +419,18 @@ def test_odd_document_uris_are_each_checked_alone(server, tmp_path):
         published.add(one.diagnostics_any(timeout=60))
     one.send(notify("exit"))
     assert one.process.wait(10) == 1
+
+
+def test_the_config_search_stops_at_the_workspace_folder(tmp_path):
+    from qlint.server_runs import config_within, plan_for
+
+    (tmp_path / "qlint.toml").write_text('paths = ["bank"]\n', encoding="utf-8")
+    workspace = tmp_path / "ws"
+    (workspace / "deep").mkdir(parents=True)
+    for opened in (workspace, workspace / "x.yaml", workspace / "deep" / "x.yaml"):
+        assert config_within(str(opened), str(workspace)) is None, opened
+        assert not plan_for(str(opened), [str(workspace)]).with_bank
+    (workspace / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")   # no [tool.qlint]
+    assert config_within(str(workspace / "deep" / "x.yaml"), str(workspace)) is None
+    (workspace / "deep" / ".qlint.toml").write_text("", encoding="utf-8")
+    assert config_within(str(workspace / "deep" / "x.yaml"), str(workspace)) == workspace / "deep" / ".qlint.toml"

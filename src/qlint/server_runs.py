@@ -66,7 +66,7 @@ def config_within(path: str, folder: str) -> Path | None:
     """The closest config file at or above ``path``'s folder, looking no higher than ``folder``."""
     here = Path(os.path.realpath(path)).parent
     top = Path(folder)
-    while True:
+    while _inside(str(here), str(top)):
         for name in CONFIG_FILES:
             candidate = here / name
             if not candidate.is_file():
@@ -80,9 +80,10 @@ def config_within(path: str, folder: str) -> Path | None:
                 continue
             if "qlint" in tool:
                 return candidate
-        if here == top or here == here.parent or not _inside(str(here), str(top)):
-            return None
+        if here == top or here == here.parent:
+            break
         here = here.parent
+    return None
 
 
 def plan_for(path: str, folders: Sequence[str]) -> Plan:
