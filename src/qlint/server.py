@@ -565,7 +565,7 @@ def _lifecycle(server: QlintServer) -> None:
 
 def finish(server: QlintServer) -> None:
     """End the process now, its workers with it: 0 after ``shutdown``, else 1 (as LSP asks)."""
-    server.workers.stop_all()
+    server.workers.stop_all(server_too=True)
     os._exit(0 if server.protocol._shutdown else 1)
 
 

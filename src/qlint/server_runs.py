@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import pkgutil
+import signal
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -142,8 +146,17 @@ class Outcome:
     failed: str | None = None       # the worker ended without an answer
 
 
+def _orphaned(parent: int) -> None:
+    """End this worker once the process that started it is gone (the server was killed, or exited while this
+    worker was starting): nothing is left running for a server that no longer exists."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 def _child(conn: Connection, plan: Plan, text: str) -> None:
     """A worker's whole life: check the buffer, send the outcome, end."""
+    threading.Thread(target=_orphaned, args=(os.getppid(),), daemon=True).start()
     # the language server speaks on standard output: nothing a check prints may reach it
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
@@ -183,8 +196,16 @@ class Workers:
         async with self._slots:
             receive, send = self._context.Pipe(duplex=False)
             process = self._context.Process(target=_child, args=(send, plan, text), daemon=True)
-            process.start()
-            send.close()
+            # started in a thread: the first start launches the fork server, which takes a second or two
+            started = asyncio.get_running_loop().run_in_executor(None, process.start)
+            try:
+                await asyncio.shield(started)
+            except asyncio.CancelledError:   # superseded while starting: stopped as soon as it has started
+                started.add_done_callback(lambda _: process.kill())
+                receive.close()
+                raise
+            finally:
+                send.close()
             self.running[process.pid] = process
             try:
                 return await asyncio.wait_for(self._answer(receive), self.budget)
@@ -217,9 +238,16 @@ class Workers:
             process.kill()
         process.join(5)
 
-    def stop_all(self) -> None:
-        """End every worker now (the server is exiting)."""
+    def stop_all(self, server_too: bool = False) -> None:
+        """End every worker now; with ``server_too`` (the server is exiting) the fork server as well, which would
+        otherwise end only once it notices, after importing what it preloads."""
         for process in list(self.running.values()):
             if process.is_alive():
                 process.kill()
         self.running.clear()
+        pid = getattr(getattr(multiprocessing.forkserver, "_forkserver", None), "_forkserver_pid", None)
+        if server_too and isinstance(pid, int):
+            try:
+                os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
+            except OSError:
+                pass
