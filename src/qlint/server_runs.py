@@ -29,7 +29,7 @@ import qlint.rules
 from qlint.config import CONFIG_FILES, Config, ConfigError, Settings, read_toml, resolve_rules
 from qlint.files import relative
 from qlint.finding import Finding, Severity
-from qlint.pipeline import SetupError, bank_roots, check_sources, run_check, setup
+from qlint.pipeline import SetupError, check_sources, run_check, setup
 from qlint.problems import PARSE_ERROR
 from qlint.registry import load_registry
 
@@ -103,7 +103,9 @@ def plan_for(path: str, folders: Sequence[str]) -> Plan:
     if found is None:
         return Plan(path, None, False)
     config, _ = setup(str(found), Path(path))
-    roots = [os.path.realpath(r) for r in bank_roots(config, [Path(path)])]
+    # the bank a config names (its ``paths``; without them the run reads at most the config's own folder, which
+    # lies in the workspace folder already)
+    roots = [os.path.realpath(config.root / p) for p in config.settings.paths]
     outside = [r for r in roots if not _inside(r, folder)]
     if outside:
         return Plan(path, str(found), False, f"{found}: the bank path {outside[0]} lies outside the workspace "
