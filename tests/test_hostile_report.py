@@ -215,3 +215,14 @@ def test_unique_objectives_draw_no_bars_of_one(tmp_path, run_cli):
     assert "Objective number 7" not in chart   # no bar labels
     assert "Objective number 7" in page        # the table still lists them
     assert "Each of the 30 tags has one question" in page
+
+
+@pytest.mark.parametrize("width", ["-5", "0", "19", "1001", "wide"])
+def test_a_table_width_that_cannot_hold_a_table_is_a_usage_error(width, tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "quiz.yaml").write_text(QUIZ, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "qlint", "stats", "quiz.yaml", f"--width={width}"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "--width" in done.stderr and not done.stdout, done

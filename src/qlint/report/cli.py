@@ -43,7 +43,18 @@ def add_parsers(subparsers) -> None:
     _common(stats)
     stats.add_argument("--format", choices=("text", "json"), default="text",
                        help="text tables (default) or the summary as JSON")
-    stats.add_argument("--width", type=int, help="table width in columns (default: the terminal's)")
+    stats.add_argument("--width", type=_width, help="table width in columns, 20 to 1000 (default: the terminal's)")
+
+
+def _width(text: str) -> int:
+    """A table width that can hold a table: a narrower one prints a letter a line, a negative one nothing."""
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 20 <= width <= 1000:
+        raise argparse.ArgumentTypeError(f"{width} is not between 20 and 1000 columns")
+    return width
 
 
 def _summary(args: argparse.Namespace):
