@@ -168,3 +168,10 @@ def test_an_engine_message_loses_its_advice_and_names_the_file(tmp_path):
                           "Possible Solution: set something\nLINE 1: SELECT 1")
         said = sources.explain(other, path, file)
     assert said == f"{path}:7: cannot read it: Error in file \"{path}\" on line 7: bad thing", said
+
+
+def test_a_response_file_named_twice_is_read_once(folder):
+    questions = bank_questions(["bank.yaml"])
+    once = analyze(questions, [Path("b.csv")], [], None).intake.status_counts
+    twice = analyze(questions, [Path("b.csv"), Path("./b.csv"), Path("b.csv")], [], None)
+    assert twice.intake.status_counts == once and not twice.stats.repeats

@@ -1,6 +1,7 @@
 """Item analysis end to end: bank files and response files in, located findings and statistics out."""
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,7 +61,12 @@ def bank_questions(paths: Sequence[str]) -> list[BankQuestion]:
 
 def analyze(questions: list[BankQuestion], responses: Sequence[Path], active: Sequence[ActiveRule],
             data_severity: Severity | None = Severity.WARNING, irt: bool = False) -> Analysis:
-    """Read the responses, compute the statistics (and a 2PL fit when ``irt``), run the response rules."""
+    """Read the responses (a file named twice, once), compute the statistics (and a 2PL fit when ``irt``), run the
+    response rules."""
+    named: dict[str, Path] = {}
+    for path in responses:
+        named.setdefault(os.path.realpath(path), path)
+    responses = list(named.values())
     if not responses:
         raise AnalysisError("no response files to analyse: name at least one (CSV, TSV or Parquet) besides the bank")
     if not questions:
