@@ -11,8 +11,7 @@ import pytest
 
 pytest.importorskip("duckdb")
 
-from qlint.analysis import AnalysisError  # noqa: E402
-from qlint.analysis import sources  # noqa: E402
+from qlint.analysis import AnalysisError, sources  # noqa: E402
 from qlint.analysis.run import analyze, bank_questions  # noqa: E402
 
 DATA = Path(__file__).parent / "data" / "responses"

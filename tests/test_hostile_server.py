@@ -173,7 +173,7 @@ def test_headers_that_never_end_are_bounded_and_the_next_message_is_read(server,
         one.send(b"Content-Length: %d\r\n\r\n" % len(body) + body + _hover(20 + number))
         message = one.read()
         assert message["id"] is None and message["error"]["code"] == code, (body[:20], message)
-        assert "result" in one.until(lambda m: m.get("id") == 20 + number)
+        assert "result" in one.until(lambda m, wanted=20 + number: m.get("id") == wanted)
 
 
 def test_a_request_after_shutdown_is_an_invalid_request_and_exit_still_works(server, tmp_path):
