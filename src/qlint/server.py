@@ -22,7 +22,6 @@ import json
 import logging
 import os
 import re
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,7 +99,6 @@ class QlintServer(LanguageServer):
         self.workers = Workers(DEFAULT_BUDGET)
         self.told: set[str] = set()          # notes already shown once
         self.anchors: set[str] | None = None  # the rules reference's headings, read once
-        self.stop = threading.Event()
 
     def folders(self) -> list[str]:
         """The workspace folders (and root) as paths."""
@@ -119,7 +117,7 @@ class QlintServer(LanguageServer):
     async def _serve(self, fd: int) -> None:
         loop = asyncio.get_running_loop()
         framer = Framer(lambda n: loop.run_in_executor(self.thread_pool, os.read, fd, n))
-        while not self.stop.is_set():
+        while True:
             message = await framer.next()
             if message is None:
                 break
