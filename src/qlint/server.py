@@ -282,8 +282,8 @@ def diagnostic(finding: Finding, lines: list[str], link: types.CodeDescription |
 
 
 def _note(server: QlintServer, text: str, kind: types.MessageType = types.MessageType.Warning) -> None:
-    """Tell the user once (a window message), then only in the log."""
-    if text in server.told:
+    """Tell the user once (a window message), then only in the log (and only in the log after a thousand)."""
+    if text in server.told or len(server.told) >= 1000:
         server.window_log_message(types.LogMessageParams(kind, text))
         return
     server.told.add(text)
