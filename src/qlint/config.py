@@ -91,7 +91,8 @@ class Config:
 
 def find_config(start: Path) -> Path | None:
     """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]. One that
-    cannot be read as TOML is a ConfigError: it may hold [tool.qlint], and its settings must not silently lapse."""
+    cannot be read as TOML, or whose ``tool`` is not a table, is a ConfigError: it may hold qlint's settings, and
+    they must not silently lapse."""
     here = Path(os.path.realpath(start))  # realpath: a symlink loop is a path, not an exception
     if here.is_file() or not here.exists():
         here = here.parent
@@ -102,7 +103,10 @@ def find_config(start: Path) -> Path | None:
                 continue
             if name != "pyproject.toml":
                 return candidate
-            tool = read_toml(candidate)[1].get("tool")
+            text, data = read_toml(candidate)
+            tool = data.get("tool")
+            if tool is not None and not isinstance(tool, dict):   # not a pyproject.toml any tool can read
+                raise ConfigError(f"{candidate}:{key_line(text, '', 'tool') or 1}: [tool] must be a table")
             if isinstance(tool, dict) and "qlint" in tool:
                 return candidate
     return None
