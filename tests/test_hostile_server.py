@@ -233,8 +233,8 @@ def test_a_newer_version_stops_the_check_of_the_old_one(server, tmp_path):
     one = server(root)
     one.start(root)
     uri = (root / "bank" / "b.yaml").as_uri()
-    one.open(uri, slow_bank())
-    time.sleep(1)
+    one.open(uri, slow_bank(15000))   # seconds of checking: still running when the change arrives, however busy
+    time.sleep(1)                      # the machine (the debounce has passed and the worker has the old text)
     newer = B.replace(", rationale: Incorrect. That is 128 samples.", "")
     one.send(notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
                                                "contentChanges": [{"text": newer}]}))

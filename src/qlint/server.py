@@ -331,6 +331,8 @@ async def _later(server: QlintServer, uri: str, delay: float) -> None:
     if plan.note:
         _note(server, f"qlint: {plan.note}")
     outcome = await server.workers.check(plan, text)
+    if server.workspace.get_text_document(uri).version != version:
+        return   # a newer text arrived while this one was checked: its own check publishes
     _publish(server, uri, version, text, outcome)
 
 
