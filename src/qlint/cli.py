@@ -63,7 +63,7 @@ def _add_check_parser(sub) -> None:
     check.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
-    check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
+    check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing (with --fix too)")
     check.add_argument("--force-exclude", action="store_true",
                        help="apply exclude and the configured paths to files named too (for pre-commit)")
     check.add_argument("--allow-empty", action="store_true",
@@ -154,7 +154,7 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
 def _fix_and_recheck(args: argparse.Namespace, run, out):
     """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported."""
     changed, skips = _fix(args, run, out)
-    if args.fix and changed:
+    if args.fix and not args.diff and changed:
         run = _check_run(args, after_fix=True)
     if skips:
         run.findings = sorted(run.findings + skips, key=Finding.sort_key)
@@ -215,7 +215,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
     if args.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")
     run = _yaml_only(run)
-    outcome = fix_run(run, write=args.fix)
+    outcome = fix_run(run, write=args.fix and not args.diff)   # --diff writes nothing, with --fix or without
     for path, reason in outcome.skipped:
         print(f"qlint: warning: {path}: not fixed: {reason}", file=sys.stderr)
     if args.diff:
