@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from qlint import __version__, baseline, problems
@@ -130,8 +131,24 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         return _write_baseline(args, run.findings)
     findings = _new_findings(args, run.findings)
     fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
-    _render(args, fmt, run, findings, fail_on, out)
-    return EXIT_OK if args.exit_zero else exit_code(findings, fail_on)
+    code = EXIT_OK if args.exit_zero else exit_code(findings, fail_on)
+    with _reader_may_leave():   # `qlint check bank | head -1` still fails the pipeline on errors
+        _render(args, fmt, run, findings, fail_on, out)
+    return code
+
+
+@contextmanager
+def _reader_may_leave():
+    """Output to a reader that may stop reading (``| head``): a closed pipe ends the output, not the run, whose exit
+    code stands. What is still buffered for the closed pipe goes nowhere, so the exit flushes without an error."""
+    try:
+        yield
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):   # a stream with no file behind it (tests)
+            pass
 
 
 def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: bool = False):
@@ -219,9 +236,10 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
     for path, reason in outcome.skipped:
         print(f"qlint: warning: {path}: not fixed: {reason}", file=sys.stderr)
     if args.diff:
-        for path, (old, new) in sorted(outcome.changed.items()):
-            out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                                f"a/{path}", f"b/{path}"))
+        with _reader_may_leave():
+            for path, (old, new) in sorted(outcome.changed.items()):
+                out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                                    f"a/{path}", f"b/{path}"))
     elif outcome.changed and not args.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
     skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
@@ -385,7 +403,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("qlint: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:   # a listing (`qlint rules | head`) whose reader left: it said what it had to
         return EXIT_OK
     except Exception as exc:  # the last line of defence: never a traceback
         print(f"qlint: internal error: {type(exc).__name__}: {exc}\n"
