@@ -36,7 +36,7 @@ def test_findings_text_format_and_exit_one(run_cli, write):
     assert code == 1
     first = out.splitlines()[0]
     assert first.startswith(str(bad)) or first.startswith("bank/b.yaml")
-    assert first.endswith(":3:1: Q104 correct-count: 2 options are marked correct; a single-answer question "
+    assert first.endswith(":3:1: error: Q104 correct-count: 2 options are marked correct; a single-answer question "
                           "needs exactly one (add `select: 2` if 2 answers are intended)")
 
 
@@ -126,7 +126,7 @@ def test_rules_and_rule_card(run_cli):
 
 def test_stdin(run_cli):
     code, out, _ = run_cli("check", "-", "--stdin-filename", "bank/x.yaml", stdin=TWO_KEYS)
-    assert code == 1 and out.startswith("bank/x.yaml:3:1: Q104")
+    assert code == 1 and out.startswith("bank/x.yaml:3:1: error: Q104")
 
 
 def test_named_file_without_config_compares_within_its_own_folder(run_cli, write, tmp_path):

@@ -10,9 +10,9 @@ import sys
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
+from test_cli import CLEAN, TWO_KEYS
 
 from qlint.cli import main
-from test_cli import CLEAN, TWO_KEYS
 
 
 class _LeavingReader(io.StringIO):
@@ -48,3 +48,84 @@ def test_pipefail_sees_the_run_fail(write, tmp_path):
                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1, result.stderr
     assert result.stdout.count("\n") == 1 and "Traceback" not in result.stderr and not result.stderr.strip()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _check_on_a_terminal(args, env: dict[str, str], monkeypatch) -> str:
+    for name in ("NO_COLOR", "FORCE_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    screen = _Terminal()
+    with redirect_stdout(screen), redirect_stderr(io.StringIO()):
+        main(["check", *map(str, args), "--no-cache"])
+    return screen.getvalue()
+
+
+def test_text_output_names_each_findings_severity(run_cli, write):
+    bad = write("bank/b.yaml", TWO_KEYS.replace("text: loss.clone()", "text: 'loss.clone() '"))
+    code, out, _ = run_cli("check", bad, "--no-cache", "--extend-select", "stray-whitespace")
+    lines = out.splitlines()
+    assert any(line.startswith(f"{bad}:3:1: error: Q104 correct-count: ") for line in lines), out
+    assert any(": info: Q108 [*] stray-whitespace: " in line for line in lines), out
+
+
+def test_no_color_removes_colour_but_keeps_the_snippets(write, monkeypatch):
+    bad = write("bank/b.yaml", TWO_KEYS)
+    coloured = _check_on_a_terminal([bad], {}, monkeypatch)
+    assert "\033[" in coloured and "3 | options:" in coloured
+    plain = _check_on_a_terminal([bad], {"NO_COLOR": "1"}, monkeypatch)
+    assert "\033[" not in plain and "3 | options:" in plain
+    assert plain == _check_on_a_terminal([bad, "--color", "never"], {}, monkeypatch)
+    assert "3 | options:" not in _check_on_a_terminal([bad, "--no-show-source"], {}, monkeypatch)
+
+
+def test_color_option_comes_before_the_environment(run_cli, write):
+    bad = write("bank/b.yaml", TWO_KEYS)
+    _, out, _ = run_cli("check", bad, "--no-cache", "--color", "always")   # NO_COLOR is set by run_cli
+    assert "\033[31merror:" in out and "3 | options:" in out
+    _, out, _ = run_cli("check", bad, "--no-cache", "--show-source")
+    assert "\033[" not in out and "3 | options:" in out
+    code, _, err = run_cli("check", bad, "--color", "sometimes")
+    assert code == 2 and "auto" in err
+
+
+def test_repeated_select_and_ignore_flags_add_up(run_cli, write):
+    bad = write("b.yaml", TWO_KEYS.replace("    rationale: Incorrect. A clone keeps the graph alive.\n", ""))
+    rules = lambda out: {line.split()[2] for line in out.splitlines() if ": Q" in line}  # noqa: E731
+    _, out, _ = run_cli("check", bad, "--no-cache", "--select", "correct-count", "--select", "missing-rationale")
+    assert rules(out) == {"Q104", "Q106"}, out
+    _, out, _ = run_cli("check", bad, "--no-cache", "--ignore", "correct-count", "--ignore", "missing-rationale")
+    assert not rules(out) & {"Q104", "Q106"}, out
+
+
+def test_an_ignore_that_cannot_apply_says_so(run_cli, write):
+    misspelt = write("b.yaml", CLEAN.replace("    rationale: Incorrect. It still", "    rationnale: Incorrect. It still"))
+    code, out, err = run_cli("check", misspelt, "--no-cache", "--ignore", "schema")
+    assert code == 1 and "Q102 schema" in out
+    assert "--ignore schema: schema findings are always reported" in err
+    write("qlint.toml", 'ignore = ["Q101"]\n')
+    _, _, err = run_cli("check", misspelt, "--no-cache")
+    assert "ignore Q101: parse-error findings are always reported" in err
+    _, _, err = run_cli("check", misspelt, "--no-cache", "--ignore", "Q1")   # a prefix ignores the others it names
+    assert "always reported" in err and "Q1:" not in err
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["check", "--selct", "correct-count"], "qlint check: error: unknown option '--selct'; did you mean '--select'?"),
+    (["check", "--colr=never"], "did you mean '--color'?"),
+    (["chek"], "did you mean 'check'?"),
+    (["check", "--format", "jsn"], "did you mean 'json'?"),
+    (["check", "-j", "-3"], "-3 workers: give at least 1"),
+    (["check", "-j", "0"], "0 workers"),
+    (["rules", "extra"], "qlint rules: error: unexpected argument 'extra'"),
+])
+def test_bad_arguments_are_usage_errors_with_a_hint(run_cli, write, args, said):
+    write("b.yaml", CLEAN)
+    code, out, err = run_cli(*args)
+    assert code == 2 and said in err, err
+    assert "usage: qlint [-h]" not in err and "Traceback" not in err

@@ -8,6 +8,7 @@ import gc
 import importlib.util
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ from qlint.analysis.cli import as_check, response_findings
 from qlint.bank_schema import bank_schema
 from qlint.cache import Cache
 from qlint.cli_common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, add_from_option, comma_list
+from qlint.config import unapplied_ignores
 from qlint.docs import card, card_dict
 from qlint.engine import exit_code
 from qlint.finding import Finding, Severity
@@ -27,13 +29,74 @@ from qlint.formats import is_yaml, with_source_format
 from qlint.pipeline import SetupError, run_check, setup
 from qlint.report import cli as report_cli
 from qlint.reporters import Report, renderers
-from qlint.reporters.text import use_colour
+from qlint.reporters.text import use_colour, use_snippets
 from qlint.sources import source_lines
 from qlint.wording import plural
 
 
+class ArgumentsError(Exception):
+    """What argparse found wrong with the command line, and the (sub)command it was parsing."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors raised to ``main`` (which adds a did-you-mean and returns 2) instead of printing
+    the top-level usage and exiting from inside the parse."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise ArgumentsError(self.prog, _with_suggestion(message))
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '(.*)' \(choose from (.*)\)$")
+
+
+def _with_suggestion(message: str) -> str:
+    """argparse's message with the closest valid choice named, when the error is a misspelt choice."""
+    found = _INVALID_CHOICE.search(message)
+    if found is None:
+        return message
+    choices = re.findall(r"'([^']*)'", found[2])
+    close = difflib.get_close_matches(found[1], choices, n=1)
+    return f"{message}; did you mean {close[0]!r}?" if close else message
+
+
+def _unknown_arguments(parser: argparse.ArgumentParser, command: str | None, extras: list[str]) -> ArgumentsError:
+    """The error for arguments no option of the command takes, naming the closest option (ruff's tip)."""
+    sub = _subparsers(parser).get(command) if command else None
+    owner = sub or parser
+    first = extras[0]
+    if not first.startswith("-") or first == "-":
+        return ArgumentsError(owner.prog, f"unexpected argument {first!r}")
+    options = [o for action in owner._actions for o in action.option_strings]
+    close = difflib.get_close_matches(first.split("=", 1)[0], options, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return ArgumentsError(owner.prog, f"unknown option {first!r}{hint}")
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Each subcommand's parser, by name."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _jobs(value: str) -> int:
+    """``-j``: a number of worker processes, at least one."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} workers: give at least 1 (leave -j out for one per core)")
+    return number
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="qlint", description="Lint banks of multiple-choice exam questions.")
+    parser = _Parser(prog="qlint", description="Lint banks of multiple-choice exam questions.")
     parser.add_argument("--version", action="version", version=f"qlint {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_check_parser(sub)
@@ -50,18 +113,25 @@ def _add_check_parser(sub) -> None:
                        help="text (default), json, json-lines, sarif, github, gitlab, junit")
     check.add_argument("--output-file", "-o", help="write the report here instead of stdout")
     check.add_argument("--config", help="use this config file instead of searching for one")
-    check.add_argument("--select", type=comma_list, help="rules to run (names, codes, prefixes), replacing the config's")
-    check.add_argument("--extend-select", type=comma_list, default=[], help="rules to run in addition")
-    check.add_argument("--ignore", type=comma_list, default=[], help="rules not to run")
+    # repeated, they add up (as ruff's do): --select a --select b runs both
+    check.add_argument("--select", type=comma_list, action="extend",
+                       help="rules to run (names, codes, prefixes), replacing the config's")
+    check.add_argument("--extend-select", type=comma_list, action="extend", default=[], help="rules to run in addition")
+    check.add_argument("--ignore", type=comma_list, action="extend", default=[], help="rules not to run")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails the run")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--statistics", action="store_true", help="count findings per rule")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     check.add_argument("--stdin-filename", help="the path to report for text read from stdin")
-    check.add_argument("--no-show-source", action="store_true", help="never print source snippets")
+    check.add_argument("--show-source", action="store_true", default=None,
+                       help="print a source snippet under each finding, also when the output is no terminal")
+    check.add_argument("--no-show-source", dest="show_source", action="store_false",
+                       help="never print source snippets")
+    check.add_argument("--color", "--colour", dest="color", choices=("auto", "always", "never"), default="auto",
+                       help="colour the text output: auto (on a terminal, unless NO_COLOR is set), always, never")
     check.add_argument("--baseline", help="report only findings that this baseline file does not record")
     check.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
-    check.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    check.add_argument("-j", "--jobs", type=_jobs, default=None, help="worker processes (default: one per core)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
     check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing (with --fix too)")
@@ -113,8 +183,12 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
     if fmt not in available:
-        raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(available)}")
+        close = difflib.get_close_matches(fmt, available, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(available)})")
     run = _check_run(args, progress=fmt == "text")
+    for warning in unapplied_ignores(run.config, run.registry, args.ignore):
+        print(f"qlint: warning: {warning}", file=sys.stderr)
     if run.excluded and not run.results:
         return EXIT_OK   # --force-exclude left nothing named (pre-commit passed no bank file): nothing to say
     if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
@@ -202,8 +276,7 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> 
     # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
     options = {"quiet": args.quiet, "statistics": args.statistics, "fix_hint": not args.fix,
                "fail_on": None if args.exit_zero else fail_on}   # what fails the run: nothing with --exit-zero
-    if args.no_show_source:
-        options["show_source"] = False
+    options["colour"], options["show_source"] = use_colour(out, args.color), _show_source(args, fmt, out)
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
                     rules=[a.rule for a in run.active], sources=_sources(args, fmt, run, findings, out))
     if not args.output_file:
@@ -216,9 +289,16 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> 
         raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
 
 
+def _show_source(args: argparse.Namespace, fmt: str, out) -> bool:
+    """Whether the text output shows snippets: as asked (--show-source, --no-show-source), else on a terminal."""
+    if fmt != "text" or args.output_file:
+        return False
+    return args.show_source if args.show_source is not None else use_snippets(out, args.color)
+
+
 def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
-    """The source lines for snippets, read only when the text format will show them (on a terminal)."""
-    if fmt != "text" or args.output_file or args.no_show_source or not use_colour(out):
+    """The source lines for snippets, read only when the text format will show them."""
+    if not _show_source(args, fmt, out):
         return {}
     return source_lines(findings, run.config.settings.limits, run.stdin)
 
@@ -347,6 +427,14 @@ def cmd_rule(args: argparse.Namespace, out) -> int:
     return EXIT_OK
 
 
+def _analyze_as_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.Namespace:
+    """``analyze``'s arguments as the check run it stands for: check's defaults for every option analyze lacks."""
+    wanted = as_check(args)
+    if getattr(wanted, "no_show_source", False):
+        wanted.show_source = False
+    return argparse.Namespace(**vars(parser.parse_args(["check"])) | vars(wanted))
+
+
 def run() -> None:
     """The ``qlint`` command: ``main``, then exit without tearing down the interpreter. A big bank leaves hundreds
     of thousands of objects that the exit would free one by one (a tenth of a second) for nothing; everything
@@ -374,7 +462,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            raise _unknown_arguments(parser, getattr(args, "command", None), extras)
+    except ArgumentsError as exc:
+        print(f"{exc.prog}: error: {exc}\nFor more information, try `{exc.prog} --help`.", file=sys.stderr)
+        return EXIT_USAGE
     out = sys.stdout
     try:
         if args.command == "check":
@@ -390,7 +484,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command == "server":
             return cmd_server(args, out)
         if args.command == "analyze":
-            return cmd_check(as_check(args), out)
+            return cmd_check(_analyze_as_check(parser, args), out)
         if args.command == "convert":
             return cmd_convert(args, out)
         if args.command in ("report", "stats"):

@@ -21,6 +21,7 @@ from qlint.files import matches_glob
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
 from qlint.limits import Limits
+from qlint.problems import ALWAYS_REPORTED
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Rule
 from qlint.wording import validation_message
@@ -282,6 +283,28 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
         if rule.name in names:
             active.append(ActiveRule(rule, options, severity))
     return active
+
+
+def unapplied_ignores(config: Config, registry: Registry, ignore: Iterable[str] = ()) -> list[str]:
+    """A warning for each ``ignore`` (the CLI's, the config's, per-file-ignores) that names a rule whose findings
+    are always reported, so that the user learns the ignore did nothing instead of trusting it."""
+    where = str(config.source or "config")
+    named = [("--ignore", sel) for sel in ignore] + [(f"{where}: ignore", sel) for sel in config.settings.ignore]
+    named += [(f"{where}: per-file-ignores[{pattern!r}]", sel)
+              for pattern, selectors in config.settings.per_file_ignores.items() for sel in selectors]
+    warnings = []
+    for origin, sel in named:
+        try:
+            matched = _match(registry, sel, origin)
+        except ConfigError:
+            continue
+        # a prefix or ALL that also names other rules ignores those; only a selector aimed at these says so
+        if len(matched) == 1 and matched[0].name in ALWAYS_REPORTED:
+            name = matched[0].name
+            warnings.append(f"{origin} {sel}: {name} findings are always reported (the other rules did not check "
+                            f"what they hide); to accept one, suppress it where it is with a reason, or set its "
+                            f"severity in [rules.{name}]")
+    return warnings
 
 
 def ignored_for(config: Config, registry: Registry, relpath: str) -> frozenset[str]:

@@ -1,4 +1,4 @@
-"""Human output: ``path:line:col: CODE name: message``; snippet and colour only on a terminal.
+"""Human output: ``path:line:col: severity: CODE name: message``; snippets on a terminal, colour there unless NO_COLOR.
 
 Snippets come from ``Report.sources``, the lines the run read under its limits: this module opens no file.
 """
@@ -18,12 +18,26 @@ _COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.I
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
-def use_colour(stream: TextIO) -> bool:
+def _terminal(stream: TextIO) -> bool:
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def use_colour(stream: TextIO, choice: str = "auto") -> bool:
+    """``--color``: always, never, or auto: never with NO_COLOR set, always with FORCE_COLOR, else on a terminal.
+    The option is the user's word for this run and so comes before either variable (as no-color.org asks)."""
+    if choice in ("always", "never"):
+        return choice == "always"
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
-    return hasattr(stream, "isatty") and stream.isatty()
+    return _terminal(stream)
+
+
+def use_snippets(stream: TextIO, colour: str = "auto") -> bool:
+    """Source snippets where the output is read as a terminal is: a terminal, or a pager that was sent colour on
+    purpose (``--color always``, FORCE_COLOR). NO_COLOR takes the colour away, never the snippets."""
+    return colour == "always" or bool(os.environ.get("FORCE_COLOR")) or _terminal(stream)
 
 
 def _snippet(text: str, line: int, column: int, end: int | None = None) -> str:
@@ -44,15 +58,17 @@ def render(report: Report, stream: TextIO, options: dict) -> None:
         _statistics(report, stream)
         return
     colour = options.get("colour", use_colour(stream))
-    show_source = options.get("show_source", colour)
+    show_source = options.get("show_source", use_snippets(stream))
     sources = report.sources if show_source else {}
     for f in report.findings:
         where = f"{escape_text(f.path)}:{f.line}:{f.column}:"
-        code = f"{_COLOURS[f.severity]}{f.code}{_RESET}" if colour else f.code
+        # the severity in words, where compilers put it (`error:`): a log without colour still shows what fails
+        severity = f"{f.severity}:"
         if colour:
             where = f"{_BOLD}{where}{_RESET}"
+            severity = f"{_COLOURS[f.severity]}{severity}{_RESET}"
         marker = " [*]" if f.fix is not None else ""   # ruff's mark of a finding that --fix repairs
-        stream.write(f"{where} {code}{marker} {f.rule}: {escape_text(f.message)}\n")
+        stream.write(f"{where} {severity} {f.code}{marker} {f.rule}: {escape_text(f.message)}\n")
         source = sources.get((f.path, f.line))
         if source is not None:
             # a range that goes on past this line is marked to the line's end
