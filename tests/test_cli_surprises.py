@@ -129,3 +129,13 @@ def test_bad_arguments_are_usage_errors_with_a_hint(run_cli, write, args, said):
     code, out, err = run_cli(*args)
     assert code == 2 and said in err, err
     assert "usage: qlint [-h]" not in err and "Traceback" not in err
+
+
+def test_fix_on_a_named_gift_file_names_only_that_file(run_cli, write, tmp_path):
+    write("qlint.toml", 'paths = ["bank"]\n')
+    for name in "abc":
+        write(f"bank/{name}.gift", f"::{name}-1:: Which call returns a plain number from a loss tensor {name}? {{\n"
+                                   "=loss.item() #Correct.\n~loss.detach() #Incorrect.\n}\n")
+    code, out, err = run_cli("check", "bank/a.gift", "--fix", "--no-cache", cwd=tmp_path)
+    assert "rewrite YAML banks only; bank/a.gift is in another format" in err, err
+    assert "b.gift" not in err and "c.gift" not in err

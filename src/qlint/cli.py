@@ -330,7 +330,8 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
 def _yaml_only(run):
     """The run with only YAML files' findings: fixes rewrite qlint's own format, never GIFT, Aiken, XML or QTI."""
     limits = run.config.settings.limits
-    others = sorted({o.path for o in run.results if not is_yaml(o.path, limits)})
+    # the files the run reports on: the rest of a named file's bank was read for the bank rules, and not given
+    others = sorted({o.path for o in run.shown if not is_yaml(o.path, limits)})
     if not others:
         return run
     shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
