@@ -3,6 +3,7 @@ that merge, options that say when they cannot apply, output that names each find
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import subprocess
@@ -139,3 +140,17 @@ def test_fix_on_a_named_gift_file_names_only_that_file(run_cli, write, tmp_path)
     code, out, err = run_cli("check", "bank/a.gift", "--fix", "--no-cache", cwd=tmp_path)
     assert "rewrite YAML banks only; bank/a.gift is in another format" in err, err
     assert "b.gift" not in err and "c.gift" not in err
+
+
+def test_rules_listing_follows_the_config(run_cli, write, tmp_path):
+    write("qlint.toml", 'extend-select = ["option-length"]\nignore = ["near-duplicate-stem"]\n'
+                        '[rules.correct-count]\nseverity = "warning"\n')
+    code, out, _ = run_cli("rules", cwd=tmp_path)
+    lines = {line.split()[1]: line for line in out.splitlines()}
+    assert code == 0
+    assert " on " in lines["option-length"] and "(off by default)" in lines["option-length"]
+    assert " off " in lines["near-duplicate-stem"] and "(on by default)" in lines["near-duplicate-stem"]
+    assert "warning  on" in lines["correct-count"] and "default error" in lines["correct-count"]
+    listed = {r["name"]: r for r in json.loads(run_cli("rules", "--format", "json")[1])}
+    assert listed["option-length"]["enabled"] and not listed["option-length"]["enabled_by_default"]
+    assert listed["correct-count"]["severity"] == "warning" and listed["correct-count"]["default_severity"] == "error"

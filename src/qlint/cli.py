@@ -20,7 +20,7 @@ from qlint.analysis.cli import as_check, response_findings
 from qlint.bank_schema import bank_schema
 from qlint.cache import Cache
 from qlint.cli_common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, add_from_option, comma_list
-from qlint.config import unapplied_ignores
+from qlint.config import ConfigError, resolve_rules, unapplied_ignores
 from qlint.docs import card, card_dict
 from qlint.engine import exit_code
 from qlint.finding import Finding, Severity
@@ -370,17 +370,30 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
 
 
 def cmd_rules(args: argparse.Namespace, out) -> int:
+    """Every rule, as the config in force sets it: on or off, and at which severity (the defaults beside them)."""
     config, registry = _setup(args, Path.cwd())
+    try:
+        chosen = {a.rule.name: a for a in resolve_rules(config, registry)}
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
     rules = list(registry)
     if args.format == "json":
-        json.dump([{"code": r.code, "name": r.name, "severity": str(r.severity), "enabled": r.enabled,
+        json.dump([{"code": r.code, "name": r.name,
+                    "severity": str(chosen[r.name].severity if r.name in chosen else r.severity),
+                    "enabled": r.name in chosen, "default_severity": str(r.severity), "enabled_by_default": r.enabled,
                     "kind": r.kind, "summary": r.summary} for r in rules], out, indent=2)
         out.write("\n")
         return EXIT_OK
     width = max(len(r.name) for r in rules)
     for r in rules:
-        state = "on " if r.enabled else "off"
-        out.write(f"{r.code}  {r.name:<{width}}  {str(r.severity):<7}  {state}  {r.summary}\n")
+        active = chosen.get(r.name)
+        state = "on " if active else "off"
+        severity = str(active.severity if active else r.severity)
+        # what the config changed, so that "on" next to a rule off by default is not a surprise either
+        changed = [] if (active is not None) == r.enabled else ["on by default" if r.enabled else "off by default"]
+        changed += [f"default {r.severity}"] if active and active.severity != r.severity else []
+        note = f" ({', '.join(changed)})" if changed else ""
+        out.write(f"{r.code}  {r.name:<{width}}  {severity:<7}  {state}  {r.summary}{note}\n")
     return EXIT_OK
 
 
