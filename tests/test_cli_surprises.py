@@ -154,3 +154,34 @@ def test_rules_listing_follows_the_config(run_cli, write, tmp_path):
     listed = {r["name"]: r for r in json.loads(run_cli("rules", "--format", "json")[1])}
     assert listed["option-length"]["enabled"] and not listed["option-length"]["enabled_by_default"]
     assert listed["correct-count"]["severity"] == "warning" and listed["correct-count"]["default_severity"] == "error"
+
+
+REJECTED = """\
+id: {id}
+stem: Which optimizer keeps two moments per weight?
+options:
+  - {{text: Adam, correct: true, rationale: Correct. It keeps both moments.}}
+"""
+
+
+def test_duplicate_id_counts_a_question_the_schema_rejected(run_cli, write, tmp_path):
+    write("qlint.toml", 'paths = ["bank"]\n')
+    write("bank/a.yaml", CLEAN)
+    write("bank/b.yaml", REJECTED.format(id="clean-1"))   # one option: rejected, but its id is taken
+    for _ in range(2):   # cold, then from the cache
+        code, out, _ = run_cli("check", "bank", "--format", "json", cwd=tmp_path)
+        found = {(f["path"], f["rule"]) for f in json.loads(out)["findings"]}
+        assert ("bank/a.yaml", "duplicate-id") in found and ("bank/b.yaml", "duplicate-id") in found, found
+        assert ("bank/b.yaml", "schema") in found
+    code, out, _ = run_cli("check", "bank/a.yaml", "--format", "json", cwd=tmp_path)   # one file, the rest as bank
+    messages = [f["message"] for f in json.loads(out)["findings"] if f["rule"] == "duplicate-id"]
+    assert messages == ["id 'clean-1' is also used at bank/b.yaml:1"]
+
+
+def test_fix_refuses_exactly_the_duplicate_the_check_reports(run_cli, write, tmp_path):
+    indent = lambda text: "".join(("  - " if i == 0 else "    ") + line + "\n"  # noqa: E731
+                                  for i, line in enumerate(text.splitlines()))
+    path = write("a.yaml", "questions:\n" + indent(CLEAN.replace("loss.item()", "'loss.item() '"))
+                 + indent(REJECTED.format(id="clean-1")))
+    code, out, err = run_cli("check", path, "--fix", "--extend-select", "stray-whitespace", "--no-cache")
+    assert "Q103 duplicate-id" in out and "Q905 fix-skipped" in out, out

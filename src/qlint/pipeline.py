@@ -21,7 +21,7 @@ from qlint.engine import check_bank
 from qlint.files import SKIP_DIRS, matches_glob, relative
 from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, with_source_format
-from qlint.items import CheckedFile
+from qlint.items import CheckedFile, with_rejected
 from qlint.limits import Limits
 from qlint.packs import PackError
 from qlint.perfile import FileSetup, check_source
@@ -215,7 +215,8 @@ def _findings(outcomes: list[CheckedFile], processed: Batch | None, report_only:
     findings = [f for o in outcomes for f in o.findings]
     bank = processed.bank if processed is not None else None
     if bank is None:
-        bank = check_bank([i for o in outcomes for i in o.items], active, processed.stores if processed else None)
+        bank = check_bank([i for o in outcomes for i in o.items], active, processed.stores if processed else None,
+                          with_rejected(outcomes))
         if processed is not None and processed.store_bank is not None:
             processed.store_bank(bank)
     if report_only is not None:
@@ -290,5 +291,5 @@ def check_sources(sources: Sequence[tuple[str, bytes]], active: Sequence[ActiveR
     setup = FileSetup(tuple(active), limits or Limits())
     outcomes = [check_source(data, name, setup, Path(name)) for name, data in sources]
     findings = [f for o in outcomes for f in o.findings]
-    findings += check_bank([i for o in outcomes for i in o.items], active)
+    findings += check_bank([i for o in outcomes for i in o.items], active, with_rejected=with_rejected(outcomes))
     return finish(outcomes, findings, active, all_rules=all_rules, report_only=report_only)
