@@ -185,3 +185,150 @@ def test_fix_refuses_exactly_the_duplicate_the_check_reports(run_cli, write, tmp
                  + indent(REJECTED.format(id="clean-1")))
     code, out, err = run_cli("check", path, "--fix", "--extend-select", "stray-whitespace", "--no-cache")
     assert "Q103 duplicate-id" in out and "Q905 fix-skipped" in out, out
+
+
+# --- what the bank is, and where discovery may go ----------------------------------------------------------------
+
+
+def _walks(monkeypatch) -> list[str]:
+    walked: list[str] = []
+    real = os.walk
+
+    def recording(top, *args, **kwargs):
+        walked.append(os.path.abspath(top))
+        return real(top, *args, **kwargs)
+
+    monkeypatch.setattr(os, "walk", recording)
+    return walked
+
+
+def test_stdin_named_at_the_root_of_the_file_system_walks_nothing(run_cli, monkeypatch, tmp_path):
+    walked = _walks(monkeypatch)
+    code, out, err = run_cli("check", "-", "--stdin-filename", "/zz.yaml", "--format", "json", cwd=tmp_path,
+                             stdin=TWO_KEYS)
+    assert code == 1 and walked == [], walked
+    doc = json.loads(out)
+    assert doc["summary"]["files"] == 1 and {f["path"] for f in doc["findings"]} == {"/zz.yaml"}
+
+
+def test_stdin_is_compared_with_the_bank_the_config_names_and_nothing_above(run_cli, write, monkeypatch, tmp_path):
+    write("project/qlint.toml", 'paths = ["bank"]\n')
+    write("project/bank/a.yaml", CLEAN)
+    write("project/notes/other.yaml", CLEAN.replace("clean-1", "other-1"))
+    walked = _walks(monkeypatch)
+    code, out, _ = run_cli("check", "-", "--stdin-filename", "project/bank/new.yaml", "--format", "json",
+                           "--no-cache", cwd=tmp_path, stdin=CLEAN)
+    assert walked == [str(tmp_path / "project" / "bank")]
+    assert [f["message"] for f in json.loads(out)["findings"] if f["rule"] == "duplicate-id"] == \
+        ["id 'clean-1' is also used at project/bank/a.yaml:1"]
+
+
+@pytest.mark.parametrize("paths", ['["../elsewhere"]', '["/"]', '["bank", "../../"]'])
+def test_a_config_cannot_name_a_bank_above_its_own_folder(run_cli, write, tmp_path, paths):
+    write("project/qlint.toml", f"paths = {paths}\n")
+    write("project/bank/a.yaml", CLEAN)
+    (tmp_path / "elsewhere").mkdir()
+    code, _, err = run_cli("check", "project/bank/a.yaml", cwd=tmp_path)
+    assert code == 2 and "lies outside" in err and "qlint.toml:1" in err, err
+
+
+OTHER = """\
+id: other-1
+stem: Which schedule raises the learning rate linearly over the first steps of training?
+options:
+  - {text: Linear warm-up, correct: true, rationale: Correct. It ramps the rate up from zero.}
+  - {text: Cosine decay, rationale: Incorrect. It lowers the rate.}
+"""
+
+
+def _ignored_bank(write, tmp_path):
+    (tmp_path / ".git").mkdir()
+    write(".gitignore", "generated/\n*.tmp.yaml\n")
+    write("qlint.toml", 'paths = ["bank"]\n')
+    write("bank/a.yaml", CLEAN)
+    write("bank/generated/copy.yaml", CLEAN)            # a generated copy: the same id
+    write("bank/b.tmp.yaml", CLEAN.replace("clean-1", "clean-1").replace("Which call", "Scratch: which call"))
+    write("bank/keep/.gitignore", "!*.tmp.yaml\n")      # re-included below, as git reads it
+    write("bank/keep/kept.tmp.yaml", OTHER)
+
+
+def test_gitignored_files_are_left_out_unless_asked(run_cli, write, tmp_path):
+    _ignored_bank(write, tmp_path)
+    files = lambda out: sorted({f["path"] for f in json.loads(out)["findings"]} | set())  # noqa: E731
+    code, out, _ = run_cli("check", "bank", "--format", "json", "--no-cache", cwd=tmp_path)
+    doc = json.loads(out)
+    assert code == 0 and doc["summary"]["files"] == 2, doc   # a.yaml and keep/kept.tmp.yaml
+    for args in (["--no-respect-gitignore"], ["--config", "respect-gitignore = false"]):
+        code, out, _ = run_cli("check", "bank", "--format", "json", "--no-cache", *args, cwd=tmp_path)
+        doc = json.loads(out)
+        assert code == 1 and doc["summary"]["files"] == 4, (args, doc)
+        assert files(out) == ["bank/a.yaml", "bank/b.tmp.yaml", "bank/generated/copy.yaml"]
+    write("qlint.toml", 'paths = ["bank"]\nrespect-gitignore = false\n')
+    assert json.loads(run_cli("check", "bank", "--format", "json", "--no-cache", cwd=tmp_path)[1])["summary"]["files"] == 4
+
+
+def test_a_named_file_is_compared_with_the_bank_git_keeps(run_cli, write, tmp_path):
+    _ignored_bank(write, tmp_path)
+    code, out, _ = run_cli("check", "bank/a.yaml", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert code == 0 and json.loads(out)["findings"] == []
+    # named, an ignored file is checked (as ruff does), unless --force-exclude applies the exclusions to it
+    code, out, _ = run_cli("check", "bank/generated/copy.yaml", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert json.loads(out)["summary"]["files"] == 1
+    code, out, err = run_cli("check", "--force-exclude", "bank/generated/copy.yaml", "bank/b.tmp.yaml", cwd=tmp_path)
+    assert code == 0 and out == "" and err == ""
+
+
+def test_exclude_globs_are_relative_to_the_config_wherever_the_check_starts(run_cli, write, tmp_path):
+    write("qlint.toml", 'paths = ["bank"]\nexclude = ["bank/drafts/**", "*.wip.yaml"]\n')
+    write("bank/a.yaml", CLEAN)
+    write("bank/drafts/d.yaml", TWO_KEYS)
+    write("bank/sub/w.wip.yaml", TWO_KEYS)
+    assert run_cli("check", ".", "--no-cache", cwd=tmp_path)[0] == 0
+    assert run_cli("check", ".", "--no-cache", cwd=tmp_path / "bank")[0] == 0
+    assert run_cli("check", str(tmp_path / "bank"), "--no-cache", cwd=tmp_path / "bank" / "sub")[0] == 0
+
+
+# --- --config KEY=VALUE and extend -------------------------------------------------------------------------------
+
+
+def test_config_settings_on_the_command_line_go_over_the_files(run_cli, write, tmp_path):
+    write("qlint.toml", 'fail-on = "error"\n[rules.correct-count]\nseverity = "warning"\n')
+    bad = write("b.yaml", TWO_KEYS)
+    assert run_cli("check", bad, "--no-cache", cwd=tmp_path)[0] == 0
+    assert run_cli("check", bad, "--no-cache", "--config", 'fail-on = "warning"', cwd=tmp_path)[0] == 1
+    assert run_cli("check", bad, "--no-cache", "--config", 'rules.correct-count.severity = "error"', cwd=tmp_path)[0] == 1
+    code, _, err = run_cli("check", bad, "--config", "fail-on = 'warnin'", cwd=tmp_path)
+    assert code == 2 and "--config \"fail-on = 'warnin'\"" in err
+    code, _, err = run_cli("check", bad, "--config", "fail-on=warning", cwd=tmp_path)   # TOML strings are quoted
+    assert code == 2 and "strings in quotes" in err
+    code, _, err = run_cli("check", bad, "--config", "fial-on = 'warning'", cwd=tmp_path)
+    assert code == 2 and "did you mean 'fail-on'" in err
+    other = write("other.toml", 'ignore = ["correct-count"]\n')
+    assert run_cli("check", bad, "--no-cache", "--config", other, "--config", 'fail-on = "warning"', cwd=tmp_path)[0] == 0
+    code, _, err = run_cli("check", bad, "--config", other, "--config", tmp_path / "qlint.toml", cwd=tmp_path)
+    assert code == 2 and "two config files" in err
+
+
+def test_a_sub_bank_config_extends_its_parents(run_cli, write, tmp_path):
+    write("qlint.toml", 'paths = ["bank"]\nexclude = ["bank/drafts/**"]\nfail-on = "warning"\n'
+                        'extend-select = ["option-length"]\n[rules.option-length]\nkey-ratio = 9.0\n')
+    write("bank/a.yaml", CLEAN)
+    write("bank/drafts/d.yaml", TWO_KEYS)
+    write("bank/medical/qlint.toml", 'extend = "../../qlint.toml"\nexclude = ["scratch/**"]\n'
+                                     '[rules.correct-count]\nseverity = "warning"\n')
+    write("bank/medical/m.yaml", TWO_KEYS.replace("flawed-1", "med-1"))
+    write("bank/medical/scratch/s.yaml", "not: [a, bank")
+    code, out, err = run_cli("check", "bank/medical/m.yaml", "--format", "json", "--no-cache", cwd=tmp_path)
+    found = json.loads(out)["findings"]
+    # the child's severity, the parent's fail-on: a warning fails the run
+    assert [(f["rule"], f["severity"]) for f in found] == [("correct-count", "warning")] and code == 1, (out, err)
+    # run from the sub-bank: the bank is still the parent's paths, the drafts and the scratch folder left out
+    code, out, err = run_cli("check", "--format", "json", "--no-cache", cwd=tmp_path / "bank" / "medical")
+    doc = json.loads(out)
+    assert doc["summary"]["files"] == 2 and code == 1, (doc, err)
+    write("bank/medical/qlint.toml", 'extend = "/etc/passwd"\n')
+    code, _, err = run_cli("check", "bank/medical/m.yaml", cwd=tmp_path)
+    assert code == 2 and "must name a qlint.toml, .qlint.toml or pyproject.toml in this folder or a folder above" in err
+    write("bank/medical/qlint.toml", 'extend = "qlint.toml"\n')
+    code, _, err = run_cli("check", "bank/medical/m.yaml", cwd=tmp_path)
+    assert code == 2 and "leads back" in err

@@ -19,7 +19,16 @@ from qlint.analysis.cli import add_parser as add_analyze_parser
 from qlint.analysis.cli import as_check, response_findings
 from qlint.bank_schema import bank_schema
 from qlint.cache import Cache
-from qlint.cli_common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, add_from_option, comma_list
+from qlint.cli_common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    add_config_option,
+    add_from_option,
+    comma_list,
+    config_arguments,
+)
 from qlint.config import ConfigError, resolve_rules, unapplied_ignores
 from qlint.docs import card, card_dict
 from qlint.engine import exit_code
@@ -112,7 +121,11 @@ def _add_check_parser(sub) -> None:
     check.add_argument("--format", "--output-format", dest="format", choices=None, default=None,
                        help="text (default), json, json-lines, sarif, github, gitlab, junit")
     check.add_argument("--output-file", "-o", help="write the report here instead of stdout")
-    check.add_argument("--config", help="use this config file instead of searching for one")
+    add_config_option(check)
+    check.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false", default=None,
+                       help="check files that .gitignore leaves out too (the respect-gitignore setting)")
+    check.add_argument("--respect-gitignore", dest="respect_gitignore", action="store_true",
+                       help="leave out what .gitignore leaves out (the default)")
     # repeated, they add up (as ruff's do): --select a --select b runs both
     check.add_argument("--select", type=comma_list, action="extend",
                        help="rules to run (names, codes, prefixes), replacing the config's")
@@ -148,12 +161,12 @@ def _add_other_parsers(sub) -> None:
     """rules, rule, server, schema, clean, convert."""
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
-    rules.add_argument("--config", help="config file (for its rule packs)")
+    add_config_option(rules)
 
     rule = sub.add_parser("rule", help="print a rule's card")
     rule.add_argument("name", help="rule name or code")
     rule.add_argument("--format", choices=("text", "json"), default="text")
-    rule.add_argument("--config", help="config file (for its rule packs)")
+    add_config_option(rule)
 
     sub.add_parser("server", help="run the language server (LSP) over stdio, for editors")
 
@@ -161,20 +174,21 @@ def _add_other_parsers(sub) -> None:
     schema.add_argument("--output", "-o", help="write it here instead of stdout")
 
     clean = sub.add_parser("clean", help="delete the cache folder (.qlint_cache/)")
-    clean.add_argument("--config", help="config file (the cache lives beside it)")
+    add_config_option(clean)
 
     convert = sub.add_parser("convert", help="write a bank in another format (yaml, gift, aiken, moodle-xml, qti12, qti21)")
     convert.add_argument("paths", nargs="+", help="bank files and folders to read, in any format qlint reads")
     convert.add_argument("--to", required=True, choices=("yaml", "gift", "aiken", "moodle-xml", "qti12", "qti21"),
                          help="the format to write")
     convert.add_argument("--output", "-o", required=True, help="folder to write into (a path ending in .zip: one package)")
-    convert.add_argument("--config", help="use this config file instead of searching for one")
+    add_config_option(convert)
     add_from_option(convert)
 
 
 def _setup(args: argparse.Namespace, start: Path):
     try:
-        return setup(getattr(args, "config", None), start)
+        config_path, overrides = config_arguments(args)
+        return setup(config_path, start, overrides)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
 
@@ -189,6 +203,10 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     run = _check_run(args, progress=fmt == "text")
     for warning in unapplied_ignores(run.config, run.registry, args.ignore):
         print(f"qlint: warning: {warning}", file=sys.stderr)
+    if run.alone and run.results and not args.quiet:
+        print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
+              "for among the named files only; to compare them with the whole bank, set paths = [\"bank\"] in "
+              "qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
     if run.excluded and not run.results:
         return EXIT_OK   # --force-exclude left nothing named (pre-commit passed no bank file): nothing to say
     if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
@@ -232,7 +250,8 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
     stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
     fixing = (args.fix or args.diff) and not after_fix
     try:
-        return run_check(args.paths, config_path=args.config, select=args.select,
+        config_path, overrides = config_arguments(args)
+        return run_check(args.paths, config_path=config_path, overrides=overrides, select=args.select,
                          extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
                          stdin_filename=args.stdin_filename, jobs=args.jobs,
                          use_cache=not (args.no_cache or fixing), progress=progress,
