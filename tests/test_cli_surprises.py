@@ -332,3 +332,41 @@ def test_a_sub_bank_config_extends_its_parents(run_cli, write, tmp_path):
     write("bank/medical/qlint.toml", 'extend = "qlint.toml"\n')
     code, _, err = run_cli("check", "bank/medical/m.yaml", cwd=tmp_path)
     assert code == 2 and "leads back" in err
+
+
+# --- --show-settings, --show-files ----------------------------------------------------------------------------------
+
+
+def test_show_settings_says_where_each_value_came_from_and_what_the_bank_is(run_cli, write, tmp_path):
+    write("qlint.toml", 'paths = ["bank"]\nfail-on = "warning"\n\n[rules.near-duplicate-stem]\nthreshold = 92\n')
+    write("bank/a.yaml", CLEAN)
+    code, out, _ = run_cli("check", "bank/a.yaml", "--show-settings", "--config", "max-depth = 10",
+                           "--no-respect-gitignore", "--ignore", "near-duplicate-stem", cwd=tmp_path)
+    assert code == 0
+    lines = {line.split("#")[0].strip(): line.rsplit("#", 1)[1].strip() for line in out.splitlines() if " = " in line
+             and "#" in line}
+    assert lines['paths = ["bank"]'] == "qlint.toml:1" and lines['fail-on = "warning"'] == "qlint.toml:2"
+    assert lines["max-depth = 10"] == "--config 'max-depth = 10'"
+    assert lines["respect-gitignore = false"] == "--no-respect-gitignore"
+    assert lines["max-file-size = 20971520"] == "default"
+    assert "bank:         bank (paths, qlint.toml:1)" in out and "[rules.near-duplicate-stem]  # qlint.toml:4" in out
+    view = json.loads(run_cli("check", "bank/a.yaml", "--show-settings", "--format", "json", "--fail-on", "info",
+                              "--ignore", "near-duplicate-stem", cwd=tmp_path)[1])
+    assert view["settings"]["fail-on"] == {"value": "info", "from": "--fail-on"}
+    assert view["bank"] == {"paths": ["bank"], "from": "qlint.toml:1"} and view["config_files"] == ["qlint.toml"]
+    assert "near-duplicate-stem" not in {a["name"] for a in view["active"]}
+    write("qlint.toml", 'fail-on = "warning"\n')
+    code, out, _ = run_cli("check", "bank/a.yaml", "--show-settings", cwd=tmp_path)
+    assert "bank:         none configured (no paths): named files are compared only with each other" in out
+
+
+def test_show_files_lists_what_the_check_reads(run_cli, write, tmp_path):
+    _ignored_bank(write, tmp_path)
+    write("bank/notes.txt", "not a bank file")
+    code, out, _ = run_cli("check", "--show-files", cwd=tmp_path)
+    assert code == 0 and out.splitlines() == ["bank/a.yaml", "bank/keep/kept.tmp.yaml"]
+    code, out, _ = run_cli("check", "bank", "--list-files", "--no-respect-gitignore", cwd=tmp_path)
+    assert out.splitlines() == ["bank/a.yaml", "bank/b.tmp.yaml", "bank/generated/copy.yaml", "bank/keep/kept.tmp.yaml"]
+    code, out, _ = run_cli("check", "--show-files", "--force-exclude", "bank/generated/copy.yaml", "bank/a.yaml",
+                           cwd=tmp_path)
+    assert out.splitlines() == ["bank/a.yaml"]

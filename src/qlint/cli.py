@@ -29,15 +29,16 @@ from qlint.cli_common import (
     comma_list,
     config_arguments,
 )
+from qlint.cli_show import render_settings, settings_view
 from qlint.config import ConfigError, resolve_rules, unapplied_ignores
 from qlint.docs import card, card_dict
 from qlint.engine import exit_code
 from qlint.finding import Finding, Severity
 from qlint.fix_run import fix_run
 from qlint.formats import is_yaml, with_source_format
-from qlint.pipeline import SetupError, run_check, setup
+from qlint.pipeline import SetupError, config_start, files_to_check, run_check, setup
 from qlint.report import cli as report_cli
-from qlint.reporters import Report, renderers
+from qlint.reporters import Report, escape_text, renderers
 from qlint.reporters.text import use_colour, use_snippets
 from qlint.sources import source_lines
 from qlint.wording import plural
@@ -152,6 +153,11 @@ def _add_check_parser(sub) -> None:
                        help="apply exclude and the configured paths to files named too (for pre-commit)")
     check.add_argument("--allow-empty", action="store_true",
                        help="exit 0 when the paths hold no bank files (default: a usage error, exit 2)")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print the settings a check of the (first) path would use, each with where it was set, "
+                            "the bank it is compared with and the rules that run; check nothing")
+    check.add_argument("--show-files", "--list-files", action="store_true",
+                       help="print the files the check would report on, one a line; check nothing")
     check.add_argument("--responses", action="append", metavar="FILE",
                        help="response data to analyse against the bank (repeatable); turns on the response rules")
     add_from_option(check)
@@ -194,6 +200,8 @@ def _setup(args: argparse.Namespace, start: Path):
 
 
 def cmd_check(args: argparse.Namespace, out) -> int:
+    if getattr(args, "show_settings", False) or getattr(args, "show_files", False):
+        return _show(args, out)
     fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
     if fmt not in available:
@@ -241,6 +249,29 @@ def _reader_may_leave():
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError, AttributeError):   # a stream with no file behind it (tests)
             pass
+
+
+def _show(args: argparse.Namespace, out) -> int:
+    """--show-settings (text, or JSON with --format json) or --show-files: what the check would use and read."""
+    config, registry = _setup(args, config_start(args.paths, args.stdin_filename))
+    if getattr(args, "source_format", None):
+        config = with_source_format(config, args.source_format)
+    if args.show_files:
+        try:
+            files = files_to_check(args.paths, config, stdin_filename=args.stdin_filename,
+                                   force_exclude=args.force_exclude)
+        except SetupError as exc:
+            raise UsageError(str(exc)) from None
+        out.writelines(f"{escape_text(name)}\n" for name in files)
+        return EXIT_OK
+    named = args.stdin_filename if args.paths == ["-"] and args.stdin_filename else (args.paths or ["."])[0]
+    try:
+        view = settings_view(config, registry, named, select=args.select, extend_select=args.extend_select,
+                             ignore=args.ignore)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    render_settings(view, out, "json" if args.format == "json" else "text")
+    return EXIT_OK
 
 
 def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: bool = False):

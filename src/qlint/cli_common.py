@@ -40,7 +40,7 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
 
 def config_arguments(args: argparse.Namespace) -> tuple[str | None, list[Override]]:
     """The config file named by ``--config`` (at most one), and the settings given over it, in order: each
-    ``--config KEY=VALUE``, then the flags that stand for a setting (``--no-respect-gitignore``)."""
+    ``--config KEY=VALUE``, then the flags that stand for a setting (``--fail-on``, ``--no-respect-gitignore``)."""
     given = args.config if isinstance(getattr(args, "config", None), list) else [getattr(args, "config", None)]
     files = [v for v in given if v is not None and (os.path.exists(v) or "=" not in v)]
     if len(files) > 1:
@@ -49,6 +49,8 @@ def config_arguments(args: argparse.Namespace) -> tuple[str | None, list[Overrid
         overrides = [parse_override(v) for v in given if v is not None and v not in files]
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
+    if getattr(args, "fail_on", None):
+        overrides.append(("--fail-on", {"fail-on": args.fail_on}))
     if getattr(args, "respect_gitignore", None) is not None:
         flag = "--respect-gitignore" if args.respect_gitignore else "--no-respect-gitignore"
         overrides.append((flag, {"respect-gitignore": args.respect_gitignore}))

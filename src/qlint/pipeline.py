@@ -142,29 +142,17 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     """Check the given paths (``["-"]`` with ``stdin``, bytes or a binary stream, checks standard input). With
     ``force_exclude``, named paths that ``force_excluded`` rejects are left out (and listed in ``Run.excluded``)."""
     use_stdin = paths == ["-"]
-    targets = [Path(p) for p in paths]
-    start = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path.cwd())
-    config, registry = setup(config_path, start, overrides)
+    config, registry = setup(config_path, config_start(paths, stdin_filename), overrides)
     if source_format:   # --from: files whose suffix does not settle their format are read as this one
         config = with_source_format(config, source_format)
     try:
         active = resolve_rules(config, registry, select=select, extend_select=extend_select, ignore=ignore)
     except ConfigError as exc:
         raise SetupError(str(exc)) from None
-    settings = config.settings
-    limits = settings.limits
-    if not targets:
-        targets = [config.root / p for p in settings.paths] or [Path.cwd()]
-    missing = [p for p in targets if not use_stdin and not p.exists() and not p.is_symlink()]
-    if missing:
-        raise SetupError(f"no such file or folder: {missing[0]}")
-    # standard input is judged by the name it stands for, as an editor passes it
-    named = ([Path(stdin_filename)] if stdin_filename else []) if use_stdin else targets
-    excluded = [relative(p) for p in named if force_exclude and force_excluded(config, p)]
-    if excluded:
-        targets = [] if use_stdin else [p for p in targets if relative(p) not in excluded]
-        if not targets:   # nothing named is a bank file: nothing to check, not even the rest of the bank
-            return Run(config, registry, active, [], [], set(), excluded=excluded)
+    limits = config.settings.limits
+    targets, excluded = checked_paths(paths, config, stdin_filename=stdin_filename, force_exclude=force_exclude)
+    if excluded and not targets:   # nothing named is a bank file: nothing to check, not even the rest of the bank
+        return Run(config, registry, active, [], [], set(), excluded=excluded)
 
     jobs = jobs or default_jobs()
     if use_stdin:
@@ -181,6 +169,40 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     named_only = stdin_filename is not None if use_stdin else all(p.is_file() for p in targets)
     alone = named_only and not bank_roots(config) and any(isinstance(a.rule, BankRule) for a in active)
     return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone)
+
+
+def config_start(paths: Sequence[str], stdin_filename: str | None = None) -> Path:
+    """Where the search for a config starts: the first path named (standard input's by its --stdin-filename),
+    else the working folder."""
+    if list(paths) == ["-"]:
+        return Path(stdin_filename) if stdin_filename else Path.cwd()
+    return Path(paths[0]) if paths else Path.cwd()
+
+
+def checked_paths(paths: list[str], config: Config, *, stdin_filename: str | None = None,
+                  force_exclude: bool = False) -> tuple[list[Path], list[str]]:
+    """What a run checks: the paths given (the config's ``paths``, else the working folder, when none are), less
+    those ``--force-exclude`` leaves out, and those it left out. Standard input (``["-"]``) is judged by the name
+    ``--stdin-filename`` gives it, as an editor passes it."""
+    use_stdin = paths == ["-"]
+    targets = [Path(p) for p in paths] or [config.root / p for p in config.settings.paths] or [Path.cwd()]
+    missing = [p for p in targets if not use_stdin and not p.exists() and not p.is_symlink()]
+    if missing:
+        raise SetupError(f"no such file or folder: {missing[0]}")
+    named = ([Path(stdin_filename)] if stdin_filename else []) if use_stdin else targets
+    excluded = [relative(p) for p in named if force_exclude and force_excluded(config, p)]
+    if excluded:
+        targets = [] if use_stdin else [p for p in targets if relative(p) not in excluded]
+    return targets, excluded
+
+
+def files_to_check(paths: list[str], config: Config, *, stdin_filename: str | None = None,
+                   force_exclude: bool = False) -> list[str]:
+    """The files a run with these paths reports on, as it names them (``--show-files``)."""
+    targets, _ = checked_paths(paths, config, stdin_filename=stdin_filename, force_exclude=force_exclude)
+    if paths == ["-"]:
+        return [relative(Path(stdin_filename)) if stdin_filename else "<stdin>"] if targets else []
+    return [relative(f) for f in bank_files(config, targets)]
 
 
 Gathered = tuple[list[CheckedFile], "Batch | None", "set[str] | None"]   # outcomes, bank cache, report only
