@@ -370,3 +370,27 @@ def test_show_files_lists_what_the_check_reads(run_cli, write, tmp_path):
     code, out, _ = run_cli("check", "--show-files", "--force-exclude", "bank/generated/copy.yaml", "bank/a.yaml",
                            cwd=tmp_path)
     assert out.splitlines() == ["bank/a.yaml"]
+
+
+WHITESPACE = """\
+questions:
+  - id: ws-{n}
+    stem: "Which call copies the value of a one-element tensor out to Python {n}? "
+    options:
+      - {{text: "loss.item() ", correct: true, rationale: Correct. It copies the value.}}
+      - {{text: loss.detach(), rationale: "Incorrect. It is still a tensor. "}}
+"""
+
+
+def test_show_fixes_lists_what_fix_changed_per_file(run_cli, write, tmp_path):
+    write("a.yaml", WHITESPACE.format(n=1))
+    write("b.yaml", WHITESPACE.format(n=2).replace('"loss.item() "', "loss.item()"))
+    args = ("check", ".", "--no-cache", "--extend-select", "stray-whitespace", "--show-fixes")
+    _, out, _ = run_cli(*args, cwd=tmp_path)
+    assert "5 problems fixable with `--fix`:\n- a.yaml:\n    3 × Q108 (stray-whitespace)\n- b.yaml:\n    2 × Q108" in out
+    code, out, _ = run_cli(*args, "--fix", cwd=tmp_path)
+    assert code == 0 and "Fixed 5 problems:\n- a.yaml:\n    3 × Q108 (stray-whitespace)\n- b.yaml:\n    2 × Q108" in out
+    _, out, _ = run_cli(*args, "--fix", cwd=tmp_path)
+    assert "No problems fixed." in out
+    _, out, _ = run_cli("check", ".", "--no-cache", "--extend-select", "stray-whitespace", cwd=tmp_path)
+    assert "Fixed" not in out and "fixable" not in out

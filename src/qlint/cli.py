@@ -10,6 +10,7 @@ import json
 import os
 import re
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -148,6 +149,8 @@ def _add_check_parser(sub) -> None:
     check.add_argument("-j", "--jobs", type=_jobs, default=None, help="worker processes (default: one per core)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
+    check.add_argument("--show-fixes", action="store_true",
+                       help="in the text output, list the fixes --fix made (or, without --fix, would make) per file")
     check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing (with --fix too)")
     check.add_argument("--force-exclude", action="store_true",
                        help="apply exclude and the configured paths to files named too (for pre-commit)")
@@ -221,8 +224,9 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         where = ", ".join(args.paths) or "the configured paths"
         raise UsageError(f"no bank files found in {where} (YAML, GIFT, Aiken, Moodle XML or QTI files); "
                          "pass --allow-empty to accept that")
+    fixed = None
     if args.fix or args.diff:
-        changed, run = _fix_and_recheck(args, run, out)
+        changed, run, fixed = _fix_and_recheck(args, run, out)
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
     if getattr(args, "responses", None):
@@ -233,8 +237,21 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
     code = EXIT_OK if args.exit_zero else exit_code(findings, fail_on)
     with _reader_may_leave():   # `qlint check bank | head -1` still fails the pipeline on errors
-        _render(args, fmt, run, findings, fail_on, out)
+        _render(args, fmt, run, findings, fail_on, out, _fixes_shown(args, fixed, findings))
     return code
+
+
+def _fixes_shown(args: argparse.Namespace, fixed: dict | None, findings) -> dict | None:
+    """--show-fixes: the fixes --fix made, per file and rule; without --fix, those it would make."""
+    if not getattr(args, "show_fixes", False):
+        return None
+    if fixed is not None:
+        return {"done": True, "files": fixed}
+    would: dict[str, Counter] = {}
+    for finding in findings:
+        if finding.fix is not None:
+            would.setdefault(finding.path, Counter())[finding.code, finding.rule] += 1
+    return {"done": False, "files": would}
 
 
 @contextmanager
@@ -293,13 +310,14 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
 
 
 def _fix_and_recheck(args: argparse.Namespace, run, out):
-    """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported."""
-    changed, skips = _fix(args, run, out)
+    """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported. Also
+    returns the fixes made, per file and rule."""
+    changed, skips, fixed = _fix(args, run, out)
     if args.fix and not args.diff and changed:
         run = _check_run(args, after_fix=True)
     if skips:
         run.findings = sorted(run.findings + skips, key=Finding.sort_key)
-    return changed, run
+    return changed, run, fixed
 
 
 def _write_baseline(args: argparse.Namespace, findings) -> int:
@@ -321,11 +339,12 @@ def _new_findings(args: argparse.Namespace, findings):
         raise UsageError(str(exc)) from None
 
 
-def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> None:
+def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fixes: dict | None = None) -> None:
     render = renderers()[fmt]
     # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
     options = {"quiet": args.quiet, "statistics": args.statistics, "fix_hint": not args.fix,
-               "fail_on": None if args.exit_zero else fail_on}   # what fails the run: nothing with --exit-zero
+               "fail_on": None if args.exit_zero else fail_on,   # what fails the run: nothing with --exit-zero
+               "fixes": fixes}
     options["colour"], options["show_source"] = use_colour(out, args.color), _show_source(args, fmt, out)
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
                     rules=[a.rule for a in run.active], sources=_sources(args, fmt, run, findings, out))
@@ -356,9 +375,10 @@ def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
 FIX_SKIPPED = problems.FIX_SKIPPED
 
 
-def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
-    """Apply (--fix) or show (--diff) the safe fixes. Returns whether any file changed, and a warning finding for
-    every file or fix left alone, so that the report (and with it the exit code) says so, not only stderr."""
+def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
+    """Apply (--fix) or show (--diff) the safe fixes. Returns whether any file changed, a warning finding for every
+    file or fix left alone, so that the report (and with it the exit code) says so, not only stderr, and the fixes
+    made in each file, by rule."""
     if args.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")
     run = _yaml_only(run)
@@ -374,7 +394,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
     skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
              for path, reason in outcome.skipped]
-    return bool(outcome.changed), skips
+    return bool(outcome.changed), skips, outcome.by_rule
 
 
 def _yaml_only(run):

@@ -75,8 +75,25 @@ def render(report: Report, stream: TextIO, options: dict) -> None:
             end = f.end_column if f.end_line == f.line else (len(source.rstrip()) + 1 if f.end_line else None)
             snippet = _snippet(source, f.line, f.column, end)
             stream.write((f"{_DIM}{snippet}{_RESET}" if colour else snippet) + "\n")
+    if options.get("fixes") is not None:
+        _fixes(options["fixes"], stream)
     if not options.get("quiet", False):
         _summary(report, stream, options.get("fix_hint", True))
+
+
+def _fixes(fixes: dict, stream: TextIO) -> None:
+    """--show-fixes, as ruff lists them: each file, and how many fixes of each rule it got (or would get)."""
+    files = {path: counts for path, counts in sorted(fixes["files"].items()) if counts}
+    total = sum(sum(counts.values()) for counts in files.values())
+    if not total:
+        stream.write("No problems fixed.\n" if fixes["done"] else "No problems fixable with `--fix`.\n")
+        return
+    head = f"Fixed {plural(total, 'problem')}" if fixes["done"] else f"{plural(total, 'problem')} fixable with `--fix`"
+    stream.write(f"{head}:\n")
+    for path, counts in files.items():
+        stream.write(f"- {escape_text(path)}:\n")
+        for (code, rule), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            stream.write(f"    {n} × {code} ({rule})\n")
 
 
 def _statistics(report: Report, stream: TextIO) -> None:
