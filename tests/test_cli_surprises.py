@@ -394,3 +394,21 @@ def test_show_fixes_lists_what_fix_changed_per_file(run_cli, write, tmp_path):
     assert "No problems fixed." in out
     _, out, _ = run_cli("check", ".", "--no-cache", "--extend-select", "stray-whitespace", cwd=tmp_path)
     assert "Fixed" not in out and "fixable" not in out
+
+
+def test_clean_removes_the_caches_of_sub_configs_too(run_cli, write, tmp_path):
+    write("qlint.toml", 'paths = ["bank"]\n')
+    write("bank/a.yaml", CLEAN)
+    write("bank/medical/qlint.toml", 'cache-dir = "build/cache"\n')
+    write("bank/medical/m.yaml", OTHER)
+    write("bank/legal/qlint.toml", "")
+    write("bank/legal/l.yaml", OTHER.replace("other-1", "legal-1"))
+    run_cli("check", "bank/a.yaml", cwd=tmp_path)
+    run_cli("check", "bank/medical/m.yaml", cwd=tmp_path)
+    run_cli("check", "bank/legal/l.yaml", cwd=tmp_path)
+    caches = [tmp_path / ".qlint_cache", tmp_path / "bank/medical/build/cache", tmp_path / "bank/legal/.qlint_cache"]
+    assert all(c.is_dir() for c in caches)
+    code, out, _ = run_cli("clean", cwd=tmp_path)
+    assert code == 0 and not any(c.exists() for c in caches), out
+    assert out.endswith(" cache folders from .qlint_cache, bank/legal/.qlint_cache, bank/medical/build/cache\n"), out
+    assert run_cli("clean", cwd=tmp_path)[1].startswith("removed 0 cache folders")

@@ -19,6 +19,7 @@ from qlint import __version__, baseline, problems
 from qlint.analysis.cli import add_parser as add_analyze_parser
 from qlint.analysis.cli import as_check, response_findings
 from qlint.bank_schema import bank_schema
+from qlint.cache import FOLDER as CACHE_FOLDER
 from qlint.cache import Cache
 from qlint.cli_common import (
     EXIT_FINDINGS,
@@ -31,9 +32,10 @@ from qlint.cli_common import (
     config_arguments,
 )
 from qlint.cli_show import render_settings, settings_view
-from qlint.config import ConfigError, resolve_rules, unapplied_ignores
+from qlint.config import CONFIG_FILES, ConfigError, load_config, resolve_rules, unapplied_ignores
 from qlint.docs import card, card_dict
 from qlint.engine import exit_code
+from qlint.files import SKIP_DIRS, relative
 from qlint.finding import Finding, Severity
 from qlint.fix_run import fix_run
 from qlint.formats import is_yaml, with_source_format
@@ -468,11 +470,44 @@ def cmd_rules(args: argparse.Namespace, out) -> int:
 
 
 def cmd_clean(args: argparse.Namespace, out) -> int:
+    """Delete the cache of the config in force and, as ruff's clean does, every cache below the working folder: those
+    of sub-configs (their cache-dir) and every .qlint_cache folder. Only names qlint made are touched."""
     config, _ = _setup(args, Path.cwd())
-    base = Cache.location(config)
-    removed = Cache.clean(base)
-    out.write(f"removed {plural(removed, 'cache folder')} from {base}\n")
+    bases = [Cache.location(config)]
+    if not os.environ.get("QLINT_CACHE_DIR"):   # the user's own cache folder: that one alone
+        bases += _caches_below(Path.cwd())
+    removed: dict[Path, int] = {}
+    for base in bases:
+        key = Path(os.path.abspath(base))
+        if key not in removed:
+            removed[key] = Cache.clean(base)
+    total = sum(removed.values())
+    shown = [relative(p) for p, n in removed.items() if n] or [relative(Path(os.path.abspath(bases[0])))]
+    out.write(f"removed {plural(total, 'cache folder')} from {', '.join(shown)}\n")
     return EXIT_OK
+
+
+MAX_CLEAN_FOLDERS = 100_000   # folders looked at below the working folder: a bound, not a limit any bank meets
+
+
+def _caches_below(top: Path) -> list[Path]:
+    """The cache folders below ``top``: every ``.qlint_cache``, and the cache-dir of every config file met (one
+    that cannot be read is passed over: its .qlint_cache is still found by name). Hidden and tool folders other
+    than caches are not entered, nor are symbolic links followed."""
+    found: list[Path] = []
+    for count, (dirpath, dirnames, filenames) in enumerate(os.walk(top, followlinks=False)):
+        if count >= MAX_CLEAN_FOLDERS:
+            break
+        found += [Path(dirpath, d) for d in dirnames if d == CACHE_FOLDER]
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS]
+        for name in CONFIG_FILES:
+            if name in filenames and Path(dirpath) != top:
+                try:
+                    sub = load_config(Path(dirpath, name), Path(dirpath))
+                except ConfigError:
+                    continue
+                found.append(Cache.location(sub))
+    return found
 
 
 def cmd_server(args: argparse.Namespace, out) -> int:
