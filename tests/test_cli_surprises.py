@@ -412,3 +412,60 @@ def test_clean_removes_the_caches_of_sub_configs_too(run_cli, write, tmp_path):
     assert code == 0 and not any(c.exists() for c in caches), out
     assert out.endswith(" cache folders from .qlint_cache, bank/legal/.qlint_cache, bank/medical/build/cache\n"), out
     assert run_cli("clean", cwd=tmp_path)[1].startswith("removed 0 cache folders")
+
+
+# --- output formats under the names ruff and yamllint users type -------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "expect"), [
+    ("concise", "b.yaml:3:1: error: Q104 correct-count: "),
+    ("full", "3 | options:"),
+    ("grouped", "b.yaml:\n  3:1  error    Q104 correct-count: "),
+    ("pylint", "b.yaml:3: [Q104] correct-count: "),
+    ("azure", "##vso[task.logissue type=error;sourcepath=b.yaml;linenumber=3;columnnumber=1;code=Q104;]correct-count: "),
+    ("rdjson", '"value": "Q104 correct-count"'),
+    ("parsable", "b.yaml:3:1: [error] 2 options are marked correct"),
+    ("standard", "b.yaml:\n  3:1  error    Q104"),
+    ("colored", "\033[31merror"),
+    ("auto", "b.yaml:3:1: error: Q104 correct-count: "),
+    ("json-lines", '"rule": "correct-count"'),
+])
+def test_every_output_format_name_ruff_and_yamllint_users_type(run_cli, write, tmp_path, name, expect):
+    write("b.yaml", TWO_KEYS)
+    code, out, err = run_cli("check", "b.yaml", "--no-cache", "--output-format", name, cwd=tmp_path)
+    assert code == 1 and expect in out, out + err
+    if name == "concise":
+        assert "3 | options:" not in run_cli("check", "b.yaml", "--no-cache", "--format", name, "--show-source",
+                                             cwd=tmp_path)[1]
+    if name == "rdjson":
+        doc = json.loads(out)
+        diagnostic = doc["diagnostics"][0]
+        assert doc["source"]["name"] == "qlint" and diagnostic["severity"] == "ERROR"
+        assert diagnostic["location"] == {"path": "b.yaml", "range": {"start": {"line": 3, "column": 1}}}
+
+
+def test_azure_commands_cannot_be_broken_by_a_message(tmp_path):
+    from qlint.finding import Finding, Severity
+    from qlint.reporters import Report, renderers
+    finding = Finding("a;b].yaml", 1, 1, "Q101", "parse-error", Severity.ERROR, "100% bad]; next\n##vso[task.complete]")
+    out = io.StringIO()
+    renderers()["azure"](Report([finding], 1, 1), out, {})
+    line = out.getvalue()
+    assert line.count("\n") == 1 and "sourcepath=a%3Bb%5D.yaml;" in line
+    assert line.endswith("]parse-error: 100%AZP25 bad]; next%0A##vso[task.complete]\n")
+
+
+@pytest.mark.parametrize("name", ["text", "concise", "full", "grouped", "pylint", "azure", "rdjson", "parsable",
+                                  "standard", "json", "json-lines", "sarif", "github", "gitlab", "junit"])
+def test_no_format_lets_a_name_or_message_forge_lines_or_drive_the_terminal(name):
+    from qlint.finding import Finding, Severity
+    from qlint.reporters import Report, renderers
+    finding = Finding("bank/x\n::error::forged\udcff.yaml", 2, 1, "Q101", "parse-error", Severity.ERROR,
+                      "bad \x1b]0;title\x07 value\nbank/y.yaml:1:1: error: forged")
+    out = io.StringIO()
+    renderers()[name](Report([finding], 1, 1), out, {"colour": False, "quiet": True})
+    text = out.getvalue()
+    text.encode("utf-8")   # no lone surrogate left
+    assert "\x1b" not in text and "\x07" not in text
+    if name != "junit":   # XML, which no log reads a line at a time
+        assert not any(line.startswith(("::error::forged", "bank/y.yaml:1:1")) for line in text.splitlines()), text

@@ -123,7 +123,9 @@ def _add_check_parser(sub) -> None:
     check = sub.add_parser("check", help="check bank files and folders")
     check.add_argument("paths", nargs="*", help="files or folders (default: the config's paths, else .); - reads stdin")
     check.add_argument("--format", "--output-format", dest="format", choices=None, default=None,
-                       help="text (default), json, json-lines, sarif, github, gitlab, junit")
+                       help="text (default; snippets on a terminal), concise, full, grouped, json, json-lines, sarif, "
+                            "github, gitlab, junit, pylint, azure, rdjson (ruff's names), parsable, standard, colored, "
+                            "auto (yamllint's)")
     check.add_argument("--output-file", "-o", help="write the report here instead of stdout")
     add_config_option(check)
     check.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false", default=None,
@@ -204,16 +206,20 @@ def _setup(args: argparse.Namespace, start: Path):
         raise UsageError(str(exc)) from None
 
 
+_FOR_PEOPLE = ("text", "concise", "full", "grouped", "standard", "colored")   # a progress bar goes with these
+
+
 def cmd_check(args: argparse.Namespace, out) -> int:
     if getattr(args, "show_settings", False) or getattr(args, "show_files", False):
         return _show(args, out)
-    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    chosen = None if args.format == "auto" else args.format   # yamllint's auto: the default choice
+    fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
     if fmt not in available:
         close = difflib.get_close_matches(fmt, available, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(available)})")
-    run = _check_run(args, progress=fmt == "text")
+    run = _check_run(args, progress=fmt in _FOR_PEOPLE)
     for warning in unapplied_ignores(run.config, run.registry, args.ignore):
         print(f"qlint: warning: {warning}", file=sys.stderr)
     if run.alone and run.results and not args.quiet:
@@ -355,13 +361,16 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fix
         return
     try:  # streamed: a million findings need not sit in memory twice
         with open(args.output_file, "w", encoding="utf-8") as handle:
-            render(report, handle, {**options, "colour": False, "show_source": False})
+            render(report, handle, {**options, "colour": False})
     except OSError as exc:
         raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
 
 
 def _show_source(args: argparse.Namespace, fmt: str, out) -> bool:
-    """Whether the text output shows snippets: as asked (--show-source, --no-show-source), else on a terminal."""
+    """Whether the text output shows snippets: as asked (--show-source, --no-show-source, the full and concise
+    formats), else on a terminal."""
+    if fmt == "full" or fmt == "concise":
+        return fmt == "full"
     if fmt != "text" or args.output_file:
         return False
     return args.show_source if args.show_source is not None else use_snippets(out, args.color)

@@ -14,7 +14,7 @@ from qlint.wording import plural
 
 SNIPPET_WIDTH = 160  # characters of a source line shown (the run keeps a few more: a cut line ends in ...)
 
-_COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
+COLOURS = {Severity.ERROR: "\033[31m", Severity.WARNING: "\033[33m", Severity.INFO: "\033[36m"}
 _BOLD, _DIM, _RESET = "\033[1m", "\033[2m", "\033[0m"
 
 
@@ -66,7 +66,7 @@ def render(report: Report, stream: TextIO, options: dict) -> None:
         severity = f"{f.severity}:"
         if colour:
             where = f"{_BOLD}{where}{_RESET}"
-            severity = f"{_COLOURS[f.severity]}{severity}{_RESET}"
+            severity = f"{COLOURS[f.severity]}{severity}{_RESET}"
         marker = " [*]" if f.fix is not None else ""   # ruff's mark of a finding that --fix repairs
         stream.write(f"{where} {severity} {f.code}{marker} {f.rule}: {escape_text(f.message)}\n")
         source = sources.get((f.path, f.line))
@@ -78,7 +78,7 @@ def render(report: Report, stream: TextIO, options: dict) -> None:
     if options.get("fixes") is not None:
         _fixes(options["fixes"], stream)
     if not options.get("quiet", False):
-        _summary(report, stream, options.get("fix_hint", True))
+        summary(report, stream, options.get("fix_hint", True))
 
 
 def _fixes(fixes: dict, stream: TextIO) -> None:
@@ -105,7 +105,7 @@ def _statistics(report: Report, stream: TextIO) -> None:
         stream.write(f"{n:6d}  {code}  {marker} {rule}\n")
 
 
-def _summary(report: Report, stream: TextIO, fix_hint: bool) -> None:
+def summary(report: Report, stream: TextIO, fix_hint: bool) -> None:
     s = report.summary()
     questions, files = plural(s["questions"], "question"), plural(s["files"], "file")
     if not report.findings:
