@@ -469,3 +469,35 @@ def test_no_format_lets_a_name_or_message_forge_lines_or_drive_the_terminal(name
     assert "\x1b" not in text and "\x07" not in text
     if name != "junit":   # XML, which no log reads a line at a time
         assert not any(line.startswith(("::error::forged", "bank/y.yaml:1:1")) for line in text.splitlines()), text
+
+
+# --- --watch -------------------------------------------------------------------------------------------------------
+
+
+def test_watch_checks_again_when_a_bank_file_changes(run_cli, write, tmp_path, monkeypatch):
+    import qlint.cli_watch
+    write("qlint.toml", 'paths = ["bank"]\n')
+    write("bank/a.yaml", CLEAN)
+    edits = [lambda: write("bank/b.yaml", TWO_KEYS),                              # a new file
+             lambda: None,                                                        # nothing changed: no run
+             lambda: write("bank/b.yaml", TWO_KEYS.replace("correct: true\n    rationale: Correct. The same",
+                                                           "rationale: Correct. The same")),   # fixed
+             lambda: write("qlint.toml", 'paths = ["bank"]\nfial-on = "x"\n'),  # a broken config: said, not fatal
+             ]
+    pauses = []
+
+    def sleep(seconds: float) -> bool:
+        pauses.append(seconds)
+        if not edits:
+            return False
+        edits.pop(0)()
+        return True
+
+    monkeypatch.setattr(qlint.cli_watch, "_sleep", sleep)
+    code, out, err = run_cli("check", "--watch", cwd=tmp_path)
+    assert code == 0
+    runs = out.split("File change detected...")
+    assert len(runs) == 4 and "All clear" in runs[0] and "Q104 correct-count" in runs[1], out
+    assert "(0 errors" in runs[2] and "Q104" not in runs[2]
+    assert "did you mean 'fail-on'" in err and min(pauses) >= qlint.cli_watch.INTERVAL
+    assert run_cli("check", "-", "--watch", stdin="")[0] == 2

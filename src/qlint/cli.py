@@ -32,14 +32,24 @@ from qlint.cli_common import (
     config_arguments,
 )
 from qlint.cli_show import render_settings, settings_view
-from qlint.config import CONFIG_FILES, ConfigError, load_config, resolve_rules, unapplied_ignores
+from qlint.cli_watch import signature, watch
+from qlint.config import CONFIG_FILES, ConfigError, find_config, load_config, resolve_rules, unapplied_ignores
 from qlint.docs import card, card_dict
 from qlint.engine import exit_code
 from qlint.files import SKIP_DIRS, relative
 from qlint.finding import Finding, Severity
 from qlint.fix_run import fix_run
 from qlint.formats import is_yaml, with_source_format
-from qlint.pipeline import SetupError, config_start, files_to_check, run_check, setup
+from qlint.pipeline import (
+    SetupError,
+    bank_files,
+    bank_roots,
+    checked_paths,
+    config_start,
+    files_to_check,
+    run_check,
+    setup,
+)
 from qlint.report import cli as report_cli
 from qlint.reporters import Report, escape_text, renderers
 from qlint.reporters.text import use_colour, use_snippets
@@ -160,6 +170,8 @@ def _add_check_parser(sub) -> None:
                        help="apply exclude and the configured paths to files named too (for pre-commit)")
     check.add_argument("--allow-empty", action="store_true",
                        help="exit 0 when the paths hold no bank files (default: a usage error, exit 2)")
+    check.add_argument("--watch", "-w", action="store_true",
+                       help="check again each time a bank or config file changes, until Ctrl-C")
     check.add_argument("--show-settings", action="store_true",
                        help="print the settings a check of the (first) path would use, each with where it was set, "
                             "the bank it is compared with and the rules that run; check nothing")
@@ -212,6 +224,8 @@ _FOR_PEOPLE = ("text", "concise", "full", "grouped", "standard", "colored")   # 
 def cmd_check(args: argparse.Namespace, out) -> int:
     if getattr(args, "show_settings", False) or getattr(args, "show_files", False):
         return _show(args, out)
+    if getattr(args, "watch", False):
+        return _watch(args, out)
     chosen = None if args.format == "auto" else args.format   # yamllint's auto: the default choice
     fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
@@ -222,7 +236,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     run = _check_run(args, progress=fmt in _FOR_PEOPLE)
     for warning in unapplied_ignores(run.config, run.registry, args.ignore):
         print(f"qlint: warning: {warning}", file=sys.stderr)
-    if run.alone and run.results and not args.quiet:
+    if run.alone and run.results and not args.quiet and not getattr(args, "noted", False):
+        args.noted = True   # once: a watch's later runs do not say it again
         print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
               "for among the named files only; to compare them with the whole bank, set paths = [\"bank\"] in "
               "qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
@@ -274,6 +289,33 @@ def _reader_may_leave():
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError, AttributeError):   # a stream with no file behind it (tests)
             pass
+
+
+def _watch(args: argparse.Namespace, out, wait=None) -> int:
+    """--watch: the check, again at each change of what it reads; an error in one run (a config being edited) is
+    said, and the watch goes on."""
+    if args.paths == ["-"] or args.diff or args.write_baseline:
+        raise UsageError("--watch checks files again as they change: not with stdin, --diff or --write-baseline")
+    once = argparse.Namespace(**{**vars(args), "watch": False, "noted": False})
+
+    def check() -> None:
+        try:
+            cmd_check(once, out)
+        except UsageError as exc:
+            print(f"qlint: error: {exc}", file=sys.stderr)
+
+    def snapshot():
+        start = config_start(args.paths)
+        try:
+            config, _ = _setup(args, start)
+            targets, _ = checked_paths(args.paths, config, force_exclude=args.force_exclude)
+            roots = [*targets, *(r for r in bank_roots(config) if r.exists())]
+            return signature([*config.chain, *bank_files(config, roots)])
+        except (UsageError, SetupError, ConfigError):   # a broken config: its fix is the change to wait for
+            found = find_config(start) if start.exists() else None
+            return signature([*args.paths, *([found] if found else [])])
+
+    return watch(check, snapshot, out, wait=wait)
 
 
 def _show(args: argparse.Namespace, out) -> int:
