@@ -501,3 +501,34 @@ def test_watch_checks_again_when_a_bank_file_changes(run_cli, write, tmp_path, m
     assert "(0 errors" in runs[2] and "Q104" not in runs[2]
     assert "did you mean 'fail-on'" in err and min(pauses) >= qlint.cli_watch.INTERVAL
     assert run_cli("check", "-", "--watch", stdin="")[0] == 2
+
+
+# --- shell completion ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_bash_completion_completes_commands_options_values_and_rules(run_cli, tmp_path):
+    code, script, _ = run_cli("completion", "bash")
+    assert code == 0
+    (tmp_path / "qlint.bash").write_text(script, encoding="utf-8")
+    probe = """source ./qlint.bash
+t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _qlint; echo "${COMPREPLY[*]}"; }
+t qlint ch; t qlint check --wat; t qlint check --format js; t qlint check --select near-d; t qlint rule option-le
+t qlint check --fail-on w; t qlint check --output-format gro
+"""
+    result = subprocess.run(["bash", "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    assert result.stdout.splitlines() == ["check", "--watch", "json json-lines", "near-duplicate-stem",
+                                          "option-length", "warning", "grouped"]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_completion_scripts(run_cli, shell):
+    code, script, _ = run_cli("completion", shell)
+    assert code == 0 and "near-duplicate-stem" in script and "--show-settings" in script.replace("-l show-settings",
+                                                                                                 "--show-settings")
+    if shell == "zsh":
+        assert script.startswith("#compdef qlint\n") and "bashcompinit" in script
+    else:
+        assert "complete -c qlint -n '__fish_seen_subcommand_from check' -l watch -s w" in script
+    assert run_cli("generate-shell-completion", shell)[1] == script

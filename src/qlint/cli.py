@@ -31,6 +31,7 @@ from qlint.cli_common import (
     comma_list,
     config_arguments,
 )
+from qlint.cli_completion import SHELLS, script
 from qlint.cli_show import render_settings, settings_view
 from qlint.cli_watch import signature, watch
 from qlint.config import CONFIG_FILES, ConfigError, find_config, load_config, resolve_rules, unapplied_ignores
@@ -51,7 +52,7 @@ from qlint.pipeline import (
     setup,
 )
 from qlint.report import cli as report_cli
-from qlint.reporters import Report, escape_text, renderers
+from qlint.reporters import FORMATS, Report, escape_text, renderers
 from qlint.reporters.text import use_colour, use_snippets
 from qlint.sources import source_lines
 from qlint.wording import plural
@@ -194,6 +195,11 @@ def _add_other_parsers(sub) -> None:
     add_config_option(rule)
 
     sub.add_parser("server", help="run the language server (LSP) over stdio, for editors")
+
+    completion = sub.add_parser("completion", aliases=["generate-shell-completion"],
+                                help="print a shell completion script: bash, zsh or fish")
+    completion.add_argument("shell", choices=SHELLS, help="the shell to complete qlint in")
+    add_config_option(completion)
 
     schema = sub.add_parser("schema", help="print a JSON Schema (draft-07) of the bank format, for YAML editors")
     schema.add_argument("--output", "-o", help="write it here instead of stdout")
@@ -561,6 +567,14 @@ def _caches_below(top: Path) -> list[Path]:
     return found
 
 
+def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, out) -> int:
+    """A completion script for the shell, with the rule names and codes of the registry in force (its packs)."""
+    _, registry = _setup(args, Path.cwd())
+    rules = sorted({r.name for r in registry} | {r.code for r in registry})
+    out.write(script(args.shell, parser, rules, [*FORMATS, "auto"]))
+    return EXIT_OK
+
+
 def cmd_server(args: argparse.Namespace, out) -> int:
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
         raise UsageError("qlint server needs pygls and lsprotocol: pip install 'qlint[server]'")
@@ -653,6 +667,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return cmd_schema(args, out)
         if args.command == "server":
             return cmd_server(args, out)
+        if args.command in ("completion", "generate-shell-completion"):
+            return cmd_completion(parser, args, out)
         if args.command == "analyze":
             return cmd_check(_analyze_as_check(parser, args), out)
         if args.command == "convert":
