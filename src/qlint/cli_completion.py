@@ -92,7 +92,8 @@ def bash(parser: argparse.ArgumentParser, rules: Sequence[str], formats: Sequenc
 
 def zsh(parser: argparse.ArgumentParser, rules: Sequence[str], formats: Sequence[str]) -> str:
     return ("#compdef qlint\n# zsh completion for qlint (qlint completion zsh): the bash completion, through zsh's "
-            "bashcompinit\nautoload -U +X bashcompinit && bashcompinit\n" + bash(parser, rules, formats))
+            "bashcompinit\n(( $+functions[compdef] )) || { autoload -U +X compinit && compinit }\n"
+            "autoload -U +X bashcompinit && bashcompinit\n" + bash(parser, rules, formats))
 
 
 def fish(parser: argparse.ArgumentParser, rules: Sequence[str], formats: Sequence[str]) -> str:
