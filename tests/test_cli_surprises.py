@@ -532,3 +532,36 @@ def test_zsh_and_fish_completion_scripts(run_cli, shell):
     else:
         assert "complete -c qlint -n '__fish_seen_subcommand_from check' -l watch -s w" in script
     assert run_cli("generate-shell-completion", shell)[1] == script
+
+
+# --- rule cards: fix safety ----------------------------------------------------------------------------------------
+
+
+def test_every_fixable_rule_card_has_a_fix_safety_section(run_cli, registry):
+    for rule in registry:
+        _, out, _ = run_cli("rule", rule.name)
+        card = json.loads(run_cli("rule", rule.name, "--format", "json")[1])
+        if rule.fixable:
+            assert "## Fix safety\n" in out and rule.fix_safety and rule.fix_safety in out, rule.name
+            assert card["fix_safety"].startswith(rule.fix_safety)
+        else:
+            assert "## Fix safety" not in out and card["fix_safety"] is None, rule.name
+
+
+UNSORTED = """\
+id: n-1
+stem: How many bytes does one bfloat16 value take?
+options:
+  - {text: "4", rationale: "Incorrect. That is fp32."}
+  - {text: "2", correct: true, rationale: "Correct. Sixteen bits."}
+  - {text: "8", rationale: "Incorrect. That is fp64."}
+"""
+
+
+def test_option_order_offers_no_fix_when_a_text_names_an_option_by_its_place(run_cli, write):
+    plain = write("a.yaml", UNSORTED)
+    lettered = write("b.yaml", UNSORTED.replace("That is fp64.", "Twice option A."))
+    code, out, _ = run_cli("check", plain, lettered, "--select", "option-order", "--no-cache", "--diff")
+    assert "+++ b/" + str(plain) in out and str(lettered) not in out
+    _, out, _ = run_cli("check", lettered, "--select", "option-order", "--no-cache")
+    assert "Q304 option-order:" in out and "[*]" not in out

@@ -89,6 +89,7 @@ class Rule:
     enabled: bool = True
     options: type[RuleOptions] = NoOptions
     fixable: bool = False
+    fix_safety: str = ""   # what the fix changes and why that keeps the question's meaning (the card's Fix safety)
     notes: str = ""
     accuracy: dict[str, Any] | None = field(default=None, compare=False)
 
