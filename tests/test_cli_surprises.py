@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 
 import pytest
 from test_cli import CLEAN, TWO_KEYS
@@ -565,3 +566,26 @@ def test_option_order_offers_no_fix_when_a_text_names_an_option_by_its_place(run
     assert "+++ b/" + str(plain) in out and str(lettered) not in out
     _, out, _ = run_cli("check", lettered, "--select", "option-order", "--no-cache")
     assert "Q304 option-order:" in out and "[*]" not in out
+
+
+# --- nothing points at an address the project does not own -------------------------------------------------------
+
+
+def test_schema_and_sarif_name_no_web_address_and_say_where_the_card_is(run_cli, write):
+    schema = json.loads(run_cli("schema")[1])
+    assert "$id" not in schema
+    bad = write("b.yaml", TWO_KEYS)
+    sarif = json.loads(run_cli("check", bad, "--format", "sarif", "--no-cache")[1])
+    rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+    assert rules and all("helpUri" not in r for r in rules)
+    q104 = next(r for r in rules if r["id"] == "Q104")
+    assert "`qlint rule Q104`" in q104["help"]["text"] and "docs/rules.md" in q104["help"]["markdown"]
+    shipped = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert "## correct-count (Q104)" in shipped
+
+
+def test_readme_and_hooks_have_no_placeholders():
+    root = Path(__file__).resolve().parents[1]
+    for name in ("README.md", ".pre-commit-hooks.yaml"):
+        text = (root / name).read_text(encoding="utf-8")
+        assert "OWNER" not in text and "rev: v0.1.0" not in text, name
