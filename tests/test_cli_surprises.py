@@ -589,3 +589,18 @@ def test_readme_and_hooks_have_no_placeholders():
     for name in ("README.md", ".pre-commit-hooks.yaml"):
         text = (root / name).read_text(encoding="utf-8")
         assert "OWNER" not in text and "rev: v0.1.0" not in text, name
+
+
+def test_the_readme_commands_run_as_pasted(run_cli, monkeypatch, tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "README.md").read_text(encoding="utf-8")
+    block = text[text.index("## Running it"):]
+    block = block[block.index("```sh\n") + 6:block.index("```", block.index("```sh\n") + 6)]
+    commands = [line.split("  #")[0].split() for line in block.splitlines() if line.startswith("qlint ")]
+    assert len(commands) >= 6
+    monkeypatch.setenv("QLINT_CACHE_DIR", str(tmp_path / "cache"))
+    for command in commands:
+        if "--watch" in command:
+            continue   # runs until Ctrl-C: test_watch_checks_again_when_a_bank_file_changes drives it
+        code, out, err = run_cli(*command[1:], cwd=root)
+        assert code in (0, 1) and out and "error:" not in err, (command, err)

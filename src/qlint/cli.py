@@ -232,21 +232,9 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         return _show(args, out)
     if getattr(args, "watch", False):
         return _watch(args, out)
-    chosen = None if args.format == "auto" else args.format   # yamllint's auto: the default choice
-    fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    available = renderers()
-    if fmt not in available:
-        close = difflib.get_close_matches(fmt, available, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(available)})")
+    fmt = _format(args)
     run = _check_run(args, progress=fmt in _FOR_PEOPLE)
-    for warning in unapplied_ignores(run.config, run.registry, args.ignore):
-        print(f"qlint: warning: {warning}", file=sys.stderr)
-    if run.alone and run.results and not args.quiet and not getattr(args, "noted", False):
-        args.noted = True   # once: a watch's later runs do not say it again
-        print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
-              "for among the named files only; to compare them with the whole bank, set paths = [\"bank\"] in "
-              "qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
+    _notes(args, run)
     if run.excluded and not run.results:
         return EXIT_OK   # --force-exclude left nothing named (pre-commit passed no bank file): nothing to say
     if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
@@ -268,6 +256,29 @@ def cmd_check(args: argparse.Namespace, out) -> int:
     with _reader_may_leave():   # `qlint check bank | head -1` still fails the pipeline on errors
         _render(args, fmt, run, findings, fail_on, out, _fixes_shown(args, fixed, findings))
     return code
+
+
+def _format(args: argparse.Namespace) -> str:
+    """The output format asked for (yamllint's ``auto``, or none: github on GitHub Actions, else text)."""
+    chosen = None if args.format == "auto" else args.format
+    fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    available = renderers()
+    if fmt not in available:
+        close = difflib.get_close_matches(fmt, available, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(available)})")
+    return fmt
+
+
+def _notes(args: argparse.Namespace, run) -> None:
+    """On stderr: each ignore that cannot apply, and, once, that named files were compared only with each other."""
+    for warning in unapplied_ignores(run.config, run.registry, args.ignore):
+        print(f"qlint: warning: {warning}", file=sys.stderr)
+    if run.alone and run.results and not args.quiet and not getattr(args, "noted", False):
+        args.noted = True   # once: a watch's later runs do not say it again
+        print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
+              "for among the named files only; to compare them with the whole bank, set paths = [\"bank\"] in "
+              "qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
 
 
 def _fixes_shown(args: argparse.Namespace, fixed: dict | None, findings) -> dict | None:
