@@ -10,7 +10,8 @@ from conftest import lint_text
 from qlint.registry import load_registry
 
 RULES = list(load_registry())
-EXAMPLE_PATHS = {"unsupported-question": "example.gift"}
+EXAMPLE_PATHS = {"unsupported-question": "example.gift", "rationales-not-held": "example.gift",
+                 "import-hazard": "example.gift"}
 # response rules' examples need their response data: tests/test_analysis_rules.py runs them with it
 LINTED = [r for r in RULES if r.kind != "response"]
 CASES = [(r.name, "failing", i, text) for r in LINTED for i, text in enumerate(r.failing)] + \

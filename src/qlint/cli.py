@@ -212,6 +212,7 @@ def _add_other_parsers(sub) -> None:
     convert.add_argument("--to", required=True, choices=("yaml", "gift", "aiken", "moodle-xml", "qti12", "qti21"),
                          help="the format to write")
     convert.add_argument("--output", "-o", required=True, help="folder to write into (a path ending in .zip: one package)")
+    convert.add_argument("--force", action="store_true", help="replace files that already exist in the output")
     add_config_option(convert)
     add_from_option(convert)
 
@@ -483,7 +484,7 @@ def _yaml_only(run):
 
 def cmd_convert(args: argparse.Namespace, out) -> int:
     # the writers of every format: loaded by convert alone, so that check starts without them
-    from qlint.formats.convert import convert
+    from qlint.formats.convert import convert, summary
     from qlint.formats.write import UnsafePath
 
     config, _ = _setup(args, Path(args.paths[0]))
@@ -494,7 +495,7 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
         raise UsageError(f"no such file or folder: {missing[0]}")
     try:
         done = convert([Path(p) for p in args.paths], args.to, Path(args.output), config.settings.limits,
-                       tuple(config.settings.exclude))
+                       tuple(config.settings.exclude), force=args.force)
     except UnsafePath as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
@@ -504,8 +505,7 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
               f"{problem.message}", file=sys.stderr)
     for warning in done.warnings:
         print(f"qlint: warning: {warning}", file=sys.stderr)
-    out.write(f"Wrote {done.questions} question{'s' if done.questions != 1 else ''} as {args.to} "
-              f"to {len(done.written)} file{'s' if len(done.written) != 1 else ''} in {args.output}\n")
+    out.write(summary(done, args.to, args.output))
     return EXIT_FINDINGS if any(p.severity >= 3 for p in done.problems) else EXIT_OK
 
 

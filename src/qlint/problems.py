@@ -18,6 +18,8 @@ class Problem(NamedTuple):
 PARSE_ERROR = Problem("Q101", "parse-error")
 SCHEMA = Problem("Q102", "schema")
 UNSUPPORTED = Problem("Q109", "unsupported-question")
+RATIONALES_NOT_HELD = Problem("Q110", "rationales-not-held")
+IMPORT_HAZARD = Problem("Q111", "import-hazard")
 RESPONSE_DATA = Problem("Q700", "response-data")
 INTERNAL_ERROR = Problem("Q901", "internal-error")
 UNUSED_SUPPRESSION = Problem("Q902", "unused-suppression")

@@ -189,6 +189,9 @@ class ParsedFile:
     findings: list[Finding] = field(default_factory=list)
     suppressions: list[Suppression] = field(default_factory=list)
     rejected: list[RejectedQuestion] = field(default_factory=list)
+    # ids of questions whose format cannot hold their options' rationales: the reader's one rationales-not-held
+    # finding stands for their missing-rationale findings
+    rationales_not_held: set[str] = field(default_factory=set)
 
 
 _SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore-file|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
