@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from time import monotonic
 
 from qlint.finding import Finding, Severity
-from qlint.items import BankItem, CheckedFile, to_item
+from qlint.items import BankItem, CheckedFile, rejected_item, to_item
 from qlint.problems import IMPORT_HAZARD, INTERNAL_ERROR, RATIONALES_NOT_HELD, RULE_TIMEOUT, UNSUPPORTED
 from qlint.rule import ActiveRule, BankRule, QuestionRule, Store
 from qlint.sourcemap import LoadedQuestion, ParsedFile
@@ -125,7 +125,8 @@ def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions:
                 findings.append(_crash(a.rule.name, loaded.path, loaded.line, loaded.column, item.id, exc))
         items.append(item)
     return CheckedFile(result.path, findings, items, result.suppressions,
-                       list(result.questions) if keep_questions else None)
+                       list(result.questions) if keep_questions else None,
+                       rejected=[rejected_item(r, result.path) for r in result.rejected])
 
 
 def timed_out(outcome: CheckedFile) -> bool:
@@ -134,17 +135,20 @@ def timed_out(outcome: CheckedFile) -> bool:
 
 
 def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule],
-               stores: Callable[[str], Store] | None = None) -> list[Finding]:
+               stores: Callable[[str], Store] | None = None, with_rejected: Sequence[BankItem] | None = None
+               ) -> list[Finding]:
     """Whole-bank rules, run once over every question; a rule that keeps work between runs (``memo``) gets the
-    store ``stores(name)`` hands out for it (nothing without a cache)."""
+    store ``stores(name)`` hands out for it (nothing without a cache). A rule that ``counts_rejected`` sees
+    ``with_rejected`` instead: the same items with the rejected questions that name an id among them."""
     out: list[Finding] = []
     for chosen in active:
         rule = chosen.rule
         if not isinstance(rule, BankRule):
             continue
         extra = {"store": stores(rule.name) if stores is not None else None} if rule.memo else {}
+        seen = with_rejected if rule.counts_rejected and with_rejected is not None else items
         try:
-            for violation in rule.check(items, chosen.options, **extra):
+            for violation in rule.check(seen, chosen.options, **extra):
                 item = violation.item
                 line, column = item.locate(violation.field)
                 owner = None if violation.bank_level else item.id

@@ -10,7 +10,7 @@ import dataclasses
 import importlib
 import os
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from time import monotonic
 
@@ -155,11 +155,13 @@ def _has_manifest(handle, limits: Limits) -> bool:
         return True   # broken: the reader reports it
 
 
-def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Limits | None = None) -> Iterator[Path]:
+def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Limits | None = None,
+                   skip: Callable[[Path, bool], bool] | None = None) -> Iterator[Path]:
     """Every bank file under ``paths``, in one walk and a stable order: YAML files and the files named explicitly
     (always taken) first, then the files of the other formats. A file reached twice (named by a relative and an
     absolute path, its folder named twice, a link or hard link to another bank file) is taken once, under the
-    first name met: checked twice, it would clash with itself."""
+    first name met: checked twice, it would clash with itself. ``skip(path, is_folder)``, when given, leaves out
+    what the walk meets (a .gitignore'd folder is never entered); files named explicitly are always taken."""
     globs = tuple(getattr(limits, "formats", ()))
     yaml_suffixes = FORMATS["yaml"]
     first: list[Path] = []
@@ -171,10 +173,11 @@ def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Lim
                 first.append(root)
             continue
         for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
+                                 and not (skip is not None and skip(Path(dirpath) / d, True)))
             for name in sorted(filenames):
                 candidate = Path(dirpath) / name
-                if name.startswith(".") or matches_glob(candidate, exclude):
+                if name.startswith(".") or matches_glob(candidate, exclude) or (skip is not None and skip(candidate, False)):
                     continue
                 if name.endswith(yaml_suffixes):
                     if first_time(candidate, identities):
