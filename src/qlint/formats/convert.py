@@ -70,10 +70,11 @@ def _relative(path: Path, base: Path | None) -> str:
 
 @dataclass
 class _Suppressed:
-    """A file's suppression comments, as what the writers carry: rules and reason per question, and file-wide."""
+    """A file's suppression comments, as what the writers carry: rules and reason per question, and file-wide, by
+    the path they sit in (the file's, or a package entry's)."""
 
-    by_question: dict[str, dict[str, str]] = field(default_factory=dict)
-    file_wide: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    by_question: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    file_wide: dict[str, list[tuple[tuple[str, ...], str]]] = field(default_factory=dict)
     widened: int = 0   # line suppressions that now cover their whole question
 
 
@@ -81,20 +82,23 @@ def _suppressions(result: ParsedFile) -> _Suppressed:
     """Which question each valid suppression comment covers: an ``ignore-question`` the question it opens, an
     ``ignore`` (one line) the question that line is in, since no target holds a line's suppression apart."""
     found = _Suppressed()
-    own = sorted((loaded.line, index) for index, loaded in enumerate(result.questions) if loaded.path == result.path)
-    lines = [line for line, _ in own]
+    starts: dict[str, tuple[list[int], list[str]]] = {}
     for sup in result.suppressions:
         if not sup.rules or not sup.reason:
             continue   # invalid (check says so); there is nothing to carry
+        path = sup.path or result.path
         if sup.scope == "file":
-            found.file_wide.append((sup.rules, sup.reason))
+            found.file_wide.setdefault(path, []).append((sup.rules, sup.reason))
             continue
+        if path not in starts:
+            own = sorted((loaded.line, index) for index, loaded in enumerate(result.questions) if loaded.path == path)
+            starts[path] = ([line for line, _ in own], [result.questions[i].question.id for _, i in own])
+        lines, ids = starts[path]
         at = bisect.bisect_right(lines, sup.target_line) - 1
         if at < 0:
             continue
-        qid = result.questions[own[at][1]].question.id
         for rule in sup.rules:
-            found.by_question.setdefault(qid, {}).setdefault(rule, sup.reason)
+            found.by_question.setdefault((path, ids[at]), {}).setdefault(rule, sup.reason)
         found.widened += sup.scope == "line"
     return found
 
@@ -132,9 +136,9 @@ def collect(paths: list[Path], limits: Limits, exclude: tuple[str, ...] = (),
         for loaded in result.questions:
             entry = loaded.path[len(display):] if loaded.path.startswith(display + "!") else ""
             part = parts.setdefault(loaded.path, Part(loaded.path, [], relative + entry,
-                                                      list(suppressed.file_wide) if not entry else []))
-            part.questions.append(_with_ignores(loaded.question, suppressed.by_question.get(loaded.question.id)
-                                                if not entry else None))
+                                                      list(suppressed.file_wide.get(loaded.path, ()))))
+            part.questions.append(_with_ignores(loaded.question,
+                                                suppressed.by_question.get((loaded.path, loaded.question.id))))
     return list(parts.values()), problems, widened
 
 

@@ -295,9 +295,11 @@ _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 def _suppression_text(text: str) -> str:
     """``// qlint: ignore[...]`` comments read as the YAML loader's ``# qlint:`` comments, on the same lines (the
-    characters ``str.splitlines`` would also break at are spaces here, so that the lines stay the file's)."""
-    return "\n".join("#" + line.strip()[2:] if line.strip().startswith("//") else line
-                     for line in text_lines(_OTHER_BREAKS.sub(" ", text)))
+    characters ``str.splitlines`` would also break at are spaces here, so that the lines stay the file's). Only a
+    ``//`` line is a comment in GIFT: every other line is question text (a ``#`` there opens feedback, or is a
+    stem's), so it stands as a plain content line and no text can pass for a suppression."""
+    lines = [line.strip(_TRIM) for line in text_lines(_OTHER_BREAKS.sub(" ", text))]   # as blocks() trims them
+    return "\n".join("#" + line[2:] if line.startswith("//") else "x" if line else "" for line in lines)
 
 
 class GiftReader:

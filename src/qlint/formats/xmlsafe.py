@@ -286,23 +286,52 @@ class Positions:
         return self.found.get(element) or (element.sourceline or 1, 1)
 
 
-def suppressions(text: str) -> list:
+def suppressions(document: Document) -> list:
     """``<!-- qlint: ignore[...] reason -->`` comments, read as the YAML loader reads ``# qlint:`` comments (a
-    comment alone on its line covers the next element's line; ``ignore-question`` the question it opens). Each
-    line is cut with ``str.find``: no pattern runs over a comment's body."""
+    comment alone on its line covers the next element's line; ``ignore-question`` the question it opens). Only a
+    comment the parser read as one counts: ``<!--`` inside CDATA or an attribute, or ``# qlint:`` in a text, is bank
+    text. Each line is cut with ``str.find``: no pattern runs over a comment's body."""
+    text = document.text
     if "qlint:" not in text:
         return []
+    opened: dict[int, list[str]] = {}   # line a real comment opens on -> the first line of each such body
+    for comment in _comments(document.root):
+        body = comment.text or ""
+        if "qlint:" in body:
+            start = (comment.sourceline or 1) - body.count("\n")
+            opened.setdefault(start, []).append(body.split("\n", 1)[0].strip())
     lines = []
-    for line in text.split("\n"):
-        if "qlint:" not in line:
-            lines.append("" if line.lstrip().startswith("#") else line)
-            continue
-        opening = line.find("<!--")
-        body = line[opening + 4:] if opening >= 0 else ""
-        closing = body.find("-->")
-        comment = (body[:closing] if closing >= 0 else body).strip()
-        if opening >= 0 and comment.startswith("qlint:"):
-            lines.append(line[:opening] + "# " + comment + (body[closing + 3:] if closing >= 0 else ""))
-        else:
-            lines.append("" if line.lstrip().startswith("#") else line)
+    for number, line in enumerate(text.split("\n"), start=1):
+        found = _opening(line, opened[number]) if number in opened else None
+        if found is not None:
+            at, comment, rest = found
+            lines.append(line[:at] + "# " + comment + rest)
+        else:   # question text, markup or a comment of no concern: a content line, whatever it says
+            lines.append("x" if line.strip() else "")
     return find_suppressions("\n".join(lines))
+
+
+def _comments(root) -> Iterable:
+    """Every comment of a document: before its root, inside it and after it."""
+    yield from root.itersiblings(etree.Comment, preceding=True)
+    yield from root.iter(etree.Comment)
+    yield from root.itersiblings(etree.Comment)
+
+
+_QLINT_COMMENT = re.compile(r"<!--\s*+qlint:")
+
+
+def _opening(line: str, bodies: list[str]) -> tuple[int, str, str] | None:
+    """Where on ``line`` a real ``qlint:`` comment opens (one whose body's first line the parser read is among
+    ``bodies``), its text up to ``-->`` on this line, and what follows it. One pass: each ``-->`` is looked for
+    once, however many ``<!--`` a text on the line holds."""
+    closing = -1
+    for match in _QLINT_COMMENT.finditer(line):
+        if closing < match.end():
+            closing = line.find("-->", match.end())
+            if closing < 0:
+                closing = len(line)
+        comment = line[match.start() + 4:closing].strip()
+        if comment in bodies:
+            return match.start(), comment, line[closing + 3:]
+    return None
