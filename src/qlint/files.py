@@ -77,6 +77,25 @@ def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
     return data, signature, None
 
 
+class NotRegularFile(OSError):
+    """A path that is no regular file (a FIFO, a device, a folder): never read, since reading could block or never
+    end."""
+
+
+def open_regular(path: Path | str):
+    """A regular file opened for reading in binary; NotRegularFile for anything else. Opened without blocking (a
+    FIFO swapped in must not hang the run) and without becoming a controlling terminal."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        kind = _special_kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise NotRegularFile(f"not a regular file ({kind})")
+        return open(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _special_kind(mode: int) -> str | None:
     """What a path is when it is not a regular file (reading a FIFO or a device could block or never end)."""
     if stat.S_ISREG(mode):

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from time import monotonic
 
-from qlint.files import SKIP_DIRS, first_time, matches_glob, read_file
+from qlint.files import SKIP_DIRS, first_time, matches_glob, open_regular, read_file
 from qlint.formats import zipsafe
 from qlint.finding import Severity
 from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, ReadTimeout, finding, format_name, parse_error
@@ -132,7 +132,8 @@ def _looks_like_bank(path: Path, limits: Limits) -> bool:
     encoding) is Moodle's ``<quiz>`` or QTI's; a ``.zip`` when it is a content package (holds ``imsmanifest.xml``).
     Other XML in a bank folder (a build file, a Canvas export's quiz settings) is left alone."""
     try:
-        with open(path, "rb") as handle:
+        # a FIFO or a device is never opened for reading (it would block): it is taken, and reading it says what it is
+        with open_regular(path) as handle:
             if path.name.lower().endswith(".zip"):
                 return handle.read(2) == b"PK" and _has_manifest(handle, limits)
             # lxml comes in with the XML readers, on first use: a YAML-only run never loads it
@@ -208,7 +209,7 @@ def is_yaml(path: str, limits: Limits) -> bool:
     if path.lower().endswith((".yaml", ".yml")):
         return True
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             head = handle.read(8192)
     except OSError:
         return False

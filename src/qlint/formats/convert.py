@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from qlint.files import read_limited
+from qlint.files import read_file
 from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, read
 from qlint.formats.write import TARGETS, Output, Part, Writer, guard_sources, save
@@ -37,17 +37,6 @@ class Converted:
     written: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     problems: list[Finding] = field(default_factory=list)
-
-
-def _read_file(path: Path, limits: Limits) -> tuple[bytes | None, str | None]:
-    try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > limits.max_file_size:
-                return None, f"file is {size / 1048576:.1f} MB, over the max-file-size limit"
-            return read_limited(handle, size, limits.max_file_size), None
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or type(exc).__name__}"
 
 
 def _base(paths: list[Path]) -> Path | None:
@@ -123,7 +112,7 @@ def collect(paths: list[Path], limits: Limits, exclude: tuple[str, ...] = (),
         if out is not None:
             guard_sources(out, [path])
         display = path.as_posix()
-        data, error = _read_file(path, limits)
+        data, _, error = read_file(path, limits)   # a FIFO, a device or an over-limit file is never read
         if data is None:
             problems.append(Finding(display, 1, 1, *PARSE_ERROR, Severity.ERROR, error or "unreadable"))
             continue

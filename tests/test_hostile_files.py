@@ -1,0 +1,52 @@
+"""Files that are not what their names say: a FIFO or a device where a bank file should be, met on a walk of a
+folder or named, by every command that opens files (check, --fix, convert, stats). Each is a finding, never a read
+that blocks: run in a subprocess with a timeout, since a hang is what is tested."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+
+QUESTION = "id: q1\nstem: What is it?\noptions:\n  - {text: a, correct: true, rationale: r}\n  - {text: b, rationale: r}\n"
+
+
+def _qlint(*args, cwd: Path, timeout: float = 30) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "qlint", *map(str, args)], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "NO_COLOR": "1"})
+
+
+@pytest.mark.parametrize("suffix", [".xml", ".zip", ".qti", ".gift"])
+@pytest.mark.parametrize("command", [["check", "bank", "--no-cache"], ["convert", "bank", "--to", "yaml", "-o", "out"]])
+def test_a_fifo_in_a_bank_folder_is_a_finding_not_a_hang(suffix, command, tmp_path):
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "a.yaml").write_text(QUESTION)
+    os.mkfifo(tmp_path / "bank" / f"evil{suffix}")
+    done = _qlint(*command, cwd=tmp_path)
+    assert "Traceback" not in done.stderr
+    assert "not a regular file (a named pipe)" in done.stdout + done.stderr, (done.stdout, done.stderr)
+
+
+def test_stats_walks_past_a_fifo(tmp_path):
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "a.yaml").write_text(QUESTION)
+    os.mkfifo(tmp_path / "bank" / "evil.xml")
+    done = _qlint("stats", "bank", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("flag", ["--fix", "--diff"])
+def test_fix_and_diff_never_open_a_named_fifo(flag, tmp_path):
+    os.mkfifo(tmp_path / "p.txt")
+    done = _qlint("check", flag, "p.txt", cwd=tmp_path)
+    assert "Traceback" not in done.stderr
+
+
+def test_convert_reads_no_device(tmp_path):
+    done = _qlint("convert", "/dev/zero", "--to", "gift", "-o", "out", cwd=tmp_path)
+    assert done.returncode == 1 and "not a regular file (a character device)" in done.stderr, done.stderr
+    assert not (tmp_path / "out").exists()
