@@ -34,9 +34,13 @@ def _parser() -> etree.XMLParser:
                            huge_tree=False, remove_blank_text=False, strip_cdata=True)
 
 
-def _pull() -> etree.XMLPullParser:
+def _pull(encoding: str | None = None) -> etree.XMLPullParser:
     return etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
-                               dtd_validation=False, huge_tree=False)
+                               dtd_validation=False, huge_tree=False, encoding=encoding)
+
+
+# libxml2's push parser does not tell UTF-32 by its byte-order mark (the whole-document parser does): named here
+_UTF32 = ((codecs.BOM_UTF32_LE, "UTF-32LE"), (codecs.BOM_UTF32_BE, "UTF-32BE"))
 
 
 @dataclass(frozen=True)
@@ -54,12 +58,17 @@ class Prolog:
 def prolog(chunks: Iterable[bytes]) -> Prolog | None:
     """The prolog of the document ``chunks`` make up, read only as far as the root element's start tag (a long
     licence comment before the root is read through, whatever its length); None when it is not XML."""
-    parser = _pull()
+    parser = None
     for chunk in chunks:
         try:
+            if parser is None:
+                encoding = next((codec for bom, codec in _UTF32 if chunk.startswith(bom)), None)
+                parser = _pull(encoding)
+                chunk = chunk[4:] if encoding else chunk
             parser.feed(chunk)
-        except (etree.LxmlError, ValueError):   # the events before the error still tell what the prolog declared
-            return next((_head(element) for _, element in parser.read_events()), None)
+        except (etree.LxmlError, ValueError, LookupError):
+            # the events before the error still tell what the prolog declared
+            return next((_head(element) for _, element in parser.read_events()), None) if parser is not None else None
         for _, element in parser.read_events():
             return _head(element)
     return None
@@ -150,6 +159,11 @@ def parse(data: bytes, path: str, limits: Limits | None = None) -> tuple[Documen
         return None, [finding(path, 1, 1, PARSE_ERROR, f"XML cannot be read: {exc}")]
     if root is None:
         return None, [finding(path, 1, 1, PARSE_ERROR, "XML document has no root element")]
+    dtd = root.getroottree().docinfo.internalDTD
+    if dtd is not None and next(dtd.iterentities(), None) is not None:
+        # the prolog missed them (an encoding its reader does not tell): the parsed document says, and is refused
+        return None, [finding(path, 1, 1, PARSE_ERROR,
+                              "XML DOCTYPE declares entities; qlint never loads DTDs or expands entities: remove the DOCTYPE")]
     reference = next(root.iter(etree.Entity), None)
     if reference is not None:   # an entity an external DTD would define: its text would silently go missing
         return None, [finding(path, reference.sourceline or 1, 1, PARSE_ERROR,
