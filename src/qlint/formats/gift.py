@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from qlint.formats.base import Draft, build, decode_text, finding, text_lines, unsupported
+from qlint.formats.base import Draft, build, decode_text, finding, on_time, text_lines, unsupported
 from qlint.formats.html import to_plain
 from qlint.limits import Limits
 from qlint.finding import Severity
@@ -326,7 +326,9 @@ class GiftReader:
                 "next blank line, as part of the category's name and loses the question they hold; put a blank line "
                 "after the $CATEGORY: line", severity=Severity.WARNING))
         untold: list[Draft] = []
-        for block in found:
+        for count, block in enumerate(found):
+            if count % 64 == 0:
+                on_time(limits)   # reading counts against the file's time budget
             try:
                 tree = _PARSER.parse(block.text)
             except UnexpectedInput as exc:
@@ -346,7 +348,7 @@ class GiftReader:
                 skipped[outcome.kind] = (count + 1, line, column)
         if not drafts and not skipped and not result.findings:
             result.findings.append(finding(path, 1, 1, SCHEMA, "file holds no GIFT questions"))
-        build(drafts, result)
+        build(drafts, result, limits)
         result.findings += unsupported(path, skipped)
         _no_feedback(untold, result)
         return result

@@ -14,7 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from qlint.finding import Finding, Severity
-from qlint.formats.base import decode, did_you_mean, schema_messages
+from qlint.formats.base import decode, did_you_mean, on_time, schema_messages
 from qlint.limits import Limits
 from qlint.model import Plain, Question
 from qlint.problems import PARSE_ERROR, SCHEMA
@@ -357,7 +357,9 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> ParsedFile:
     if entries is None:
         return result
     walker = _Walker(path, limits, text)
-    for node in entries:
+    for count, node in enumerate(entries):
+        if count % 64 == 0:
+            on_time(limits)   # reading counts against the file's time budget
         mark = node.start_mark
         line, column = mark.line + 1, mark.column + 1
         positions: dict[str, tuple[int, int]] = {}
