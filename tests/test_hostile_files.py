@@ -50,3 +50,25 @@ def test_convert_reads_no_device(tmp_path):
     done = _qlint("convert", "/dev/zero", "--to", "gift", "-o", "out", cwd=tmp_path)
     assert done.returncode == 1 and "not a regular file (a character device)" in done.stderr, done.stderr
     assert not (tmp_path / "out").exists()
+
+
+LONG = "a" * 300   # longer than any file name the system allows (255 bytes)
+
+
+@pytest.mark.parametrize("args", [
+    ["check", f"{LONG}.yaml"],
+    ["check", "-", "--stdin-filename", f"{LONG}.yaml"],
+    ["check", "-", "--stdin-filename", f"{LONG}/{LONG}/x.yaml"],
+    ["analyze", f"{LONG}.csv", "ok.yaml"],
+    ["check", "ok.yaml", "--config", LONG],
+    ["check", "ok.yaml", "--config", f"rule-packs = ['{LONG}']"],
+    ["convert", f"{LONG}.gift", "--to", "yaml", "-o", "out"],
+    ["stats", LONG],
+])
+def test_a_name_too_long_for_the_system_is_an_error_not_an_internal_one(args, tmp_path, run_cli, write):
+    """Python 3.11's Path.is_file() and exists() raise for a name the system refuses (ENAMETOOLONG): every probe of a
+    path the user gave was an internal error; now such a path is one that does not exist."""
+    write("ok.yaml", QUESTION)
+    code, out, err = run_cli(*args, cwd=tmp_path, stdin=QUESTION)
+    assert "internal error" not in err and "Traceback" not in err, err
+    assert code in (0, 1, 2)

@@ -21,6 +21,7 @@ Packs are validated on load; an unknown key is a configuration error with a did-
 """
 from __future__ import annotations
 
+import os
 import re
 import string
 from collections.abc import Iterable, Iterator
@@ -227,7 +228,7 @@ def to_rule(spec: PackRule, shipped: bool = False) -> QuestionRule:
 
 def read_pack(path: Path) -> list[QuestionRule]:
     """The rules in one pack file; PackError when it is not valid."""
-    if not path.is_file():  # a FIFO or a device would block the read
+    if not os.path.isfile(path):  # a FIFO or a device would block the read (and a name too long is none)
         raise PackError(f"{path}: a rule pack must be a regular file")
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -261,9 +262,9 @@ def load_pack_files(extra: Iterable[Path] = ()) -> list[tuple[QuestionRule, Path
     shipped = shipped_dir()
     files: list[Path] = sorted(shipped.glob("*.yaml")) if shipped else []
     for path in extra:
-        if path.is_dir():
+        if os.path.isdir(path):
             files.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
-        elif path.exists():
+        elif os.path.exists(path):
             files.append(path)
         else:
             raise PackError(f"{path}: rule pack not found")

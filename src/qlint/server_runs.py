@@ -73,7 +73,7 @@ def config_within(path: str, folder: str) -> Path | None:
     while _inside(str(here), str(top)):
         for name in CONFIG_FILES:
             candidate = here / name
-            if not candidate.is_file():
+            if not os.path.isfile(candidate):
                 continue
             if name != "pyproject.toml":
                 return candidate

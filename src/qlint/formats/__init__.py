@@ -169,7 +169,7 @@ def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Lim
     rest: list[Path] = []
     identities: set[object] = set()
     for root in paths:
-        if not root.is_dir():
+        if not os.path.isdir(root):
             if first_time(root, identities):
                 first.append(root)
             continue

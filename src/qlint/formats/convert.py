@@ -41,7 +41,7 @@ class Converted:
 
 def _base(paths: list[Path]) -> Path | None:
     """The folder the output's tree starts from: the one folder named, else the folder the named paths share."""
-    folders = [os.path.abspath(p if p.is_dir() else p.parent) for p in paths]
+    folders = [os.path.abspath(p if os.path.isdir(p) else p.parent) for p in paths]
     try:
         return Path(os.path.commonpath(folders)) if folders else None
     except ValueError:   # different drives
