@@ -72,3 +72,38 @@ def test_a_name_too_long_for_the_system_is_an_error_not_an_internal_one(args, tm
     code, out, err = run_cli(*args, cwd=tmp_path, stdin=QUESTION)
     assert "internal error" not in err and "Traceback" not in err, err
     assert code in (0, 1, 2)
+
+
+def test_a_walk_follows_no_link_to_a_file_outside_the_folder(tmp_path, run_cli, write):
+    """A planted ``bank/x.yaml -> ~/.aws/credentials`` put that file's keys into the findings (``unknown key
+    'aws_secret_access_key'``) of a CI log: the walk names it in a finding and never opens it. A link inside the
+    folder is still one more name for a bank file, and a link named on the command line is read, as asked."""
+    write("secret/creds.yaml", "aws_secret_access_key: not-for-your-eyes\n")
+    write("bank/a.yaml", QUESTION)
+    os.symlink(tmp_path / "secret" / "creds.yaml", tmp_path / "bank" / "link.yaml")
+    os.symlink("a.yaml", tmp_path / "bank" / "again.yaml")
+    code, out, _ = run_cli("check", tmp_path / "bank", "--format", "concise", cwd=tmp_path)
+    assert "aws_secret_access_key" not in out, out
+    assert "link.yaml:1:1: error: Q101 parse-error: cannot read it: a symbolic link to a file outside" in out, out
+    assert "in 1 question, 2 files" in out, out
+    code, out, _ = run_cli("check", tmp_path / "bank" / "link.yaml", "--format", "concise", cwd=tmp_path)
+    assert "aws_secret_access_key" in out
+
+
+@pytest.mark.parametrize("pack", ["../outside.yaml", "/etc/passwd", "inside/../../outside.yaml"])
+def test_a_config_names_no_rule_pack_outside_its_folder(pack, tmp_path, run_cli, write):
+    """rule-packs could name any file on the machine, and PyYAML's error quoted its lines: a private key's
+    first lines showed in the run's output. A pack lies inside the config's folder, as the bank does."""
+    write("outside.yaml", "line one: a\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\n")
+    write("proj/qlint.toml", f"rule-packs = [{pack!r}]\n")
+    write("proj/a.yaml", QUESTION)
+    code, _, err = run_cli("check", "a.yaml", cwd=tmp_path / "proj")
+    assert code == 2 and "rule-packs" in err and "lies outside" in err and "PRIVATE KEY" not in err, err
+
+
+def test_a_broken_rule_pack_is_named_with_its_line_not_quoted(tmp_path, run_cli, write):
+    write("proj/qlint.toml", 'rule-packs = ["packs"]\n')
+    write("proj/packs/bad.yaml", "line one: a\n-----BEGIN SECRET-----\nAAAAsecretAAAA\n")
+    write("proj/a.yaml", QUESTION)
+    code, _, err = run_cli("check", "a.yaml", cwd=tmp_path / "proj")
+    assert code == 2 and "bad.yaml:3:1: rule pack is not valid YAML" in err and "AAAAsecret" not in err, err

@@ -396,6 +396,47 @@ def test_a_config_whose_bank_lies_outside_the_workspace_is_refused_and_never_rea
     assert _touched(log, other) == []
 
 
+def test_a_config_that_extends_one_above_the_workspace_is_checked_alone(server, tmp_path, audited):
+    """``extend`` may name a config in a folder above: one above the workspace folder made the outer config's
+    folder the root, so the server read that config and wrote its .qlint_cache there, outside the workspace. Such a
+    buffer is checked alone, with a note, and nothing above the workspace is opened or written."""
+    env, log = audited
+    root = _workspace(tmp_path)
+    (tmp_path / "qlint.toml").write_text('paths = ["ws/bank"]\n', encoding="utf-8")   # another project's config
+    (root / "qlint.toml").write_text('extend = "../qlint.toml"\npaths = ["bank"]\n', encoding="utf-8")
+    one = server(root, env)
+    one.start(root)
+    uri = (root / "bank" / "c.yaml").as_uri()
+    one.open(uri, COPY)
+    found = one.diagnostics(uri)["diagnostics"]
+    assert [d for d in found if "missing-rationale" in str(d["code"])], found
+    assert not [d for d in found if "near-duplicate-stem" in str(d["code"])], found   # alone: no bank
+    one.send(request(9, "shutdown", None))
+    one.until(lambda m: m.get("id") == 9)
+    assert not (tmp_path / ".qlint_cache").exists() and not (root / ".qlint_cache").exists()
+    assert not [line for line in _touched(log, tmp_path / "qlint.toml")], _touched(log, tmp_path / "qlint.toml")
+
+
+def test_a_link_in_the_bank_to_a_file_outside_the_workspace_is_never_read(server, tmp_path, audited):
+    """The bank's walk follows no link out of the folder it walks: a planted ``bank/x.yaml -> ../../secret.yaml``
+    would have put the secret file's keys into the diagnostics of every buffer."""
+    env, log = audited
+    root = _workspace(tmp_path)
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "creds.yaml").write_text("aws_secret_access_key: not-for-your-eyes\n", encoding="utf-8")
+    os.symlink(secret / "creds.yaml", root / "bank" / "link.yaml")
+    one = server(root, env)
+    one.start(root)
+    uri = (root / "bank" / "c.yaml").as_uri()
+    one.open(uri, COPY)
+    found = one.diagnostics(uri)["diagnostics"]
+    assert [d for d in found if "near-duplicate-stem" in str(d["code"])], found   # the bank is read
+    one.send(request(9, "shutdown", None))
+    one.until(lambda m: m.get("id") == 9)
+    assert _touched(log, secret) == [] and not [line for line in _touched(log, root) if "link.yaml" in line]
+
+
 def test_a_rule_the_reference_does_not_hold_gets_no_link(monkeypatch, tmp_path):
     from qlint import server as module
     from qlint.finding import Finding, Severity

@@ -297,10 +297,27 @@ def _read_config_file(source: Path) -> _File:
     return _File(source, text, table, table_name, Path(os.path.realpath(source.parent)))
 
 
-def _extended(source: Path) -> list[_File]:
+class OutsideFolder(ConfigError):
+    """A chain of ``extend`` that leads out of the folder it must stay in (an editor's workspace folder)."""
+
+
+def extends_outside(source: Path, folder: Path) -> str | None:
+    """Why the config ``source`` cannot be used within ``folder`` (an ``extend`` that leads above it), reading no
+    config file outside it; None when its whole chain lies inside."""
+    try:
+        _extended(source, Path(os.path.realpath(folder)))
+    except OutsideFolder as exc:
+        return str(exc)
+    except ConfigError:
+        return None   # a broken config: loading it says what is wrong
+    return None
+
+
+def _extended(source: Path, within: Path | None = None) -> list[_File]:
     """The config file and those it extends, outermost first. ``extend`` names a config file (qlint.toml,
     .qlint.toml or a pyproject.toml with [tool.qlint]) in the same folder or one above: a sub-bank's config adds to
-    its parent's, and a repository's config can never make qlint read a file elsewhere on the machine."""
+    its parent's, and a repository's config can never make qlint read a file elsewhere on the machine. With
+    ``within``, a config outside that folder is never read: OutsideFolder says which."""
     chain = [_read_config_file(source)]
     while (named := chain[-1].table.get("extend")) is not None:
         current = chain[-1]
@@ -312,6 +329,8 @@ def _extended(source: Path) -> list[_File]:
                                                    or target.parent in current.folder.parents):
             raise ConfigError(f"{where}: extend {named!r} must name a qlint.toml, .qlint.toml or pyproject.toml in "
                               "this folder or a folder above it")
+        if within is not None and target.parent != within and within not in target.parent.parents:
+            raise OutsideFolder(f"{where}: extend {named!r} leads to a config outside {within}")
         if any(os.path.realpath(f.path) == str(target) for f in chain):
             raise ConfigError(f"{where}: extend {named!r} leads back to a config file already in the chain")
         if len(chain) >= MAX_EXTEND:
@@ -345,13 +364,16 @@ def _layer(where: str, settings: Settings, set_keys: list[str]) -> Layer:
 
 
 def _check_paths(settings: Settings, folder: Path, where: Callable[[str], str]) -> None:
-    """A config's bank ``paths`` lie inside its own folder (discovery never climbs above the config), and its
+    """A config's bank ``paths`` and ``rule-packs`` lie inside its own folder (discovery never climbs above the
+    config, and a repository cannot make qlint read, and quote in an error, a file elsewhere), and its
     ``cache-dir`` stays there too, clear of them."""
-    for name in settings.paths:
-        real = Path(os.path.realpath(folder / name))
-        if real != folder and folder not in real.parents:
-            raise ConfigError(f"{where('paths')}: paths: {name!r} lies outside {folder}, the folder of the config "
-                              "that names it; a bank is read from the config's folder down")
+    for key, names, what in (("paths", settings.paths, "a bank is read from the config's folder down"),
+                             ("rule-packs", settings.rule_packs, "rule packs are read from the config's folder down")):
+        for name in names:
+            real = Path(os.path.realpath(folder / name))
+            if real != folder and folder not in real.parents:
+                raise ConfigError(f"{where(key)}: {key}: {name!r} lies outside {folder}, the folder of the config "
+                                  f"that names it; {what}")
     _check_cache_dir(settings, folder, where("cache-dir"))
 
 

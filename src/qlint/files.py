@@ -46,11 +46,22 @@ def _signature(info: os.stat_result) -> Signature:
     return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev
 
 
+class OutsideLink(type(Path())):   # type: ignore[misc]  # the concrete Path class of this system
+    """A symbolic link met on a walk of a folder that leads to a file outside it (``bank/x.yaml -> ~/.ssh/id_rsa``):
+    the walk names it, so that it is a finding, and ``read_file`` never opens it. Named on the command line, the
+    same link is a plain Path and is read, as asked."""
+
+
+OUTSIDE = "cannot read it: a symbolic link to a file outside the folder checked (name the file itself to check it)"
+
+
 def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
               ) -> tuple[bytes | None, Signature | None, str | None]:
     """A bank file's bytes, its stat signature (taken before reading) and, when it cannot be read, why (the text of
     its parse-error finding). A file whose signature is ``unchanged`` (one trusted from an earlier run) is not read:
-    its bytes come back as None. A FIFO, a device or a file over ``max-file-size`` is never read."""
+    its bytes come back as None. A FIFO, a device, a file over ``max-file-size`` or an OutsideLink is never read."""
+    if isinstance(path, OutsideLink):
+        return None, None, OUTSIDE
     size = 0
     try:
         info = os.stat(path)

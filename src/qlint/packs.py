@@ -234,8 +234,12 @@ def read_pack(path: Path) -> list[QuestionRule]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise PackError(f"{path}: rule pack is not valid YAML: {exc}") from None
+    except yaml.YAMLError as exc:   # where and what, never the lines PyYAML quotes
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+        raise PackError(f"{where}: rule pack is not valid YAML: {getattr(exc, 'problem', None) or 'syntax error'}") from None
+    except UnicodeDecodeError:
+        raise PackError(f"{path}: rule pack is not UTF-8 text") from None
     except RecursionError:
         raise PackError(f"{path}: rule pack is nested too deeply") from None
     entries = data.get("rules") if isinstance(data, dict) and "rules" in data else [data]

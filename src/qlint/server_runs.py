@@ -26,7 +26,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import qlint.rules
-from qlint.config import CONFIG_FILES, Config, ConfigError, Settings, read_toml, resolve_rules
+from qlint.config import CONFIG_FILES, Config, ConfigError, Settings, extends_outside, read_toml, resolve_rules
 from qlint.files import relative
 from qlint.finding import Finding, Severity
 from qlint.pipeline import SetupError, check_sources, run_check, setup
@@ -102,6 +102,10 @@ def plan_for(path: str, folders: Sequence[str]) -> Plan:
         raise SetupError(str(exc)) from None
     if found is None:
         return Plan(path, None, False)
+    outside = extends_outside(found, Path(folder))
+    if outside is not None:   # its bank, cache and paths would be those of a config above the workspace folder
+        return Plan(path, None, False, f"{outside}, the workspace folder; buffers are checked alone, without the "
+                                       "bank or that config")
     config, _ = setup(str(found), Path(path))
     # the bank a config names (its ``paths``; without them the run reads at most the config's own folder, which
     # lies in the workspace folder already)
