@@ -293,3 +293,14 @@ def test_a_line_suppression_that_now_covers_its_question_is_said(tmp_path, run_c
     code, _, err = run_cli("convert", tmp_path / "src", "--to", "yaml", "-o", tmp_path / "out")
     assert code == 0 and "1 line suppression now covers the whole question" in err
     assert "missing-rationale: in the notes" in (tmp_path / "out" / "l.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("target", ["yaml", "gift", "aiken", "moodle-xml"])
+def test_a_zip_output_is_only_a_content_package(target, tmp_path, run_cli):
+    """A zip of GIFT, Aiken, YAML or Moodle XML files has no imsmanifest.xml: qlint read it back as "no
+    imsmanifest.xml", every question lost, and no LMS imports it. Only QTI targets write a package."""
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    (bank / "s.yaml").write_text(YAML, encoding="utf-8")
+    code, _, err = run_cli("convert", bank, "--to", target, "-o", tmp_path / "out.zip")
+    assert code == 2 and "a .zip output is a QTI content package" in err and not (tmp_path / "out.zip").exists()

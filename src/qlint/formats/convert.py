@@ -15,7 +15,7 @@ from pathlib import Path
 from qlint.files import read_file
 from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, read
-from qlint.formats.write import TARGETS, Output, Part, Writer, guard_sources, save
+from qlint.formats.write import TARGETS, Output, Part, UnsafePath, Writer, guard_sources, save
 from qlint.formats.write_text import write_aiken, write_gift, write_yaml
 from qlint.formats.write_xml import write_moodle, write_qti12, write_qti21
 from qlint.limits import Limits
@@ -26,6 +26,7 @@ from qlint.sourcemap import ParsedFile
 WRITERS: dict[str, Writer] = {"yaml": write_yaml, "gift": write_gift, "aiken": write_aiken,
                               "moodle-xml": write_moodle, "qti12": write_qti12, "qti21": write_qti21}
 assert tuple(WRITERS) == TARGETS
+PACKAGED = ("qti12", "qti21")   # the targets a .zip output is a content package of (with its imsmanifest.xml)
 
 
 @dataclass
@@ -135,6 +136,11 @@ def convert(paths: list[Path], target: str, out: Path, limits: Limits, exclude: 
             force: bool = False) -> Converted:
     """Read ``paths``, write them as ``target`` under ``out``; raises write.UnsafePath (an output on a source, or
     over an existing file without ``force``) or OSError on writing."""
+    if out.name.lower().endswith(".zip") and target not in PACKAGED:
+        # a zip of GIFT, Aiken, YAML or Moodle XML files is no content package: no LMS imports it and qlint reads
+        # it as "no imsmanifest.xml", every question lost
+        raise UnsafePath(f"refusing to write {out}: a .zip output is a QTI content package (--to qti12 or qti21); "
+                         f"write {target} to a folder")
     guard_sources(out, paths)
     parts, problems, widened = collect(paths, limits, exclude, out)
     output = Output()
