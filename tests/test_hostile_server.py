@@ -437,6 +437,32 @@ def test_a_link_in_the_bank_to_a_file_outside_the_workspace_is_never_read(server
     assert _touched(log, secret) == [] and not [line for line in _touched(log, root) if "link.yaml" in line]
 
 
+def test_requests_about_a_document_never_opened_read_nothing_from_disk(server, tmp_path, audited):
+    """pygls hands a handler a document it was never sent by reading the file from disk: a didSave, a completion
+    or a code action naming ``file:///.../secret.yaml`` made the server open (and check) that file, and a completion
+    for a missing one answered with an error carrying a traceback. Only buffers the client opened are looked at."""
+    env, log = audited
+    root = _workspace(tmp_path)
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    one = server(root, env)
+    one.start(root)
+    uri = secret.as_uri()
+    one.send(notify("textDocument/didSave", {"textDocument": {"uri": uri}}))
+    one.send(request(5, "textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 3}}))
+    one.send(request(6, "textDocument/completion", {"textDocument": {"uri": (tmp_path / "gone.yaml").as_uri()},
+                                                    "position": {"line": 0, "character": 0}}))
+    one.send(request(7, "textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}},
+        "context": {"diagnostics": []}}))
+    answers = {m["id"]: m for m in (one.until(lambda m: m.get("id") == i) for i in (5, 6, 7))}
+    assert all("error" not in answer for answer in answers.values()), answers
+    assert answers[5]["result"]["items"] == [] and answers[6]["result"]["items"] == []
+    one.send(request(9, "shutdown", None))
+    one.until(lambda m: m.get("id") == 9)
+    assert _touched(log, secret) == []
+
+
 def test_a_rule_the_reference_does_not_hold_gets_no_link(monkeypatch, tmp_path):
     from qlint import server as module
     from qlint.finding import Finding, Severity
