@@ -463,6 +463,29 @@ def test_requests_about_a_document_never_opened_read_nothing_from_disk(server, t
     assert _touched(log, secret) == []
 
 
+def test_the_buffer_opened_last_is_not_checked_last(server, tmp_path):
+    """An editor restoring a session opens hundreds of buffers at once: checks waited in the order they came, so the
+    buffer the author opened last, the one they look at, waited for every other (97 s behind 300), and planning
+    each buffer on the message loop held up every request (a hover took 7 s). The newest check waiting goes first,
+    and requests are answered while the rest wait."""
+    root = _workspace(tmp_path)
+    one = server(root)
+    one.start(root)
+    many = 48
+    for i in range(many):
+        one.open((root / "bank" / f"m{i}.yaml").as_uri(), COPY.replace("id: c", f"id: m{i}"))
+    last = (root / "bank" / "last.yaml").as_uri()
+    one.open(last, COPY.replace("id: c", "id: last"))
+    started = time.monotonic()
+    one.send(_hover(70))
+    one.until(lambda m: m.get("id") == 70)
+    assert time.monotonic() - started < 5
+    order = []
+    while last not in order:
+        order.append(one.diagnostics_any(120))
+    assert len(order) <= many // 3, f"the buffer opened last was checked {len(order)}th of {many + 1}"
+
+
 def test_a_rule_the_reference_does_not_hold_gets_no_link(monkeypatch, tmp_path):
     from qlint import server as module
     from qlint.finding import Finding, Severity

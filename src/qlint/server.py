@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
@@ -100,6 +101,8 @@ class QlintServer(LanguageServer):
         self.workers = Workers(DEFAULT_BUDGET)
         self.told: set[str] = set()          # notes already shown once
         self.anchors: set[str] | None = None  # the rules reference's headings, read once
+        # where buffers are planned (config files read): a thread of its own, so the message reader's never waits
+        self.planner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qlint-plan")
 
     def folders(self) -> list[str]:
         """The workspace folders (and root) as paths."""
@@ -328,7 +331,8 @@ async def _later(server: QlintServer, uri: str, delay: float) -> None:
         return
     version, text = document.version, document.source
     try:
-        plan = plan_for(path, server.folders())
+        # in a thread: it reads config files, and hundreds of buffers opened at once must not hold up the messages
+        plan = await asyncio.get_running_loop().run_in_executor(server.planner, plan_for, path, server.folders())
     except SetupError as exc:
         _note(server, f"qlint: {exc}", types.MessageType.Error)
         return
