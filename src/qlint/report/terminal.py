@@ -63,11 +63,25 @@ def _key_positions(console: Console, s: BankSummary) -> None:
 
 def _reading(console: Console, s: BankSummary) -> None:
     r = s.reading
-    reading = _table(f"Reading level (Flesch-Kincaid, target <= {r.target:g})", "stems", "graded", "too short",
-                     "above target", "findings", "mean", "median", "max", numeric=tuple(range(8)))
-    reading.add_row(*(_fmt(v) for v in (r.stems, r.graded, r.too_short, r.above_target, r.findings, r.mean, r.median,
-                                        r.max)))
-    console.print(reading)
+    limits = r.limits
+    lengths = _table(f"Reading level (limits: sentence {limits.get('max_sentence_words')}, stem "
+                     f"{limits.get('max_stem_words')}, option {limits.get('max_option_words')} words)", "stems",
+                     "long sentences", "long stems", "long options", "passages", "findings", numeric=tuple(range(6)))
+    lengths.add_row(*(_fmt(v) for v in (r.stems, r.long_sentences, r.long_stems, r.long_options, r.passages,
+                                        r.findings)))
+    console.print(lengths)
+    grades = _table(f"Reading grade (Flesch-Kincaid, {r.min_words}+ words, target <= {r.target:g})", "graded",
+                    "too short", "above target", "findings", "mean", "median", "max", numeric=tuple(range(7)))
+    grades.add_row(*(_fmt(v) for v in (r.graded, r.too_short, r.above_target, r.grade_findings, r.mean, r.median,
+                                       r.max)))
+    console.print(grades)
+    if len(r.objectives) > 1:
+        per = _table("Reading by objective", "objective", "stems", "long sentences", "long stems", "median words",
+                     "graded", "median grade", numeric=(1, 2, 3, 4, 5, 6))
+        for o in r.objectives[:MAX_ROWS]:
+            per.add_row(escape(o["objective"] or "(no objective)"), *(_fmt(o[k]) for k in (
+                "stems", "long_sentences", "long_stems", "median_words", "graded", "median_grade")))
+        console.print(per)
 
 
 def _lengths(console: Console, s: BankSummary) -> None:
@@ -80,6 +94,19 @@ def _lengths(console: Console, s: BankSummary) -> None:
                        f"{length.key_longest}; option-length findings: {length.findings}")
     lengths.caption_justify = "left"
     console.print(lengths)
+    if length.bias is None:
+        console.print("Longest option as key: key-length-bias is not enabled in this run.")
+        return
+    bias = _table(f"Longest option as key (clearly longest: {length.bias['min_ratio']:g}x the next)", "group",
+                  "questions", "the key", "rate", "chance", "p", numeric=(1, 2, 3, 4, 5))
+    for g in length.bias["groups"][:MAX_ROWS]:
+        name = g["kind"] + (f" {g['name']}" if g["name"] else "")
+        bias.add_row(escape(name), str(g["questions"]), str(g["key_longest"]),
+                     "-" if g["rate"] is None else f"{g['rate']:.0%}", "-" if g["chance"] is None else f"{g['chance']:.0%}",
+                     f"{g['p_value']:.2g}" if g["tested"] else "not tested")
+    console.print(bias)
+    for f in length.bias_findings:
+        console.print(f"  [yellow]{f['code']}[/] {escape(f['path'])}:{f['line']}: {escape(f['message'])}", markup=True)
 
 
 def _by_rule(console: Console, s: BankSummary) -> None:
