@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qlint.language.readability import grade_parts, measure_stem, sentences
+from qlint.language.readability import grade_parts, measure_stem, most_words, sentences
 
 
 def _texts(text: str) -> list[str]:
@@ -92,3 +92,11 @@ def test_grade_parts_count_code_as_one_syllable():
     text = "Call `torch.cuda.empty_cache()` to release the memory."
     parts = grade_parts(text, sentences(text))
     assert parts.words == 6 and "memory" in parts.long_words and "torch" not in parts.long_words
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["word", "a.B", "end.Next", "x`y`z", "a$b$c", "see:https://a.b/c", "a![i](p)b",
+                                 "(1)", "a\\\\b", "a<br>b", "q?A", " ", "\n", "\n\n", "Mr.", "`a b c`", "$x + y$"]),
+                max_size=50).map("".join))
+def test_most_words_is_an_upper_bound_of_the_words_found(text):
+    assert sum(s.words for s in sentences(text)) <= most_words(text)

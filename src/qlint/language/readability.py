@@ -117,16 +117,21 @@ _OPAQUE = re.compile(
     r"|\$\$[^$]*\$\$|\\(?:begin|end)\{[^}\n]{0,40}\}|\\\\|\\hline|<br\s*/?>|</?p>)"
     r"|(?P<word>`[^`\n]+`|(?:https?://|www\.)[^\s<>]*[^\s<>.,;:!?)\]'\"]|\$[^$\n]{1,300}\$)",
     re.M)
-# where a sentence may end: sentence punctuation before a space or the end (closing quotes and brackets kept with
-# it); sentence punctuation run into the next sentence's capital ("recession.As a result"); a colon that opens a
-# capitalised clause or list ("the following requirements: Each object ..."); a line break; before an item
-# marker of a list run into the text ("... as follows: (1) H and Y ...; (2) F and G ...")
-_BOUNDARY = re.compile(r"[.!?…]+[\"')\]”’»]*(?=\s|$)|(?<=[A-Za-z0-9)\]])[.!?](?=[A-Z][a-z])|:(?=[ \t]+[\"'“‘(]?[A-Z])|\n"
-                       r"|(?P<item>(?<![\w(])\((?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})\)(?=\s))")
+# where a sentence may end, found by its first character (so that the scan skips the rest of the text in C) and
+# judged in ``_Splitter.prose``: sentence punctuation (closing quotes and brackets kept with it) before a space or
+# the end, or run into the next sentence's capital ("recession.As a result"); a colon that opens a capitalised clause
+# or list ("the following requirements: Each object ..."); a line break; an item marker of a list run into the text
+# ("... as follows: (1) H and Y ...; (2) F and G ...")
+_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]")
+_RUN_IN = re.compile(r"[A-Z][a-z]")
+_COLON_OPENS = re.compile(r"[ \t]+[\"'“‘(]?[A-Z]")
+_ITEM = re.compile(r"\((?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})\)(?=\s)")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 # a full stop after these is not the end of a sentence (compared lower-case, without their inner dots' last one)
 _ABBREVIATIONS = frozenset("mr mrs ms dr prof st sr jr vs cf e.g i.e fig figs eq no nos vol pp approx u.s u.k "
                            "a.m p.m ca et al".split())
+# the characters every _OPAQUE match contains: a text with none of them has nothing but prose
+_OPAQUE_STARTS = ("`", "~~~", "|", "![", "$", "\\", "<", "://", "www.")
 _CLOSED = re.compile(r"`.*[.!?]`$")
 _NEXT_CAPITAL = re.compile(r"\s+[A-Z]")
 _LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]{0,7})$")
@@ -188,27 +193,46 @@ class _Splitter:
     def prose(self, start: int, end: int) -> None:
         text = self.text
         position = start
-        for match in _BOUNDARY.finditer(text, start, end):
-            mark = match.group()
-            if mark == "\n":
-                if _wrapped(text, match.start()):
+        for match in _MARK.finditer(text, start, end):
+            mark, at, after = match.group(), match.start(), match.end()
+            first = mark[0]
+            if first == "\n":
+                if _wrapped(text, at):
                     continue
-                self.add(position, match.start())
-                self.close(match.start())
-                if _PARAGRAPH_BREAK.match(text, match.start()):
+                self.add(position, at)
+                self.close(at)
+                if _PARAGRAPH_BREAK.match(text, at):
                     self.paragraph += 1
-            elif mark[0] == "." and len(mark) == 1 and _abbreviation_before(text, match.start()):
+            elif first == "(":
+                if (at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_(")) or not _ITEM.match(text, at, end):
+                    continue
+                self.add(position, at)   # the item marker starts the next sentence
+                self.close(at)
+                position = at
                 continue
-            elif match.group("item") is not None:
-                self.add(position, match.start())
-                self.close(match.start())
-                position = match.start()
+            elif first == ":":
+                if not _COLON_OPENS.match(text, after, end):
+                    continue
+                self.add(position, after)
+                self.close(after)
+            elif not self._ends(mark, at, after, end):
                 continue
             else:
-                self.add(position, match.end())
-                self.close(match.end())
-            position = match.end()
+                self.add(position, after)
+                self.close(after)
+            position = after
         self.add(position, end)
+
+    def _ends(self, mark: str, at: int, after: int, end: int) -> bool:
+        """Whether sentence punctuation ends a sentence: before a space or the end, or run into a capitalised word
+        ("failed.The retry") after a letter, a digit or a bracket; never a lone full stop after an abbreviation."""
+        text = self.text
+        if mark == "." and _abbreviation_before(text, at):
+            return False
+        if after >= end or text[after].isspace():
+            return True
+        return (mark[-1] in ".!?" and at > 0 and (text[at - 1].isalnum() or text[at - 1] in ")]")
+                and _RUN_IN.match(text, after, end) is not None)
 
 
 def sentences(text: str) -> list[Sentence]:
@@ -217,7 +241,7 @@ def sentences(text: str) -> list[Sentence]:
     A line break ends a sentence unless the line is hard-wrapped prose. Work is linear in the text's length."""
     splitter = _Splitter(text)
     position = 0
-    for match in _OPAQUE.finditer(text):
+    for match in _OPAQUE.finditer(text) if any(c in text for c in _OPAQUE_STARTS) else ():
         if match.start() > position:
             splitter.prose(position, match.start())
         word = match.group("word")
@@ -291,6 +315,16 @@ class GradeParts:
         return 0.39 * self.words / max(1, self.sentences) + 11.8 * total / max(1, self.words) - 15.59
 
 
+@lru_cache(maxsize=200_000)
+def long_words_of(token: str) -> tuple[str, ...]:
+    """The words of three syllables or more in a whitespace-delimited token, lower-case (identifiers, code and URLs
+    have none)."""
+    plain, _, total = _token(token)
+    if total < 3:
+        return ()
+    return tuple(w.lower() for w in _PLAIN_WORD.findall(plain) if syllables(w) >= 3)
+
+
 def grade_parts(text: str, found: list[Sentence]) -> GradeParts:
     """The grade's parts of these sentences of ``text`` (identifiers, code and URLs count as a one-syllable word,
     as in ``grade``)."""
@@ -301,15 +335,36 @@ def grade_parts(text: str, found: list[Sentence]) -> GradeParts:
         if "`" in chunk:
             chunk = CODE_SPAN.sub(" term ", chunk)
         for token in chunk.split():
-            plain, count, total = _token(token)
+            _, count, total = _token(token)
             words += count
             syllable_total += total
-            if total >= 3:
-                for word in _PLAIN_WORD.findall(plain):
-                    if syllables(word) >= 3:
-                        key = word.lower()
-                        long_words[key] = long_words.get(key, 0) + 1
+            for word in long_words_of(token) if total >= 3 else ():
+                long_words[word] = long_words.get(word, 0) + 1
     return GradeParts(words, len(found), syllable_total, long_words)
+
+
+_CANDIDATE = re.compile(r"[a-z]{5,}")
+
+
+def long_words_in(text: str) -> frozenset[str]:
+    """The distinct words of three syllables or more in a text, lower-case, in one pass of C (shorter words have
+    fewer syllables; unlike ``grade_parts``, words inside identifiers count too)."""
+    return frozenset(w for w in set(_CANDIDATE.findall(text.lower())) if _is_long(w))
+
+
+@lru_cache(maxsize=200_000)
+def _is_long(word: str) -> bool:
+    return syllables(word) >= 3
+
+
+def most_words(text: str) -> int:
+    """An upper bound of the words ``sentences`` finds in a text, worked out in C. A short text has at most half its
+    characters, rounded up (a word is at least one character, and at least one more separates it from the next); a
+    longer one at most its whitespace-delimited tokens plus one for every character that can split a token (a full
+    stop run into the next sentence, a list item, a code span, a URL, a formula or a markup break inside it)."""
+    if len(text) < 80:
+        return (len(text) + 1) // 2
+    return len(text.split()) + sum(map(text.count, ".!?:(…`$/\\<"))
 
 
 @dataclass(frozen=True, slots=True)

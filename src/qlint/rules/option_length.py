@@ -64,7 +64,22 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def _can_fire(question: Question, ratio: float) -> bool:
+    """A cheap first look: is the shortest key at least ``ratio`` times the characters of the longest distractor that
+    is not about the other options? Most questions stop here."""
+    keys = question.keys
+    if not keys or len(keys) == len(question.options):
+        return False
+    lengths = [len(plain(strip_code(o.text))) for o in question.options]
+    shortest_key = min(lengths[i] for i in keys)
+    others = sorted((i for i in range(len(lengths)) if i not in keys), key=lambda i: -lengths[i])
+    longest = next((lengths[i] for i in others if not is_meta(question.options[i].text)), None)
+    return longest is not None and shortest_key >= ratio * longest
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
+    if not _can_fire(question, options.key_ratio):
+        return
     found = measured(question)
     if found is None:
         return

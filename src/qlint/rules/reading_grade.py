@@ -8,12 +8,14 @@ from array import array
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.language.readability import GradeParts, grade_parts, is_english, measure_stem, syllables
+from qlint.language.readability import (GradeParts, grade_parts, is_english, long_words_in, measure_stem, most_words,
+                                        syllables)
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, RuleOptions
 
@@ -37,24 +39,28 @@ class Options(RuleOptions):
 @dataclass(frozen=True, slots=True)
 class Feature:
     """What the rule needs of one question: the hashes of its stem's distinct long words (three syllables or more,
-    at most MAX_TERMS), and, when the stem is long enough to be graded, the parts of its grade."""
+    the MAX_TERMS smallest hashes: a sample the same for every question that has the word), and, when the stem is
+    long enough to be graded, the parts of its grade."""
 
     terms: bytes
     parts: GradeParts | None
 
 
+@lru_cache(maxsize=200_000)
 def _hash(word: str) -> int:
     return zlib.crc32(word.encode("utf-8"))
 
 
 def extract(question: Question, options: Options) -> Feature:
     stem = question.stem
+    terms = array("I", sorted(map(_hash, long_words_in(stem)))[:MAX_TERMS])
+    if most_words(stem) < options.min_words:
+        return Feature(terms.tobytes(), None)   # too short to grade, whatever its sentences
     asked = measure_stem(stem).asked
     parts = grade_parts(stem, asked)
-    terms = array("I", sorted({_hash(w) for w in parts.long_words})[:MAX_TERMS]).tobytes()
     graded = (parts.words >= options.min_words and parts.sentences >= options.min_sentences
               and is_english(stem[asked[0].start:asked[-1].end]))
-    return Feature(terms, parts if graded else None)
+    return Feature(terms.tobytes(), parts if graded else None)
 
 
 def encode(features: list[Feature]) -> list:

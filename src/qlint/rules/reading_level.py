@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from pydantic import Field, model_validator
 
 from qlint.finding import Severity
-from qlint.language.readability import Sentence, measure_stem, words_in_text
+from qlint.language.readability import Sentence, measure_stem, most_words, words_in_text
 from qlint.language.words import short
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
@@ -49,6 +49,17 @@ def _sentence(stem: str, asked: list[Sentence], limit: int) -> Iterator[Violatio
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
     stem = question.stem
+    yield from _stem(stem, options) if most_words(stem) > min(options.max_sentence_words, options.max_stem_words,
+                                                             options.max_passage_words) else ()
+    for i, option in enumerate(question.options):
+        words = words_in_text(option.text) if most_words(option.text) > options.max_option_words else 0
+        if words > options.max_option_words:
+            yield Violation(f"options[{i}].text", f"option {i + 1} has {_count(words)} words "
+                                                  f"(limit {options.max_option_words}); shorten it, or move what "
+                                                  "the options share into the stem")
+
+
+def _stem(stem: str, options: Options) -> Iterator[Violation]:
     measure = measure_stem(stem)
     yield from _sentence(stem, measure.asked, options.max_sentence_words)
     words = measure.words
@@ -60,12 +71,6 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     if passage_words > options.max_passage_words:
         yield Violation("stem", f"the passage before the question has {_count(passage_words)} words "
                                 f"(limit {options.max_passage_words})")
-    for i, option in enumerate(question.options):
-        words = words_in_text(option.text)
-        if words > options.max_option_words:
-            yield Violation(f"options[{i}].text", f"option {i + 1} has {_count(words)} words "
-                                                  f"(limit {options.max_option_words}); shorten it, or move what "
-                                                  "the options share into the stem")
 
 
 _LONG_SENTENCE = ("A company that runs its web tier on a fleet of virtual machines behind a load balancer in two "
