@@ -481,7 +481,8 @@ def _section_reading(plt, s: BankSummary, base: Path) -> str:
             f"stems long enough to grade, against the audience's grade {r.target:g}.</p>{stats}{note}"
             f"<div class='grid'><figure>{chart_reading(plt, s)}</figure>"
             f"<div><h3>Hardest stems</h3>{table if top else '<p class=muted>No graded stems.</p>'}</div></div>"
-            f"<h3>Longest sentences</h3>{sentences if longest and longest[0].longest_sentence else ''}"
+            f"<h3>Longest sentences</h3>"
+            f"{sentences if longest and longest[0].longest_sentence else '<p class=muted>No sentences.</p>'}"
             f"<h3>By objective</h3>{objectives}")
 
 
