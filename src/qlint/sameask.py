@@ -4,7 +4,8 @@ The search (``qlint.neardup``) finds stems that read alike. Two of them are the 
 is the same: their content words are the same but for words a clone adds or drops (a modifier, a retouched
 clause), and nothing says they ask for opposite things. They ask different things when:
 
-- the words that say what is asked for differ ("true" / "false", "must" / "could", "not", "least" / "most");
+- the words that say what is asked for oppose ("true" / "false", "must" / "could", "least" / "most"), or one stem
+  has a "not" the other lacks;
 - a content word is swapped for its opposite ("inducers" / "inhibitors", "increase" / "decrease");
 - a content word differs in a two-option item (a Yes/No series: "Solution: you use Redis" / "... PostgreSQL");
 - a content word is swapped for another in a short stem, in a short sentence ("Quelle est sa sensibilite ?" /
@@ -61,6 +62,21 @@ def opposite(x: str, y: str) -> bool:
         if len(b) >= 4 and any(a == n + b for n in _NEGATING):
             return True
     return False
+
+
+# what one stem asks for where the other asks for its opposite ("most" / "least", "must" / "could")
+_OPPOSED_MARKS = (("most", "least"), ("first", "last"), ("before", "after"), ("above", "below"), ("more", "less"),
+                  ("true", "false"), ("can", "must"))
+
+
+def opposite_asks(x: str, y: str) -> bool:
+    """Whether two stems' ask marks (``StemKey.marks``) ask for different things: a negation or a falsity one has
+    and the other lacks ("Which is not ...", "Which is false?"), or a mark where the other has its opposite. A mark
+    added alone ("the most likely cause" / "the likely cause") asks for the same."""
+    cx, cy = Counter(x.split(",")), Counter(y.split(","))
+    if cx["not"] != cy["not"] or cx["false"] != cy["false"]:
+        return True
+    return any((cx[p] - cy[p]) * (cx[q] - cy[q]) < 0 for p, q in _OPPOSED_MARKS)
 
 
 def one_apart(x: str, y: str) -> bool:
@@ -128,7 +144,7 @@ class Judge:
     def verdict(self, a: int, b: int) -> Answers | None:
         """How the answers of questions ``a`` and ``b`` compare when they ask the same thing; None when not."""
         x, y = self.keys[a], self.keys[b]
-        if x.marks != y.marks:
+        if x.marks != y.marks and opposite_asks(x.marks, y.marks):
             return None
         answers = _answers(x, y)
         if x.core != y.core:
