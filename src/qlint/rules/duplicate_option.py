@@ -193,8 +193,21 @@ def _first_match(j: int, normals: list[str], numbers: list, first: dict, peers: 
                 _why(normals[i], normals[j], numbers[i], options, numbers[j])), default=-1)
 
 
+# an option that is only a list number ("1.", "b)"): in a flattened multi-part item the numbers of each part's
+# list start again, and the repeats are layout, not answers
+_ENUMERATOR = re.compile(r"^\s*\(?(?:\d{1,2}|[a-hA-H])[.)]\s*$")
+
+
+def _restarted_lists(question: Question) -> bool:
+    """Whether the options hold list numbers that start again ("1.", "2.", "3.", "1.", "2.", ...)."""
+    numbers = [o.text.strip().strip("().").lower() for o in question.options if _ENUMERATOR.match(o.text)]
+    return len(numbers) > len(set(numbers)) and numbers.count(numbers[0]) > 1
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
     normals, prose = _normals(question)
+    if _restarted_lists(question):
+        normals = ["" if _ENUMERATOR.match(o.text) else n for o, n in zip(question.options, normals)]
     # each option's number once (only prose options with a digit can be one)
     numbers = [_number(o.text) if prose and options.flag_numeric_equal and _DIGIT.search(o.text) else None
                for o in question.options]
@@ -250,6 +263,16 @@ RULE = QuestionRule(
            "labels exist for this flaw; all 7 findings on the BenchMarker dev split were checked by hand and are "
            "true duplicates."),
     passing=("""\
+id: do-restarted-lists
+stem: "Match each kind of resource to its scope: management groups, blueprint definitions, blueprint assignments."
+options:
+  - {text: "Management groups:", rationale: A heading of the first list.}
+  - {text: 1., correct: true, rationale: The first slot.}
+  - {text: 2., rationale: The second slot.}
+  - {text: "Blueprint definitions:", rationale: A heading of the second list.}
+  - {text: 1., rationale: The first slot again.}
+  - {text: 2., rationale: The second slot again.}
+""", """\
 id: do-case-is-the-point
 stem: Which git branch flag deletes a branch even when it is not merged?
 options:
