@@ -434,7 +434,7 @@ def _print(table: dict, bars: dict[str, list[str]]) -> None:
         print(f"{rule:28} {row['findings']:8} {row['judged']:6} {row['flaw']:5} {row['false_alarm']:4} "
               f"{row['debatable']:4} {p:>9} {row['low']:6.2f}-{row['high']:.2f} {row['unjudged']:8}")
     print("\nper corpus: precision (95% interval) judged/findings")
-    print(f"{'rule':28}" + "".join(f"{short_name(c):>22}" for c in NAMES))
+    print(f"{'rule':28}" + "".join(f" {short_name(c):>24}" for c in NAMES))
     for rule, row in table.items():
         cells = []
         for c in NAMES:
@@ -446,7 +446,7 @@ def _print(table: dict, bars: dict[str, list[str]]) -> None:
             else:
                 cells.append(f"{cell['precision']:.2f} ({cell['low']:.2f}-{cell['high']:.2f}) "
                              f"{cell['judged']}/{cell['findings']}")
-        print(f"{rule:28}" + "".join(f"{x:>22}" for x in cells))
+        print(f"{rule:28}" + "".join(f" {x:>24}" for x in cells))
     total = Counter()
     for row in table.values():
         total.update({"flaw": row["flaw"], "judged": row["judged"]})

@@ -138,7 +138,18 @@ RULE = QuestionRule(
            "optional label such as \"(D)\"; \"all\" in running prose is not reported. An option made only of "
            "statement numbers (\"(i), (ii), (iii) and (iv)\") is reported when it names every statement the "
            "options refer to (at least min-enumerated of them): reviewers treat it as all-of-the-above. "
-           "\"Both A and B\" is also a complex-option (Q303) finding; the two flaws are reported separately."),
+           "\"Both A and B\" is also a complex-option (Q303) finding; the two flaws are reported separately. "
+           "\"All of them\", \"All of these\" and \"All three\" point at a set that may be the options or a "
+           "list in the stem, and count only when they speak of the options: nothing or a verdict follows (\"All "
+           "of them\", \"All of these are correct\") or what follows repeats the question (\"All of them were "
+           "murdered\" for \"Which king was not murdered?\"). They are an answer of their own beside combinations "
+           "of a list in the stem (\"All of them are falsy\" beside \"`0`, `''`, `undefined`\"), beside options "
+           "that each say the opposite (\"... is not valid\"), or when they claim something new (\"All three plays "
+           "are selected\", \"All of them served in the war\"); an ordering question's permutations each name "
+           "every statement and none stands for all of them. An error: a fresh sample judged 0.65 on two banks, "
+           "all of it in those classes; of the judged findings that still fire, every one is a flaw (36 of 36: "
+           "OpenTriviaQA 26, LinkedIn 5, cloud exams 5), and the banks with few judged findings need a top-up "
+           "before the next release."),
     passing=("""\
 id: aota-plain
 stem: Which gas makes up most of Earth's atmosphere?
