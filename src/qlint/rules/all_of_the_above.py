@@ -201,13 +201,13 @@ id: aota-claim-about-the-stem
 stem: What do George Bernard Shaw, William Butler Yeats and Rudyard Kipling have in common?
 options:
   - {text: They were all born in Dublin., rationale: Incorrect. Kipling was born in Bombay.}
-  - {text: All of them received the Nobel Prize in Literature., correct: true, rationale: Correct. 1907, 1923 and 1925.}
+  - {text: All of them received the Nobel Prize in Literature., correct: true, rationale: 'Correct. 1907, 1923 and 1925.'}
   - {text: All of them served in the First World War., rationale: Incorrect. None of them did.}
 """, """\
 id: aota-ordering
 stem: "Put these events in order, earliest first: (1) the Magna Carta (2) the Black Death (3) the Battle of Hastings"
 options:
-  - {text: "3, 1, 2", correct: true, rationale: Correct. 1066, 1215, 1348.}
+  - {text: "3, 1, 2", correct: true, rationale: 'Correct. 1066, 1215, 1348.'}
   - {text: "1, 3, 2", rationale: Incorrect. Hastings came first.}
   - {text: "3, 2, 1", rationale: Incorrect. The Magna Carta came before the plague.}
 """),

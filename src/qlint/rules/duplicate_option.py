@@ -353,7 +353,7 @@ id: do-look-alike
 stem: Who was Ruth's sister-in-law according to the Book of Ruth?
 options:
   - {text: Orpah, correct: true, rationale: Correct. She returns to Moab.}
-  - {text: Oprah, rationale: Incorrect. A look-alike of the name, from a later century.}
+  - {text: Oprah, rationale: 'Incorrect. A look-alike of the name, from a later century.'}
   - {text: Naomi, rationale: Incorrect. She is Ruth's mother-in-law.}
 """, """\
 id: do-type-is-the-point
@@ -396,7 +396,7 @@ id: do-typo-in-a-copy
 stem: Where should the nightly backups be kept?
 options:
   - {text: in a versioned bucket in another region, correct: true, rationale: Correct. It survives a regional outage.}
-  - {text: in a versoined bucket in another region, rationale: Incorrect as a separate answer. The same place, mistyped.}
+  - {text: in a versoined bucket in another region, rationale: 'Incorrect as a separate answer. The same place, mistyped.'}
   - {text: on the database server itself, rationale: Incorrect. It fails with the server.}
 """),
 )

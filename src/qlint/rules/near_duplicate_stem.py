@@ -231,7 +231,7 @@ questions:
     stem: Which service keeps a record of every API call made in an account, for a later security audit?
     options:
       - {text: the audit log, correct: true, rationale: Correct. It records each call.}
-      - {text: the metrics service, rationale: Incorrect. It keeps numbers, not calls.}
+      - {text: the metrics service, rationale: 'Incorrect. It keeps numbers, not calls.'}
       - {text: the object store, rationale: Incorrect. It holds what is written to it.}
   - id: nd-copy-new-options
     stem: Which service actually keeps a record of every API call made in an account, for a later security audit?
