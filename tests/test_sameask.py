@@ -40,6 +40,8 @@ OPTIONS = ["Rifampicin", "Ketoconazole", "Paracetamol", "Metformin"]
      "Which of the following statements about TCP slow start is false?"),
     ("Which of the following must be true of the schedule?", "Which of the following could be true of the schedule?"),
     ("Which finding is typical of hyperkalaemia on an ECG?", "Which finding is typical of hypokalaemia on an ECG?"),
+    ("Which of the following lists is an acceptable order for the first team's performance on the stage?",
+     "Which of the following lists is an acceptable order for the second team's performance on the stage?"),
 ])
 def test_opposite_asks_stay_apart_even_with_the_same_options(one, other):
     assert reported((one, OPTIONS), (other, OPTIONS)) == []
@@ -136,6 +138,12 @@ def test_the_words_compared_travel_through_the_cache():
     key = _key(f"{SCENARIO}\n\nWhich of the following is true?", OPTIONS)
     assert key.open and "true" in key.marks.split(",") and key.core and key.gist and key.keyed
     assert decode_keys(json.loads(json.dumps(encode_keys([key]))), 1) == [key]   # as stored
+
+
+def test_a_mark_added_alone_asks_the_same():
+    one = "What is the most likely cause when the nightly export job stops writing files to the shared folder?"
+    other = "What is the likely cause when the nightly export job stops writing files to the shared folder?"
+    assert reported((one, OPTIONS), (other, OPTIONS)) == [(0, 1, "same")]
 
 
 def test_typing_slips_and_opposites():

@@ -4,8 +4,8 @@ The search (``qlint.neardup``) finds stems that read alike. Two of them are the 
 is the same: their content words are the same but for words a clone adds or drops (a modifier, a retouched
 clause), and nothing says they ask for opposite things. They ask different things when:
 
-- the words that say what is asked for oppose ("true" / "false", "must" / "could", "least" / "most"), or one stem
-  has a "not" the other lacks;
+- the words that say what is asked for oppose ("true" / "false", "must" / "could", "least" / "most", "first" /
+  "second"), or one stem has a "not" the other lacks;
 - a content word is swapped for its opposite ("inducers" / "inhibitors", "increase" / "decrease");
 - a content word differs in a two-option item (a Yes/No series: "Solution: you use Redis" / "... PostgreSQL");
 - a content word is swapped for another in a short stem, in a short sentence ("Quelle est sa sensibilite ?" /
@@ -67,6 +67,7 @@ def opposite(x: str, y: str) -> bool:
 # what one stem asks for where the other asks for its opposite ("most" / "least", "must" / "could")
 _OPPOSED_MARKS = (("most", "least"), ("first", "last"), ("before", "after"), ("above", "below"), ("more", "less"),
                   ("true", "false"), ("can", "must"))
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "last")
 
 
 def opposite_asks(x: str, y: str) -> bool:
@@ -76,6 +77,9 @@ def opposite_asks(x: str, y: str) -> bool:
     cx, cy = Counter(x.split(",")), Counter(y.split(","))
     if cx["not"] != cy["not"] or cx["false"] != cy["false"]:
         return True
+    ox, oy = ([c[o] for o in _ORDINALS] for c in (cx, cy))
+    if any(ox) and any(oy) and ox != oy:
+        return True   # "the first team" / "the second team"
     return any((cx[p] - cy[p]) * (cx[q] - cy[q]) < 0 for p, q in _OPPOSED_MARKS)
 
 
