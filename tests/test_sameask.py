@@ -8,7 +8,7 @@ import pytest
 from conftest import lint_text
 
 from qlint.rules import near_duplicate_stem
-from qlint.sameask import one_apart, opposite
+from qlint.sameask import one_apart, opposite, opposite_asks
 from qlint.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, stem_key
 
 SCENARIO = ("A retailer runs its web shop on a fleet of virtual machines behind a load balancer. Orders arrive in "
@@ -138,6 +138,13 @@ def test_the_words_compared_travel_through_the_cache():
     key = _key(f"{SCENARIO}\n\nWhich of the following is true?", OPTIONS)
     assert key.open and "true" in key.marks.split(",") and key.core and key.gist and key.keyed
     assert decode_keys(json.loads(json.dumps(encode_keys([key]))), 1) == [key]   # as stored
+
+
+def test_ask_marks_oppose_when_each_asks_for_its_own():
+    assert opposite_asks("can,true", "must,true") and opposite_asks("when", "where") and opposite_asks("", "not")
+    assert not opposite_asks("first", "") and not opposite_asks("", "") and not opposite_asks("most,true", "true")
+    assert reported(("When was the song Misty written by Erroll Garner?", ["1954", "1944", "1964"]),
+                    ("Where was the song Misty written by Erroll Garner?", ["On a plane", "On a train", "At home"])) == []
 
 
 def test_a_mark_added_alone_asks_the_same():

@@ -11,7 +11,8 @@ clause), and nothing says they ask for opposite things. They ask different thing
 - a content word is swapped for another in a short stem, in a short sentence ("Quelle est sa sensibilite ?" /
   "... specificite ?"), or where a third question varies the same place (a set of questions on one passage or
   scenario: "If Young is ..." / "If Togowa is ...");
-- more than a few content words differ;
+- more than a few content words differ, or a sentence is mostly words the other lacks (a condition added to the
+  question after a shared passage: "If Mei is on the green team, then which one must be true?");
 - a word was swapped for another and the same options are keyed differently (the swap changed the answer);
 - in a short stem, a word was added and the keys have nothing in common ("President" / "Vice President");
 - the stem leaves its question to the options (a verdict ask such as "Which one of the following could be
@@ -64,23 +65,15 @@ def opposite(x: str, y: str) -> bool:
     return False
 
 
-# what one stem asks for where the other asks for its opposite ("most" / "least", "must" / "could")
-_OPPOSED_MARKS = (("most", "least"), ("first", "last"), ("before", "after"), ("above", "below"), ("more", "less"),
-                  ("true", "false"), ("can", "must"))
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "last")
-
-
 def opposite_asks(x: str, y: str) -> bool:
     """Whether two stems' ask marks (``StemKey.marks``) ask for different things: a negation or a falsity one has
-    and the other lacks ("Which is not ...", "Which is false?"), or a mark where the other has its opposite. A mark
-    added alone ("the most likely cause" / "the likely cause") asks for the same."""
-    cx, cy = Counter(x.split(",")), Counter(y.split(","))
+    and the other lacks ("Which is not ...", "Which is false?"), or each has a mark the other lacks ("must" /
+    "could", "most" / "least", "first" / "second", "when" / "where"). A mark added alone ("the most likely cause" /
+    "the likely cause") asks for the same."""
+    cx, cy = Counter(filter(None, x.split(","))), Counter(filter(None, y.split(",")))
     if cx["not"] != cy["not"] or cx["false"] != cy["false"]:
         return True
-    ox, oy = ([c[o] for o in _ORDINALS] for c in (cx, cy))
-    if any(ox) and any(oy) and ox != oy:
-        return True   # "the first team" / "the second team"
-    return any((cx[p] - cy[p]) * (cx[q] - cy[q]) < 0 for p, q in _OPPOSED_MARKS)
+    return bool(cx - cy) and bool(cy - cx)
 
 
 def one_apart(x: str, y: str) -> bool:
@@ -99,10 +92,11 @@ def one_apart(x: str, y: str) -> bool:
 class _Stem:
     """A key's content words, counted, and the size of the sentence each one appears in (the smallest)."""
 
-    __slots__ = ("count", "sentence", "size")
+    __slots__ = ("count", "sentence", "sentences", "size")
 
     def __init__(self, key: StemKey) -> None:
         sentences = [s.split() for s in key.core.split(" | ")] if key.core else []
+        self.sentences = sentences
         self.count = Counter(w for s in sentences for w in s)
         self.size = sum(self.count.values())
         self.sentence: dict[str, int] = {}
@@ -151,7 +145,7 @@ class Judge:
         if x.marks != y.marks and opposite_asks(x.marks, y.marks):
             return None
         answers = _answers(x, y)
-        if x.core != y.core:
+        if x.core != y.core or x.marks != y.marks:
             change = _Change(self.stem(a), self.stem(b))
             if change.opposite or not self._same_despite(a, b, change, answers):
                 return None
@@ -164,7 +158,7 @@ class Judge:
     def _same_despite(self, a: int, b: int, change: _Change, answers: Answers) -> bool:
         """Whether stems whose content words differ by ``change`` still ask the same thing."""
         x, y = self.keys[a], self.keys[b]
-        if not (change.gone or change.new):
+        if not (change.gone or change.new or x.marks != y.marks):
             return True    # the same words in another order, or one typing slip apart
         if len(change.gone) + len(change.new) > MAX_CHANGED:
             return False
@@ -180,9 +174,12 @@ class Judge:
                            + [self.stem(b).sentence.get(w, 0) for w in change.new])
             if sentence < SHORT_SENTENCE or self._varies_with_others(a, b, change):
                 return False
-        if change.added and size < SHORT_STEM and x.keyed and y.keyed and not set(x.keyed) & set(y.keyed):
-            return False
-        return True
+        if (change.added or x.marks != y.marks) and size < SHORT_STEM and x.keyed and y.keyed and \
+                not set(x.keyed) & set(y.keyed):
+            return False   # "Who was the first US (Vice) President ...", "Voldemort's real (first) name"
+        # a sentence made mostly of words the other stem lacks is a question of its own ("If Mei is on the green
+        # team, then which one must be true?" after the same passage as "Which one must be true?")
+        return not (_mostly(self.stem(a).sentences, change.gone) or _mostly(self.stem(b).sentences, change.new))
 
     def _varies_with_others(self, a: int, b: int, change: _Change) -> bool:
         """Whether a third question near both lacks the words each of the two has at the place they differ: a
@@ -194,6 +191,22 @@ class Judge:
             if all(cc[w] < ca[w] for w in change.gone) and all(cc[w] < cb[w] for w in change.new):
                 return True
         return False
+
+
+def _mostly(sentences: list[list[str]], words: list[str]) -> bool:
+    """Whether some sentence is more than half made of ``words`` (a multiset: each counts once)."""
+    if not words:
+        return False
+    for sentence in sentences:
+        left = Counter(words)
+        own = 0
+        for w in sentence:
+            if left[w]:
+                left[w] -= 1
+                own += 1
+        if own * 2 > len(sentence):
+            return True
+    return False
 
 
 def _answers(x: StemKey, y: StemKey) -> Answers:
