@@ -9,7 +9,7 @@ from conftest import lint_text
 
 from qlint.rules import near_duplicate_stem
 from qlint.sameask import one_apart, opposite, opposite_asks
-from qlint.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, stem_key
+from qlint.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, key_text, stem_key
 
 SCENARIO = ("A retailer runs its web shop on a fleet of virtual machines behind a load balancer. Orders arrive in "
             "bursts after every marketing e-mail, and the checkout slows down until the fleet catches up. The "
@@ -151,6 +151,16 @@ def test_a_mark_added_alone_asks_the_same():
     one = "What is the most likely cause when the nightly export job stops writing files to the shared folder?"
     other = "What is the likely cause when the nightly export job stops writing files to the shared folder?"
     assert reported((one, OPTIONS), (other, OPTIONS)) == [(0, 1, "same")]
+
+
+@pytest.mark.parametrize("stem", [
+    "Which of the following is true?\n\nThe U.S. President signs bills; Congress passes them: which one?",
+    "A 2.5 GB file. Select two.\n```python\nx = 1.0\n```\nWhat is printed?",
+    "Dr. No is a film. Mr. Wrong is one too! Which came first?", "", "?", "Le virus de l'hépatite B :"])
+def test_the_compared_text_is_the_key_text_of_the_head(stem):
+    """One normalisation with sentence ends marked serves the text, the marks and the content words: the text is
+    what key_text gives, so the kept search matches stems as before."""
+    assert stem_key(stem).text == key_text(stem)
 
 
 def test_typing_slips_and_opposites():

@@ -118,47 +118,75 @@ def answers_digest(texts: list[str], keys: list[bool]) -> str:
                            digest_size=8).hexdigest()
 
 
-def choice_digests(texts: list[str]) -> tuple[str, ...]:
-    """A short digest of each option's text (case, accents, punctuation and spacing aside), sorted: which options
+def option_digests(texts: list[str]) -> list[str]:
+    """A short digest of each option's text (case, accents, punctuation and spacing aside), in order: which options
     two questions share ("Ion zinc." and "ion Zinc" are one option)."""
-    return tuple(sorted(hashlib.blake2b((normalize(t) or t).encode("utf-8", "surrogatepass"),
-                                        digest_size=5).hexdigest() for t in texts))
+    return [hashlib.blake2b((normalize(t) or t).encode("utf-8", "surrogatepass"), digest_size=5).hexdigest()
+            for t in texts]
+
+
+def choice_digests(texts: list[str]) -> tuple[str, ...]:
+    """``option_digests``, sorted."""
+    return tuple(sorted(option_digests(texts)))
 
 
 def stem_key(stem: str, answers: str = "", choices: tuple[str, ...] = (), keyed: tuple[str, ...] = ()) -> StemKey:
     head = stem[:MAX_COMPARE_CHARS]
-    text = key_text(head)
-    tokens = text.split()
+    # one normalisation of the head, its sentence ends marked by a word normalising keeps, serves the compared text
+    # (key_text(head): the marks dropped), the ask marks and the content words
+    marked = normalize(_mark_ends(head))
+    words = LEAD_INS.sub(" ", marked).split()
+    tokens = [w for w in words if w != _BREAK] if _BREAK in marked else words
+    text = " ".join(tokens)
     code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
     asks = asked_part(stem) if len(stem) > PASSAGE_CHARS else ""
-    sentences = content_sentences(stem)
+    sentences = content_sentences(stem, words)
     return StemKey(text, numbers, code, " ".join(sorted(map(key_stem, tokens))), token_hashes(tokens),
                    signature(text, numbers, code, asks, answers), asks, answers, choices,
-                   " | ".join(" ".join(words) for words in sentences), gist(sentences), ask_marks(head),
+                   " | ".join(" ".join(words) for words in sentences), gist(sentences), ask_marks(marked),
                    leaves_question_to_options(stem), keyed)
 
 
 # --- what a stem asks: its content words, sentence by sentence, and the words that say what it asks for --------
 
 _LISTS = word_lists("near-duplicate-stem")
-# function words (English and French), exam boilerplate and filler: a clone that adds or drops one asks the same
 _MARKS = {word: name.removeprefix("ask_") for name, words in _LISTS.items() if name.startswith("ask_")
           for word in words}
 # function words (English and French), exam boilerplate, filler and the words of ``ask_marks``: what is left of a
 # stem is its content
 CONTENT_STOPWORDS = KEY_STOPWORDS.union(_LISTS["fillers"], _LISTS["boilerplate"], _LISTS["function_words_fr"], _MARKS)
-# a sentence ends at a stop after a word of two letters or more ("U.S. President" is one sentence), or at a line end
-_SENTENCES = re.compile(r"(?<=[^\W\d_]{2}[.!?])\s+|(?<=[;:])\s+|\n+")
+# a sentence ends at a stop after a word of two letters or more ("U.S. President" is one sentence), or at a line end;
+# _BREAK marks it in normalised text (a word no stem has: normalising keeps it as it is)
+_BREAK = "qlintsentenceend"
+# the stop is matched first and the two letters before it looked back at, so the scan only stops at stops
+_SENTENCE_ENDS = re.compile(r"[.!?](?<=[^\W\d_]{2}[.!?])\s+|[;:]\s+|\n\s*")
+
+
 _VERDICT_ASK = re.compile(_LISTS["verdict_ask"], re.IGNORECASE)
+# a part of a word every verdict ask has (``verdict_ask``)
+_VERDICT_HINTS = ("true", "fals", "correct", "accura", "support", "infer", "except", "odd", "belong", "exact", "vrai",
+                  "faux", "fauss", "juste")
 _VERBS = frozenset(_LISTS["verbs"])
 _ARTICLES = frozenset(("the", "a", "an", "le", "la", "les", "l", "un", "une", "des", "du"))
 _FENCED = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
 
 
-def _words(text: str) -> list[str]:
+def _mark_ends(text: str) -> str:
+    """``text`` with each sentence end replaced by ``_BREAK``: a stop after two letters (not after an initial or
+    an abbreviation such as "U.S."), a semicolon or a colon, a line end."""
+    return _SENTENCE_ENDS.sub(f" {_BREAK} ", text)
+
+
+@lru_cache(maxsize=1_000_000)
+def _content_stem(word: str) -> str:
+    """A normalised word's stem when it is a content word ("" for function words, filler, marks and numbers:
+    numbers are compared apart, so a renumbered stem has the content of its twin)."""
+    return "" if word in CONTENT_STOPWORDS or word.isdigit() else key_stem(word)
+
+
+def _joined(words: list[str]) -> list[str]:
     """Normalised words, with runs of single letters joined ("U.S." and "US" are one word)."""
-    words = normalize(text).split()
     if not any(len(w) == 1 for w in words):
         return words
     out: list[str] = []
@@ -175,19 +203,27 @@ def _words(text: str) -> list[str]:
     return out
 
 
-def content_sentences(stem: str) -> list[list[str]]:
-    """The stemmed content words (numbers aside) of each sentence of the compared head, and of the question that
-    closes a stem longer than the head."""
-    parts = [stem[:MAX_COMPARE_CHARS]]
+def content_sentences(stem: str, words: list[str] | None = None) -> list[list[str]]:
+    """The stemmed content words of each sentence of the compared head, and of the question that closes a stem
+    longer than the head. ``words``: the head's normalised words, lead-ins out and sentence ends marked (made here
+    when not given)."""
+    if words is None:
+        words = LEAD_INS.sub(" ", normalize(_mark_ends(stem[:MAX_COMPARE_CHARS]))).split()
     if len(stem) > MAX_COMPARE_CHARS:
-        parts.append(_PARAGRAPHS.split(stem[-MAX_COMPARE_CHARS:].strip())[-1])
-    out = []
-    for part in parts:
-        for sentence in _SENTENCES.split(part):
-            # numbers are compared apart (``numbers``): a renumbered stem has the content of its twin
-            words = [key_stem(w) for w in _words(sentence) if w not in CONTENT_STOPWORDS and not w.isdigit()]
-            if words:
-                out.append(words)
+        tail = _PARAGRAPHS.split(stem[-MAX_COMPARE_CHARS:].strip())[-1]
+        words = words + [_BREAK] + normalize(_mark_ends(tail)).split()
+    if 1 in map(len, words):
+        words = _joined(words)
+    out, sentence = [], []
+    for word in words:
+        if word == _BREAK:
+            if sentence:
+                out.append(sentence)
+            sentence = []
+        elif found := _content_stem(word):
+            sentence.append(found)
+    if sentence:
+        out.append(sentence)
     return out
 
 
@@ -201,17 +237,23 @@ def gist(sentences: list[list[str]]) -> int:
                           "little") or 1
 
 
-def ask_marks(text: str) -> str:
-    """The words that say what a stem asks for ("not", "false", "must", "least", ...), as sorted names."""
-    return ",".join(sorted(_MARKS[w] for w in normalize(text).split() if w in _MARKS))
+def ask_marks(normal: str) -> str:
+    """The words that say what a stem asks for ("not", "false", "must", "least", ...), as sorted names; ``normal``
+    is the stem normalised."""
+    return ",".join(sorted(_MARKS[w] for w in normal.split() if w in _MARKS))
 
 
 def leaves_question_to_options(stem: str) -> bool:
     """Whether the stem's question is in its options: a verdict ask ("Which of the following is true?", "could
     be true", "EXCEPT", "laquelle est exacte ?") or a bare topic ("Le virus de l'hepatite B :")."""
-    last = _PARAGRAPHS.split(_FENCED.sub(" ", stem[-MAX_COMPARE_CHARS:]).strip())[-1]
-    if _VERDICT_ASK.search(last[-1000:]):
+    tail = stem[-MAX_COMPARE_CHARS:]
+    last = _PARAGRAPHS.split((_FENCED.sub(" ", tail) if "`" in tail else tail).strip())[-1]
+    probe = last[-1000:].lower()
+    # the verdict words, tested as substrings first: most stems have none of them
+    if any(hint in probe for hint in _VERDICT_HINTS) and _VERDICT_ASK.search(probe):
         return True
+    if len(last) > 200:   # a bare topic is a few words
+        return False
     words = normalize(last).split()
     if len(words) > 12 or any(w in _VERBS for w in words):
         return False

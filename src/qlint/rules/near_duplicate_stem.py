@@ -8,7 +8,7 @@ from qlint.items import BankItem
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, RuleOptions, Store
 from qlint.sameask import Answers, judged
-from qlint.stemkey import StemKey, answers_digest, choice_digests, decode_keys, encode_keys, stem_key
+from qlint.stemkey import StemKey, answers_digest, decode_keys, encode_keys, option_digests, stem_key
 
 
 class Options(RuleOptions):
@@ -33,8 +33,9 @@ _SAYS = {Answers.SAME: "", Answers.DIFFER: ", and their options differ",
 
 def extract(question: Question, options: Options) -> StemKey:
     texts = [o.text for o in question.options]
-    return stem_key(question.stem, answers_digest(texts, [o.correct for o in question.options]),
-                    choice_digests(texts), choice_digests([o.text for o in question.options if o.correct]))
+    digests = option_digests(texts)
+    return stem_key(question.stem, answers_digest(texts, [o.correct for o in question.options]), tuple(sorted(digests)),
+                    tuple(sorted(d for d, o in zip(digests, question.options) if o.correct)))
 
 
 def confirmed_pairs(keys: Sequence[StemKey], options: Options, store: Store | None = None
