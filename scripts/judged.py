@@ -5,8 +5,8 @@ usage:
   python scripts/judged.py sample  [--per-rule 60] [--per-corpus 20] [--seed 1] [--top-up]
                                    draw findings to judge, round-robin across the corpora (each draw goes to the
                                    corpus with the fewest judged or drawn findings of that rule), so that a small
-                                   bank counts as much as a big one; --top-up keeps the sample and adds unjudged
-                                   findings where a rule or a corpus is short
+                                   bank counts as much as a big one; findings with a verdict are never drawn again
+                                   but count towards their bank's share; --top-up keeps the sample file's rows
   python scripts/judged.py packets OUTDIR [--parts 3]
                                    review packets: the flaw's definition (../shared/eval/judging-definitions.md),
                                    what the checker says, and the question(s) re-attached from the corpus; nothing
@@ -179,11 +179,12 @@ def draw(by_rule: dict, per_rule: int, seed: int, skip: set[tuple[str, str, str]
 def cmd_sample(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         by_rule = keys_of(findings(Path(tmp), tuple(args.rules.split(",")) if args.rules else ()))
-    old = read_csv(SAMPLE)
-    skip = {(r["corpus"], r["id"], r["rule"]) for r in old} if args.top_up else set()
+    old = read_csv(SAMPLE) if args.top_up else []
+    # findings with a verdict are never drawn again, and count towards their bank's share
+    skip = {(r["corpus"], r["id"], r["rule"]) for r in [*old, *read_csv(VERDICTS)]}
     picked = draw(by_rule, args.per_rule, args.seed, skip, set(args.rules.split(",")) if args.rules else None,
                   args.per_corpus)
-    records = (old if args.top_up else []) + picked
+    records = old + picked
     write_csv(SAMPLE, ["corpus", "id", "rule", "field", "message"], records)
     counts = Counter(r["rule"] for r in records)
     per = Counter((r["rule"], r["corpus"]) for r in records)
