@@ -130,13 +130,13 @@ def _why(na: str, nb: str, number: tuple[Fraction, str] | None, options: Options
     return None
 
 
-def _normals(question: Question) -> tuple[list[str], bool]:
-    """Each option's comparison text and whether the options are prose: code and markup are compared as written
-    (spacing aside), prose normalised.
+def _normals(question: Question, as_code: bool = False) -> tuple[list[str], bool]:
+    """Each option's comparison text and whether the options are prose: code and markup (and every option when
+    ``as_code``) are compared as written (spacing aside), prose normalised.
 
     Case is folded unless the options show it is the point: three or more of them differ from another only in
     case (TRUE / true / NULL / null), which a writer does on purpose."""
-    if "`" in question.stem or any(_CODE.search(o.text) for o in question.options) or _PROGRAMMING.search(question.stem):
+    if as_code or "`" in question.stem or any(_CODE.search(o.text) for o in question.options):
         # as written, but for spacing within lines: a line break may be output ("1\n1" is not "1 1")
         return ["\n".join(" ".join(line.split()) for line in o.text.splitlines() if line.strip())
                 for o in question.options], False
@@ -205,7 +205,22 @@ def _restarted_lists(question: Question) -> bool:
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    normals, prose = _normals(question)
+    pairs, normals, numbers, prose = _pairs(question, options)
+    # only where prose options meet: is the question about code or data, where every character counts?
+    if pairs and prose and _PROGRAMMING.search(question.stem):
+        pairs, normals, numbers, prose = _pairs(question, options, as_code=True)
+    for i, j in pairs:
+        if prose and _case_matters(question.options[i].text, question.options[j].text):
+            continue
+        why = _why(normals[i], normals[j], numbers[i], options, numbers[j])
+        yield Violation(f"options[{j}].text", f"option {j + 1} duplicates option {i + 1} ({why}); "
+                                              "replace one with a distinct distractor")
+
+
+def _pairs(question: Question, options: Options, as_code: bool = False) -> tuple[list[tuple[int, int]], list[str],
+                                                                                list, bool]:
+    """The duplicate pairs (i < j, by j), each option's comparison text and number, and whether they are prose."""
+    normals, prose = _normals(question, as_code)
     if _restarted_lists(question):
         normals = ["" if _ENUMERATOR.match(o.text) else n for o, n in zip(question.options, normals)]
     # each option's number once (only prose options with a digit can be one)
@@ -224,12 +239,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
                 peers.setdefault(key, []).append(i)
     pairs = [(i, j) for j, n in enumerate(normals) if n and
              (i := _first_match(j, normals, numbers, first, peers, keys[j], options)) >= 0]
-    for i, j in sorted(pairs):
-        if prose and _case_matters(question.options[i].text, question.options[j].text):
-            continue
-        why = _why(normals[i], normals[j], numbers[i], options, numbers[j])
-        yield Violation(f"options[{j}].text", f"option {j + 1} duplicates option {i + 1} ({why}); "
-                                              "replace one with a distinct distractor")
+    return sorted(pairs), normals, numbers, prose
 
 
 RULE = QuestionRule(
