@@ -14,7 +14,8 @@ clause), and nothing says they ask for opposite things. They ask different thing
 - more than a few content words differ, or a sentence is mostly words the other lacks (a condition added to the
   question after a shared passage: "If Mei is on the green team, then which one must be true?");
 - a word was swapped for another and the same options are keyed differently (the swap changed the answer);
-- in a short stem, a word was added and the keys have nothing in common ("President" / "Vice President");
+- in a short stem, a word (or an ask mark) was added and the keys have nothing in common ("President" / "Vice
+  President", "real name" / "real first name");
 - the stem leaves its question to the options (a verdict ask such as "Which one of the following could be
   true?", a bare topic such as "Le virus de l'hepatite B :") and the options are not the same ones.
 
@@ -51,11 +52,17 @@ _PREFIXES = tuple((a, b) for a, b in (entry.split() for entry in _LISTS["opposit
 _NEGATING = tuple(_LISTS["negating_prefixes"])
 
 
+def _begins(word: str, start: str) -> bool:
+    """Whether a stemmed word is ``start`` with an ending: a short beginning takes only a short ending ("add" is
+    "adds" or "added", not "address")."""
+    return word.startswith(start) and (len(start) >= 5 or len(word) - len(start) <= 3)
+
+
 def opposite(x: str, y: str) -> bool:
     """Whether two stemmed words mean opposite things: a listed pair, opposite prefixes on one rest
     ("hyperkalaemia" / "hypokalaemia"), or one the other negated ("exact" / "inexact")."""
     for a, b in ((x, y), (y, x)):
-        if any(a.startswith(p) and b.startswith(q) for p, q in _OPPOSITES):
+        if any(_begins(a, p) and _begins(b, q) for p, q in _OPPOSITES):
             return True
         if any(a.startswith(p) and b.startswith(q) and a[len(p):] == b[len(q):] and len(a) - len(p) >= 3
                for p, q in _PREFIXES):

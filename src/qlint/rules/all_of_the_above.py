@@ -6,7 +6,7 @@ from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.language.phrases import LABEL, phrase_regex
-from qlint.language.stems import CUE_STOPWORDS, cue_stem as key_stem
+from qlint.language.stems import CUE_STOPWORDS, cue_stem
 from qlint.language.wordlists import word_lists
 from qlint.language.words import short
 from qlint.model import Question
@@ -51,7 +51,7 @@ def _enumerated(text: str) -> set[int]:
 
 
 def _content(text: str) -> set[str]:
-    return {key_stem(w) for w in _WORD.findall(text.lower()) if w not in CUE_STOPWORDS}
+    return {cue_stem(w) for w in _WORD.findall(text.lower()) if w not in CUE_STOPWORDS}
 
 
 def _combination(text: str, stem: str) -> bool:
