@@ -1,0 +1,35 @@
+"""The README's snippets, taken from the README itself and run as a new user pastes them: a snippet that stops
+working fails here, not in a user's first minutes."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def block(after: str, language: str, starts: str = "") -> str:
+    """The first fenced block of ``language`` after the heading or line ``after`` (that starts with ``starts``)."""
+    rest = README[README.index(after):]
+    for found in re.finditer(rf"```{language}\n(.*?)```", rest, re.S):
+        if found.group(1).startswith(starts):
+            return found.group(1)
+    raise AssertionError(f"no {language} block after {after!r}")
+
+
+def test_the_bank_format_example_is_a_clean_bank_as_pasted(run_cli, tmp_path):
+    import jsonschema
+
+    example = block("## The bank format", "yaml")
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "example.yaml").write_text(example, encoding="utf-8")
+    code, out, err = run_cli("check", "bank/", "--no-cache", cwd=tmp_path)
+    assert code == 0 and "All clear: 2 questions in 1 file." in out, out + err
+    import yaml
+
+    schema = json.loads(run_cli("schema")[1])
+    jsonschema.validate(yaml.safe_load(example), schema)
