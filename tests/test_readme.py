@@ -33,3 +33,9 @@ def test_the_bank_format_example_is_a_clean_bank_as_pasted(run_cli, tmp_path):
 
     schema = json.loads(run_cli("schema")[1])
     jsonschema.validate(yaml.safe_load(example), schema)
+
+
+def test_the_readme_installs_extras_by_path_never_by_name():
+    """A package named qlint on PyPI is another project: `pip install 'qlint[server]'` would install that."""
+    assert "qlint[" not in README.replace("tools/qlint[", "")
+    assert "'.[report]'" in README and "'.[server]'" in README and "'.[analysis]'" in README

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from qlint import __version__, baseline, problems
+from qlint import __version__, baseline, install_hint, problems
 from qlint.analysis.cli import add_parser as add_analyze_parser
 from qlint.analysis.cli import as_check, response_findings
 from qlint.bank_schema import bank_schema
@@ -588,7 +588,7 @@ def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, ou
 
 def cmd_server(args: argparse.Namespace, out) -> int:
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
-        raise UsageError("qlint server needs pygls and lsprotocol: pip install 'qlint[server]'")
+        raise UsageError(f"qlint server needs pygls and lsprotocol: {install_hint('server')}")
     from qlint.server import serve  # pygls is an optional dependency: imported only when the server runs
 
     serve()
