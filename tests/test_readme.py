@@ -39,3 +39,10 @@ def test_the_readme_installs_extras_by_path_never_by_name():
     """A package named qlint on PyPI is another project: `pip install 'qlint[server]'` would install that."""
     assert "qlint[" not in README.replace("tools/qlint[", "")
     assert "'.[report]'" in README and "'.[server]'" in README and "'.[analysis]'" in README
+
+
+def test_the_readme_table_of_rules_on_by_default_is_every_rule_on_by_default(registry):
+    section = README[README.index("## Rules"):README.index("Off by default, because")]
+    listed = {code for row in re.findall(r"^\| (Q\d+(?:, Q\d+)*) \|", section, re.M) for code in row.split(", ")}
+    on = {rule.code for rule in registry if rule.enabled and rule.code.startswith("Q")}
+    assert listed == on, (sorted(on - listed), sorted(listed - on))
