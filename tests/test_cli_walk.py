@@ -3,6 +3,9 @@ exit codes that hold in pipes, completion that works in every shell it is offere
 from __future__ import annotations
 
 import importlib.util
+import os
+import shutil
+import subprocess
 
 import pytest
 
@@ -36,3 +39,56 @@ def test_the_install_hint_reads_the_extra_from_the_metadata_and_falls_back_when_
 
     monkeypatch.setattr(importlib.metadata, "requires", missing)
     assert install_hint("report").startswith("pip install 'matplotlib>=3.7' 'rich>=13'")
+
+
+# --- shell completion in each shell it is offered for, lists after a comma included -------------------------------
+
+
+def _script(run_cli, tmp_path, shell: str):
+    code, script, _ = run_cli("completion", shell)
+    assert code == 0
+    path = tmp_path / f"qlint.{shell}"
+    path.write_text(script, encoding="utf-8")
+    return path
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_bash_completes_a_rule_after_a_comma(run_cli, tmp_path):
+    script = _script(run_cli, tmp_path, "bash")
+    probe = f"""source {script}
+t() {{ COMP_WORDS=("$@"); COMP_CWORD=$((${{#COMP_WORDS[@]}}-1)); COMPREPLY=(); _qlint; echo "${{COMPREPLY[*]}}"; }}
+t qlint check --ignore option-length,neg; t qlint check --select Q10,Q90; t qlint check --select near-d
+"""
+    result = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
+    assert not result.stderr, result.stderr
+    assert result.stdout.splitlines() == ["option-length,negative-stem", "Q10,Q902 Q10,Q903 Q10,Q904",
+                                          "near-duplicate-stem"]
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="needs zsh")
+def test_zsh_completes_through_bashcompinit_with_its_arrays_counted_from_one(run_cli, tmp_path):
+    """zsh calls the function as bashcompinit does: COMP_WORDS a zsh array (from 1), COMP_CWORD counted from 0;
+    zsh's compgen offers every word and zsh keeps those that start as typed."""
+    script = _script(run_cli, tmp_path, "zsh")
+    probe = f"""source {script}
+t() {{ COMP_WORDS=("$@"); COMP_CWORD=$(( $# - 1 )); COMPREPLY=(); _qlint; local w="${{@[-1]}}"
+      print -r -- "${{(j: :)${{(M)COMPREPLY[@]:#${{w}}*}}}}"; }}   # zsh itself keeps the words that start as typed
+t qlint ch; t qlint check --wat; t qlint check --format js; t qlint check --ignore option-length,neg
+t qlint rule option-le
+"""
+    result = subprocess.run(["zsh", "-f", "-c", probe], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                            env={**os.environ, "HOME": str(tmp_path)})
+    assert not result.stderr, result.stderr
+    assert result.stdout.splitlines() == ["check", "--watch", "json json-lines", "option-length,negative-stem",
+                                          "option-length"]
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="needs fish")
+def test_fish_completes_rules_after_a_comma(run_cli, tmp_path):
+    script = _script(run_cli, tmp_path, "fish")
+    probe = f"source {script}; complete -C 'qlint check --ignore option-length,neg'; complete -C 'qlint check --sel'"
+    result = subprocess.run(["fish", "--no-config", "-c", probe], capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "HOME": str(tmp_path)})
+    assert not result.stderr, result.stderr
+    words = [line.split("\t")[0] for line in result.stdout.splitlines()]
+    assert words[0] == "option-length,negative-stem" and "--select" in words, words
