@@ -6,6 +6,8 @@ import importlib.util
 import os
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +94,41 @@ def test_fish_completes_rules_after_a_comma(run_cli, tmp_path):
     assert not result.stderr, result.stderr
     words = [line.split("\t")[0] for line in result.stdout.splitlines()]
     assert words[0] == "option-length,negative-stem" and "--select" in words, words
+
+
+# --- a reader that leaves early (`| head -1`) never changes the exit code ----------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+TWO_KEYS = """id: two-keys
+stem: Which collective averages gradients across data-parallel ranks?
+options:
+  - {text: all-reduce, correct: true, rationale: Correct. It sums and averages.}
+  - {text: reduce-scatter, correct: true, rationale: Correct. It also shards the result.}
+  - {text: broadcast, rationale: Incorrect. It copies one rank's tensor.}
+"""
+
+
+def _exit_code_when_the_reader_has_left(*args: str, cwd: Path) -> tuple[int, str]:
+    """Run qlint with its output to a pipe whose reader is gone before it writes a byte: every write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "qlint", *args], stdout=write, stderr=subprocess.PIPE,
+                              cwd=cwd, text=True, timeout=300, env={**os.environ, "QLINT_CACHE_DIR": str(cwd / "c")})
+    finally:
+        os.close(write)
+    return done.returncode, done.stderr
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (("stats", "bank/"), 0),                       # stats exits 0 whatever the findings: rich's own handler exited 1
+    (("stats", "bank/", "--format", "json"), 0),
+    (("check", "bank/"), 1),                       # the bank has an error: the pipeline must fail
+    (("rules",), 0),
+])
+def test_a_reader_that_left_leaves_the_exit_code_as_it_was(tmp_path, args, expected):
+    pytest.importorskip("rich")
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "a.yaml").write_text(TWO_KEYS, encoding="utf-8")
+    code, err = _exit_code_when_the_reader_has_left(*args, cwd=tmp_path)
+    assert code == expected and "Traceback" not in err and "internal error" not in err, err
