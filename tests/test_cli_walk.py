@@ -132,3 +132,29 @@ def test_a_reader_that_left_leaves_the_exit_code_as_it_was(tmp_path, args, expec
     (tmp_path / "bank" / "a.yaml").write_text(TWO_KEYS, encoding="utf-8")
     code, err = _exit_code_when_the_reader_has_left(*args, cwd=tmp_path)
     assert code == expected and "Traceback" not in err and "internal error" not in err, err
+
+
+# --- a config's mistakes in the config's words ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("setting", "said"), [
+    ('fail-on = "warnin"', "fail-on: unknown severity 'warnin'; did you mean 'warning'?"),
+    ('paths = "bank"', 'paths: must be a list in brackets, such as ["bank"]'),
+    ('exclude = "drafts/**"', 'exclude: must be a list in brackets, such as ["drafts/**"]'),
+    ('[rules.option-length]\nseverity = "eror"', "unknown severity 'eror'; did you mean 'error'?"),
+])
+def test_a_config_mistake_is_said_in_the_config_s_words_with_a_did_you_mean(run_cli, write, tmp_path, setting, said):
+    write("bank/a.yaml", TWO_KEYS)
+    write("qlint.toml", setting + "\n")
+    code, _, err = run_cli("check", "bank", "--no-cache", cwd=tmp_path)
+    assert code == 2 and said in err and "Value error" not in err and "tuple" not in err, err
+    if not setting.startswith("["):
+        (tmp_path / "qlint.toml").unlink()
+        code, _, err = run_cli("check", "bank", "--no-cache", "--config", setting)
+        assert code == 2 and said in err, err
+
+
+def test_a_config_file_that_does_not_exist_is_said_to_be_missing(run_cli, write, tmp_path):
+    write("bank/a.yaml", TWO_KEYS)
+    code, _, err = run_cli("check", "bank", "--config", "nosuch.toml", cwd=tmp_path)
+    assert code == 2 and "nosuch.toml: no such config file" in err, err

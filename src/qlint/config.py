@@ -246,6 +246,8 @@ def parse_override(text: str) -> Override:
 
 def _read_config_file(source: Path) -> _File:
     """One config file's qlint table; ConfigError when it is no regular file, is no TOML, or is not shaped so."""
+    if not source.exists() and not source.is_symlink():
+        raise ConfigError(f"{source}: no such config file")
     if not source.is_file():  # a FIFO or a device would block the read
         raise ConfigError(f"{source}: a config file must be a regular file")
     text, data = read_toml(source)
