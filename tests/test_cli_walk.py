@@ -158,3 +158,12 @@ def test_a_config_file_that_does_not_exist_is_said_to_be_missing(run_cli, write,
     write("bank/a.yaml", TWO_KEYS)
     code, _, err = run_cli("check", "bank", "--config", "nosuch.toml", cwd=tmp_path)
     assert code == 2 and "nosuch.toml: no such config file" in err, err
+
+
+def test_an_option_written_before_its_command_is_said_to_belong_after_it(run_cli, write, tmp_path):
+    write("bank/a.yaml", TWO_KEYS)
+    code, _, err = run_cli("--no-cache", "check", "bank", cwd=tmp_path)
+    assert code == 2 and "did you mean '--no-cache'" not in err, err
+    assert "'--no-cache' is an option of `qlint check`: write it after the command" in err
+    code, _, err = run_cli("check", "bank", "--no-cahce")
+    assert code == 2 and "did you mean '--no-cache'?" in err

@@ -95,6 +95,9 @@ def _unknown_arguments(parser: argparse.ArgumentParser, command: str | None, ext
     if not first.startswith("-") or first == "-":
         return ArgumentsError(owner.prog, f"unexpected argument {first!r}")
     options = [o for action in owner._actions for o in action.option_strings]
+    if sub is not None and first.split("=", 1)[0] in options:   # `qlint --no-cache check`: known, but too early
+        return ArgumentsError(parser.prog, f"{first.split('=', 1)[0]!r} is an option of `{owner.prog}`: write it "
+                                           f"after the command ({owner.prog} {first} ...)")
     close = difflib.get_close_matches(first.split("=", 1)[0], options, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return ArgumentsError(owner.prog, f"unknown option {first!r}{hint}")
