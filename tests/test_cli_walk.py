@@ -167,3 +167,15 @@ def test_an_option_written_before_its_command_is_said_to_belong_after_it(run_cli
     assert "'--no-cache' is an option of `qlint check`: write it after the command" in err
     code, _, err = run_cli("check", "bank", "--no-cahce")
     assert code == 2 and "did you mean '--no-cache'?" in err
+
+
+def test_a_bank_folder_the_config_names_that_does_not_exist_stops_the_run(run_cli, write, tmp_path):
+    """A misspelt `paths` would compare named files with nothing and let --force-exclude skip every one of them:
+    a pre-commit hook that passes everything without a word."""
+    write("bank/a.yaml", TWO_KEYS)
+    write("qlint.toml", 'paths = ["bnak"]\n')
+    for args in (("check", "--force-exclude", "bank/a.yaml"), ("check", "bank/a.yaml"), ("check",)):
+        code, out, err = run_cli(*args, "--no-cache", cwd=tmp_path)
+        assert code == 2 and "qlint.toml:1: paths: 'bnak' does not exist" in err, (args, out, err)
+    write("qlint.toml", 'paths = ["bank"]\n')
+    assert run_cli("check", "--force-exclude", "bank/a.yaml", "--no-cache")[0] == 1
