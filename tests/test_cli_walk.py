@@ -179,3 +179,11 @@ def test_a_bank_folder_the_config_names_that_does_not_exist_stops_the_run(run_cl
         assert code == 2 and "qlint.toml:1: paths: 'bnak' does not exist" in err, (args, out, err)
     write("qlint.toml", 'paths = ["bank"]\n')
     assert run_cli("check", "--force-exclude", "bank/a.yaml", "--no-cache")[0] == 1
+
+
+def test_a_misspelt_rule_in_a_suppression_gets_a_did_you_mean(run_cli, write, tmp_path):
+    write("a.yaml", TWO_KEYS.replace("options:\n", "options:  # qlint: ignore[corect-count] two keys are meant\n")
+          + "qlint:\n  ignore: {none-of-the-abov: we like it}\n")
+    code, out, _ = run_cli("check", "a.yaml", "--no-cache", cwd=tmp_path)
+    assert "suppression names 'corect-count', which is not a qlint rule; did you mean 'correct-count'?" in out, out
+    assert "'none-of-the-abov', which is not a qlint rule; did you mean 'none-of-the-above'?" in out
