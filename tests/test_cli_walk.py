@@ -187,3 +187,13 @@ def test_a_misspelt_rule_in_a_suppression_gets_a_did_you_mean(run_cli, write, tm
     code, out, _ = run_cli("check", "a.yaml", "--no-cache", cwd=tmp_path)
     assert "suppression names 'corect-count', which is not a qlint rule; did you mean 'correct-count'?" in out, out
     assert "'none-of-the-abov', which is not a qlint rule; did you mean 'none-of-the-above'?" in out
+
+
+def test_a_report_written_to_a_file_leaves_its_counts_in_the_log(run_cli, write, tmp_path):
+    """GitLab's snippet writes both reports to files: the job log still says what failed the job."""
+    write("bank/a.yaml", TWO_KEYS)
+    code, out, err = run_cli("check", "bank", "--format", "junit", "-o", "qlint-junit.xml", "--no-cache", cwd=tmp_path)
+    assert code == 1 and not out
+    assert "qlint: 1 problem (1 error, 0 warnings, 0 info) in 1 question, 1 file; written to qlint-junit.xml" in err
+    assert "<testsuites" in (tmp_path / "qlint-junit.xml").read_text(encoding="utf-8")
+    assert run_cli("check", "bank", "-q", "-o", "x.txt", "--no-cache")[2] == ""

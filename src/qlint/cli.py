@@ -427,6 +427,16 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fix
             render(report, handle, {**options, "colour": False})
     except OSError as exc:
         raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
+    if not args.quiet:   # a CI log (GitLab's junit and code-quality steps) still says what the report holds
+        print(f"qlint: {_counts(report.summary())}; written to {args.output_file}", file=sys.stderr)
+
+
+def _counts(s: dict) -> str:
+    questions, files = plural(s['questions'], 'question'), plural(s['files'], 'file')
+    if not s["findings"]:
+        return f"all clear: {questions} in {files}"
+    return (f"{plural(s['findings'], 'problem')} ({plural(s['error'], 'error')}, {plural(s['warning'], 'warning')}, "
+            f"{s['info']} info) in {questions}, {files}")
 
 
 def _show_source(args: argparse.Namespace, fmt: str, out) -> bool:
