@@ -197,3 +197,12 @@ def test_a_report_written_to_a_file_leaves_its_counts_in_the_log(run_cli, write,
     assert "qlint: 1 problem (1 error, 0 warnings, 0 info) in 1 question, 1 file; written to qlint-junit.xml" in err
     assert "<testsuites" in (tmp_path / "qlint-junit.xml").read_text(encoding="utf-8")
     assert run_cli("check", "bank", "-q", "-o", "x.txt", "--no-cache")[2] == ""
+
+
+def test_stdin_filename_reads_standard_input_as_ruff_s_does(run_cli, write, tmp_path):
+    write("bank/a.yaml", TWO_KEYS.replace("two-keys", "other"))
+    code, out, err = run_cli("check", "--stdin-filename", "bank/b.yaml", "--no-cache", cwd=tmp_path, stdin=TWO_KEYS)
+    assert code == 1 and "bank/b.yaml:3:1: error: Q104 correct-count" in out and "bank/a.yaml" not in out, out
+    code, out, err = run_cli("check", "bank/a.yaml", "--stdin-filename", "bank/b.yaml", "--no-cache", stdin=TWO_KEYS)
+    assert code == 1 and "bank/b.yaml:3:1" in out and "bank/a.yaml:" not in out
+    assert "ignoring bank/a.yaml in favour of standard input" in err

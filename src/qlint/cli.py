@@ -231,7 +231,20 @@ def _setup(args: argparse.Namespace, start: Path):
 _FOR_PEOPLE = ("text", "concise", "full", "grouped", "standard", "colored")   # a progress bar goes with these
 
 
+def _stdin_by_name(args: argparse.Namespace) -> None:
+    """``--stdin-filename`` reads standard input, as ruff's does, with or without ``-``; a path named beside it is
+    left out with a warning (it used to be the other way round: the flag was dropped without a word)."""
+    if getattr(args, "stdin_filename", None) is None or args.paths == ["-"]:
+        return
+    others = [p for p in args.paths if p != "-"]
+    if others:
+        print(f"qlint: warning: ignoring {escape_text(others[0])} in favour of standard input (--stdin-filename)",
+              file=sys.stderr)
+    args.paths = ["-"]
+
+
 def cmd_check(args: argparse.Namespace, out) -> int:
+    _stdin_by_name(args)
     if getattr(args, "show_settings", False) or getattr(args, "show_files", False):
         return _show(args, out)
     if getattr(args, "watch", False):
