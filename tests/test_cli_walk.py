@@ -206,3 +206,12 @@ def test_stdin_filename_reads_standard_input_as_ruff_s_does(run_cli, write, tmp_
     code, out, err = run_cli("check", "bank/a.yaml", "--stdin-filename", "bank/b.yaml", "--no-cache", stdin=TWO_KEYS)
     assert code == 1 and "bank/b.yaml:3:1" in out and "bank/a.yaml:" not in out
     assert "ignoring bank/a.yaml in favour of standard input" in err
+
+
+def test_an_output_named_dash_is_standard_output_or_refused_never_a_file_called_dash(run_cli, write, tmp_path):
+    write("bank/a.yaml", TWO_KEYS)
+    code, out, _ = run_cli("check", "bank", "-o", "-", "--format", "json", "--no-cache", cwd=tmp_path)
+    assert code == 1 and '"Q104"' in out
+    code, _, err = run_cli("convert", "bank", "--to", "gift", "-o", "-")
+    assert code == 2 and "not - (standard output)" in err
+    assert not (tmp_path / "-").exists()

@@ -432,7 +432,7 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fix
     options["colour"], options["show_source"] = use_colour(out, args.color), _show_source(args, fmt, out)
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
                     rules=[a.rule for a in run.active], sources=_sources(args, fmt, run, findings, out))
-    if not args.output_file:
+    if not args.output_file or args.output_file == "-":   # `-o -`: standard output, as a file name means elsewhere
         render(report, out, options)
         return
     try:  # streamed: a million findings need not sit in memory twice
@@ -513,6 +513,9 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
     from qlint.formats.convert import convert, summary
     from qlint.formats.write import UnsafePath
 
+    if args.output == "-":
+        raise UsageError("convert writes files: -o names an output folder, or a .zip for one package, not - "
+                         "(standard output)")
     config, _ = _setup(args, Path(args.paths[0]))
     if args.source_format:
         config = with_source_format(config, args.source_format)
