@@ -215,3 +215,9 @@ def test_an_output_named_dash_is_standard_output_or_refused_never_a_file_called_
     code, _, err = run_cli("convert", "bank", "--to", "gift", "-o", "-")
     assert code == 2 and "not - (standard output)" in err
     assert not (tmp_path / "-").exists()
+
+
+def test_the_note_on_a_bank_not_configured_suggests_the_folder_the_file_is_in(run_cli, write, tmp_path):
+    write("questions/a.yaml", TWO_KEYS)
+    _, _, err = run_cli("check", "questions/a.yaml", "--no-cache", cwd=tmp_path)
+    assert 'set paths = ["questions"] in qlint.toml' in err, err

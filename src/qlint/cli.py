@@ -294,8 +294,21 @@ def _notes(args: argparse.Namespace, run) -> None:
     if run.alone and run.results and not args.quiet and not getattr(args, "noted", False):
         args.noted = True   # once: a watch's later runs do not say it again
         print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
-              "for among the named files only; to compare them with the whole bank, set paths = [\"bank\"] in "
-              "qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
+              f"for among the named files only; to compare them with the whole bank, set paths = [\"{_bank_guess(args)}\"]"
+              " in qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
+
+
+_SAFE_NAME = re.compile(r"[\w.-]{1,100}")   # a folder name shown in the note as it is: no quotes, no controls
+
+
+def _bank_guess(args: argparse.Namespace) -> str:
+    """The folder the note suggests as the bank: the top folder of the first file named, as the user wrote it
+    (``questions`` for ``questions/a.yaml``), else the README's ``bank``."""
+    named = Path(args.stdin_filename if args.paths == ["-"] and args.stdin_filename else (args.paths or ["."])[0])
+    parts = named.parts
+    if named.is_absolute() or len(parts) < 2 or parts[0] == ".." or not _SAFE_NAME.fullmatch(parts[0]):
+        return "bank"
+    return parts[0]
 
 
 def _fixes_shown(args: argparse.Namespace, fixed: dict | None, findings) -> dict | None:
