@@ -3,6 +3,7 @@ exit codes that hold in pipes, completion that works in every shell it is offere
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
@@ -221,3 +222,11 @@ def test_the_note_on_a_bank_not_configured_suggests_the_folder_the_file_is_in(ru
     write("questions/a.yaml", TWO_KEYS)
     _, _, err = run_cli("check", "questions/a.yaml", "--no-cache", cwd=tmp_path)
     assert 'set paths = ["questions"] in qlint.toml' in err, err
+
+
+def test_rule_all_prints_every_card_as_ruff_s_does(run_cli, registry):
+    code, out, _ = run_cli("rule", "--all")
+    assert code == 0 and all(f"# {r.name} ({r.code})\n" in out for r in registry)
+    code, out, _ = run_cli("rule", "--all", "--format", "json")
+    assert code == 0 and [c["name"] for c in json.loads(out)] == [r.name for r in registry]
+    assert run_cli("rule")[0] == 2 and run_cli("rule", "schema", "--all")[0] == 2

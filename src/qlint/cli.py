@@ -193,7 +193,8 @@ def _add_other_parsers(sub) -> None:
     add_config_option(rules)
 
     rule = sub.add_parser("rule", help="print a rule's card")
-    rule.add_argument("name", help="rule name or code")
+    rule.add_argument("name", nargs="?", help="rule name or code")
+    rule.add_argument("--all", action="store_true", help="print every rule's card (as ruff's rule --all)")
     rule.add_argument("--format", choices=("text", "json"), default="text")
     add_config_option(rule)
 
@@ -650,7 +651,16 @@ def cmd_schema(args: argparse.Namespace, out) -> int:
 
 
 def cmd_rule(args: argparse.Namespace, out) -> int:
+    if (args.name is None) == (not args.all):
+        raise UsageError("qlint rule takes a rule's name or code, or --all for every rule")
     config, registry = _setup(args, Path.cwd())
+    if args.all:
+        if args.format == "json":
+            json.dump([card_dict(r) for r in registry], out, indent=2)
+            out.write("\n")
+        else:
+            out.write("\n".join(card(r) for r in registry))
+        return EXIT_OK
     rule = registry.get(args.name)
     if rule is None:
         close = difflib.get_close_matches(args.name, [r.name for r in registry], n=1)
