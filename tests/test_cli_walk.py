@@ -230,3 +230,8 @@ def test_rule_all_prints_every_card_as_ruff_s_does(run_cli, registry):
     code, out, _ = run_cli("rule", "--all", "--format", "json")
     assert code == 0 and [c["name"] for c in json.loads(out)] == [r.name for r in registry]
     assert run_cli("rule")[0] == 2 and run_cli("rule", "schema", "--all")[0] == 2
+
+
+def test_a_misspelt_format_lists_every_name_the_option_takes(run_cli):
+    code, _, err = run_cli("check", "bank/", "--output-format", "atuo")
+    assert code == 2 and "did you mean 'auto'?" in err and ", colored, auto)" in err, err

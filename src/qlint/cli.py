@@ -282,9 +282,10 @@ def _format(args: argparse.Namespace) -> str:
     fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
     if fmt not in available:
-        close = difflib.get_close_matches(fmt, available, n=1)
+        names = [*available, "auto"]
+        close = difflib.get_close_matches(fmt, names, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(available)})")
+        raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(names)})")
     return fmt
 
 
