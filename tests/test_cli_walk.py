@@ -235,3 +235,12 @@ def test_rule_all_prints_every_card_as_ruff_s_does(run_cli, registry):
 def test_a_misspelt_format_lists_every_name_the_option_takes(run_cli):
     code, _, err = run_cli("check", "bank/", "--output-format", "atuo")
     assert code == 2 and "did you mean 'auto'?" in err and ", colored, auto)" in err, err
+
+
+def test_diff_says_on_stderr_how_many_fixes_it_shows_and_that_it_wrote_nothing(run_cli, write, tmp_path):
+    path = write("a.yaml", TWO_KEYS.replace("text: broadcast", "text: 'broadcast  '"))
+    before = path.read_text(encoding="utf-8")
+    code, out, err = run_cli("check", "a.yaml", "--diff", "--no-cache", cwd=tmp_path)
+    assert code == 1 and "+++ b/a.yaml" in out
+    assert "qlint: would fix 1 problem in 1 file; nothing was written" in err, err
+    assert path.read_text(encoding="utf-8") == before

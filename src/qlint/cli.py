@@ -502,6 +502,10 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
             for path, (old, new) in sorted(outcome.changed.items()):
                 out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
                                                     f"a/{path}", f"b/{path}"))
+        if outcome.changed and not args.quiet:   # as ruff's "Would fix 3 errors.", on stderr beside the diff
+            count = sum(sum(c.values()) for p, c in outcome.by_rule.items() if p in outcome.changed)
+            print(f"qlint: would fix {plural(count, 'problem')} in {plural(len(outcome.changed), 'file')}; "
+                  "nothing was written", file=sys.stderr)
     elif outcome.changed and not args.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
     skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
