@@ -244,3 +244,13 @@ def test_diff_says_on_stderr_how_many_fixes_it_shows_and_that_it_wrote_nothing(r
     assert code == 1 and "+++ b/a.yaml" in out
     assert "qlint: would fix 1 problem in 1 file; nothing was written" in err, err
     assert path.read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize("table", ["qlnt", "Qlint", "q-lint"])
+def test_a_pyproject_table_one_slip_from_tool_qlint_stops_the_run(run_cli, write, tmp_path, table):
+    write("bank/a.yaml", TWO_KEYS)
+    write("pyproject.toml", f'[project]\nname = "x"\n\n[tool.{table}]\npaths = ["bank"]\n')
+    code, _, err = run_cli("check", "bank/a.yaml", "--no-cache", cwd=tmp_path)
+    assert code == 2 and f"pyproject.toml:4: [tool.{table}]: did you mean [tool.qlint]?" in err, err
+    write("pyproject.toml", '[tool.ruff]\nline-length = 100\n')
+    assert run_cli("check", "bank/a.yaml", "--no-cache")[0] == 1
