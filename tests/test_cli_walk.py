@@ -254,3 +254,23 @@ def test_a_pyproject_table_one_slip_from_tool_qlint_stops_the_run(run_cli, write
     assert code == 2 and f"pyproject.toml:4: [tool.{table}]: did you mean [tool.qlint]?" in err, err
     write("pyproject.toml", '[tool.ruff]\nline-length = 100\n')
     assert run_cli("check", "bank/a.yaml", "--no-cache")[0] == 1
+
+
+@pytest.mark.parametrize("key", ["question", "Questions", "qestions"])
+def test_a_misspelt_questions_key_is_one_finding_that_names_it(run_cli, write, tmp_path, key, registry):
+    write("a.yaml", f"{key}:\n  - id: a\n    stem: Which?\n    options: []\n")
+    code, out, _ = run_cli("check", "a.yaml", "--no-cache", cwd=tmp_path)
+    assert code == 1 and out.count("Q102 schema") == 1, out
+    assert f"a.yaml:1:1: error: Q102 schema: unknown key '{key}' in the file's top level; did you mean 'questions'?" in out
+
+
+def test_the_editor_renames_a_misspelt_questions_key():
+    pytest.importorskip("pygls")
+    from qlint.finding import Finding, Severity
+    from qlint.server import _rename_key
+
+    finding = Finding("a.yaml", 1, 1, "Q102", "schema", Severity.ERROR,
+                      "unknown key 'question' in the file's top level; did you mean 'questions'?")
+    action = _rename_key("file:///a.yaml", ["question:", "  - id: a"], finding)
+    (edit,) = action.edit.changes["file:///a.yaml"]
+    assert edit.new_text == "questions" and (edit.range.start.character, edit.range.end.character) == (0, 8)
