@@ -244,14 +244,14 @@ def load_config(path: Path | None, start: Path, overrides: Sequence[Override] = 
 
 
 def parse_override(text: str) -> Override:
-    """``--config KEY=VALUE``: one TOML assignment (``fail-on = "warning"``, ``rules.reading-level.max-grade = 14``),
+    """``--config KEY=VALUE``: one TOML assignment (``fail-on = "warning"``, ``rules.reading-grade.max-grade = 14``),
     checked as a line of a config file is when the run loads the config."""
     where = f"--config {text!r}"
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         raise ConfigError(f"{where}: not a config file, nor a TOML setting such as 'fail-on = \"warning\"' or "
-                          "'rules.reading-level.max-grade = 14' (strings in quotes)") from None
+                          "'rules.reading-grade.max-grade = 14' (strings in quotes)") from None
     return where, table
 
 
