@@ -413,3 +413,28 @@ def test_a_secret_of_any_bytes_keys_the_cache(tmp_path):
     first = check(root, env=env)
     assert first[0] == 1 and list((tmp_path / "cache").rglob("??/*.json"))
     assert check(root, env=env) == first
+
+
+DOTTED = "a" + ".a" * 50_000 + " = 1\n"
+
+
+@pytest.mark.parametrize("text", [
+    DOTTED,                                               # the parser's cost grew with the square of the key's parts
+    ".".join(["'x'"] * 20_000) + " = 1\n",                  # quoted parts
+    "x = {" + ".".join(["b"] * 50_000) + " = 1}\n",         # inside an inline table
+    "a = " + "[" * 500 + "]" * 500 + "\n",                 # nested as deep as the parser goes
+])
+@pytest.mark.parametrize("where", ["qlint.toml", "--config"])
+def test_a_config_nested_or_dotted_too_deeply_is_refused_quickly(text, where, tmp_path):
+    """A 50,000-part dotted key took the TOML parser 20 s and 4 GB before a MemoryError (an internal error), and a
+    deeply nested --config value a RecursionError: each is a configuration error naming where, in a second."""
+    (tmp_path / "a.yaml").write_text(BANK["a.yaml"] if "a.yaml" in BANK else "id: a\n", encoding="utf-8")
+    args = ["check", "a.yaml"]
+    if where == "qlint.toml":
+        (tmp_path / "qlint.toml").write_text(text, encoding="utf-8")
+    else:
+        args += ["--config", text.strip()]
+    code, out, err, seconds = run_qlint(args, tmp_path, timeout=60)
+    assert code == 2 and "internal error" not in err and "Traceback" not in err, err[-500:]
+    assert ("qlint.toml" in err) if where == "qlint.toml" else ("--config" in err)
+    assert seconds < 20

@@ -195,6 +195,22 @@ def test_control_characters_that_check_accepts_convert_without_a_crash(target, t
     assert len(questions) == 1 and not [f for f in findings if f.code in ("Q101", "Q102")], findings
 
 
+@pytest.mark.parametrize("blank", ["\\x1f", "\\x1c\\x1d", "\\x1e \\x1f"])
+def test_a_text_of_separators_alone_is_blank_for_check_and_convert(blank, tmp_path, run_cli, write):
+    """U+001C-1F are white space to every reader and writer (str.split, strip) but not to Unicode: check took an
+    option of them as text, Aiken wrote it "B. " and read it back merged into option A, GIFT wrote a blank answer
+    that Moodle leaves out, and the XML writers a line break that reads back blank. It is blank from the start."""
+    bank = write("bank/a.yaml", "id: q\nstem: Which one is right?\noptions:\n"
+                                "  - {text: Alpha, correct: true, rationale: Correct. yes}\n"
+                                f'  - {{text: "{blank}", rationale: Incorrect. no}}\n'
+                                "  - {text: Gamma, rationale: Incorrect. no}\n")
+    code, out, _ = run_cli("check", bank, "--format", "concise")
+    assert code == 1 and "'options[1].text' must not be blank" in out, out
+    for target in sorted(WRITERS):
+        code, written, err = run_cli("convert", bank, "--to", target, "-o", tmp_path / target)
+        assert code == 1 and "must not be blank" in err and written.startswith("Wrote 0 questions"), (target, err)
+
+
 def test_yaml_writes_meta_with_plain_scalars_and_reads_it_back():
     meta = {Plain("source"): Plain("chapter 3"), "level": Plain("3"), "flag": Plain("yes"), "list": [Plain("007"), 1.5],
             "nested": {"k": Plain("v: w")}}
@@ -277,3 +293,14 @@ def test_a_line_suppression_that_now_covers_its_question_is_said(tmp_path, run_c
     code, _, err = run_cli("convert", tmp_path / "src", "--to", "yaml", "-o", tmp_path / "out")
     assert code == 0 and "1 line suppression now covers the whole question" in err
     assert "missing-rationale: in the notes" in (tmp_path / "out" / "l.yaml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("target", ["yaml", "gift", "aiken", "moodle-xml"])
+def test_a_zip_output_is_only_a_content_package(target, tmp_path, run_cli):
+    """A zip of GIFT, Aiken, YAML or Moodle XML files has no imsmanifest.xml: qlint read it back as "no
+    imsmanifest.xml", every question lost, and no LMS imports it. Only QTI targets write a package."""
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    (bank / "s.yaml").write_text(YAML, encoding="utf-8")
+    code, _, err = run_cli("convert", bank, "--to", target, "-o", tmp_path / "out.zip")
+    assert code == 2 and "a .zip output is a QTI content package" in err and not (tmp_path / "out.zip").exists()

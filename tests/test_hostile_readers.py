@@ -24,7 +24,9 @@ def _quick(func, *args, seconds: float = 5.0):
 
 
 @pytest.mark.parametrize("text", ["<a" * 100_000, "&" * 500_000, "<!--" * 100_000, "<![CDATA[" * 100_000,
-                                  "<!x" * 100_000, '<a href="' * 100_000, "<a b='c' " * 100_000, "<div>" * 100_000])
+                                  "<!x" * 100_000, '<a href="' * 100_000, "<a b='c' " * 100_000, "<div>" * 100_000,
+                                  # declarations that share one ">" at the very end: each looked for it anew
+                                  "<!" * 400_000 + ">", "<?" * 400_000 + ">", "<!x<" * 200_000 + ">"])
 def test_html_to_text_is_linear(text):
     _quick(to_plain, text)   # the standard library's HTMLParser took tens of seconds on each of these
 
@@ -74,6 +76,41 @@ def test_entity_declarations_are_found_on_the_parsed_doctype(document):
     result = read(document, "quiz.xml", ReadLimits())
     assert not result.questions
     assert any("declares entities" in f.message for f in _errors(result))
+
+
+_ENTITY_QUIZ = '<?xml version="1.0" encoding="UTF-32"?>\n<!DOCTYPE quiz [<!ENTITY e "100">]>\n' + QUIZ.split("\n", 1)[1]
+
+
+@pytest.mark.parametrize("bom, codec", [(b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be")])
+@pytest.mark.parametrize("forced", [(), (("**", "moodle-xml"),)])
+def test_entities_of_a_utf32_document_are_found_and_never_expanded(bom, codec, forced):
+    """UTF-32 with its byte-order mark: libxml2's push parser reads no prolog from it (the whole-document parser
+    reads it all), so the entity pre-check saw nothing, ``&e;`` was expanded into a fraction by --from moodle-xml and
+    a plain check said 0 questions, All clear."""
+    document = bom + _ENTITY_QUIZ.replace('fraction="100"', 'fraction="&e;"').format(key="yes").encode(codec)
+    result = read(document, "quiz.xml", ReadLimits(formats=forced))
+    assert not result.questions
+    assert any("declares entities" in f.message for f in _errors(result)), result.findings
+
+
+@pytest.mark.parametrize("bom, codec", [(b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be")])
+def test_a_utf32_quiz_is_read_and_found_in_a_folder(bom, codec, tmp_path, run_cli):
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "quiz.xml").write_bytes(bom + QUIZ.format(encoding="UTF-32", key="yes").encode(codec))
+    code, out, err = run_cli("check", tmp_path / "bank", "--format", "json")
+    assert json.loads(out)["summary"]["questions"] == 1, (out, err)
+
+
+def test_entities_the_prolog_missed_are_refused_on_the_parsed_document(monkeypatch):
+    """The pre-check reads the prolog with another parser than the document's: should it ever miss a DOCTYPE (as it
+    did UTF-32's), the parsed document's own DOCTYPE still refuses the file."""
+    from qlint.formats import xmlsafe
+
+    monkeypatch.setattr(xmlsafe, "prolog", lambda chunks: None)
+    document = ('<?xml version="1.0"?>\n<!DOCTYPE quiz [<!ENTITY e "100">]>\n'
+                + QUIZ.split("\n", 1)[1].replace('fraction="100"', 'fraction="&e;"').format(key="yes")).encode()
+    result = read(document, "quiz.xml", ReadLimits(formats=(("**", "moodle-xml"),)))
+    assert not result.questions and any("declares entities" in f.message for f in _errors(result))
 
 
 def test_an_entity_an_external_dtd_would_define_is_a_finding_not_missing_text():

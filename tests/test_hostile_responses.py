@@ -174,3 +174,33 @@ def test_a_response_file_named_twice_is_read_once(folder):
     once = analyze(questions, [Path("b.csv")], [], None).intake.status_counts
     twice = analyze(questions, [Path("b.csv"), Path("./b.csv"), Path("b.csv")], [], None)
     assert twice.intake.status_counts == once and not twice.stats.repeats
+
+
+def _gzip_rows(path: Path, row: bytes, copies: int, header: bytes = b"person,item,response\n") -> None:
+    with gzip.open(path, "wb", compresslevel=9) as handle:
+        handle.write(header)
+        block = row * (1 << 16)
+        for _ in range(copies):
+            handle.write(block)
+
+
+def test_a_compression_bomb_is_refused_before_the_engine_reads_it(folder, run_cli):
+    """1.2 MB of gzip inflating to 800 MB of rows held the engine past 90 s: a gzip file is inflated as it is
+    looked at, and refused once it inflates past 100 times its size."""
+    _gzip_rows(folder / "rows.csv.gz", b"p1,boil,B\n", 200)   # 130 MB of rows in about 200 kB
+    code, _, err = run_cli("analyze", "rows.csv.gz", "bank.yaml")
+    assert code == 2 and "inflates to more than 100 times its size" in err, err
+
+
+def test_a_long_line_inside_a_gzip_file_is_found_inflated(folder, run_cli):
+    """The line-length pre-check ran over the compressed bytes, which say nothing of the lines the engine reads."""
+    with gzip.open(folder / "line.csv.gz", "wb") as handle:
+        handle.write(b"person,item,response\n" + b"a" * 3_000_000 + b"\n")
+    code, _, err = run_cli("analyze", "line.csv.gz", "bank.yaml")
+    assert code == 2 and "line 2 is longer than 2,000,000 bytes" in err, err
+
+
+def test_a_file_named_gz_that_is_no_gzip_is_named(folder, run_cli):
+    (folder / "bad.csv.gz").write_bytes(b"person,item,response\np1,boil,B\n")
+    code, _, err = run_cli("analyze", "bad.csv.gz", "bank.yaml")
+    assert code == 2 and "bad.csv.gz: not a gzip file the reader can inflate" in err, err

@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("pygls")
 
 from test_server import A, B  # noqa: E402
+from qlint.server_runs import MAX_CHECKS  # noqa: E402
 
 HOOK = r'''
 import os, sys
@@ -394,6 +395,98 @@ def test_a_config_whose_bank_lies_outside_the_workspace_is_refused_and_never_rea
     one.send(request(9, "shutdown", None))
     one.until(lambda m: m.get("id") == 9)
     assert _touched(log, other) == []
+
+
+def test_a_config_that_extends_one_above_the_workspace_is_checked_alone(server, tmp_path, audited):
+    """``extend`` may name a config in a folder above: one above the workspace folder made the outer config's
+    folder the root, so the server read that config and wrote its .qlint_cache there, outside the workspace. Such a
+    buffer is checked alone, with a note, and nothing above the workspace is opened or written."""
+    env, log = audited
+    root = _workspace(tmp_path)
+    (tmp_path / "qlint.toml").write_text('paths = ["ws/bank"]\n', encoding="utf-8")   # another project's config
+    (root / "qlint.toml").write_text('extend = "../qlint.toml"\npaths = ["bank"]\n', encoding="utf-8")
+    one = server(root, env)
+    one.start(root)
+    uri = (root / "bank" / "c.yaml").as_uri()
+    one.open(uri, COPY)
+    found = one.diagnostics(uri)["diagnostics"]
+    assert [d for d in found if "missing-rationale" in str(d["code"])], found
+    assert not [d for d in found if "near-duplicate-stem" in str(d["code"])], found   # alone: no bank
+    one.send(request(9, "shutdown", None))
+    one.until(lambda m: m.get("id") == 9)
+    assert not (tmp_path / ".qlint_cache").exists() and not (root / ".qlint_cache").exists()
+    assert not [line for line in _touched(log, tmp_path / "qlint.toml")], _touched(log, tmp_path / "qlint.toml")
+
+
+def test_a_link_in_the_bank_to_a_file_outside_the_workspace_is_never_read(server, tmp_path, audited):
+    """The bank's walk follows no link out of the folder it walks: a planted ``bank/x.yaml -> ../../secret.yaml``
+    would have put the secret file's keys into the diagnostics of every buffer."""
+    env, log = audited
+    root = _workspace(tmp_path)
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "creds.yaml").write_text("aws_secret_access_key: not-for-your-eyes\n", encoding="utf-8")
+    os.symlink(secret / "creds.yaml", root / "bank" / "link.yaml")
+    one = server(root, env)
+    one.start(root)
+    uri = (root / "bank" / "c.yaml").as_uri()
+    one.open(uri, COPY)
+    found = one.diagnostics(uri)["diagnostics"]
+    assert [d for d in found if "near-duplicate-stem" in str(d["code"])], found   # the bank is read
+    one.send(request(9, "shutdown", None))
+    one.until(lambda m: m.get("id") == 9)
+    assert _touched(log, secret) == [] and not [line for line in _touched(log, root) if "link.yaml" in line]
+
+
+def test_requests_about_a_document_never_opened_read_nothing_from_disk(server, tmp_path, audited):
+    """pygls hands a handler a document it was never sent by reading the file from disk: a didSave, a completion
+    or a code action naming ``file:///.../secret.yaml`` made the server open (and check) that file, and a completion
+    for a missing one answered with an error carrying a traceback. Only buffers the client opened are looked at."""
+    env, log = audited
+    root = _workspace(tmp_path)
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    one = server(root, env)
+    one.start(root)
+    uri = secret.as_uri()
+    one.send(notify("textDocument/didSave", {"textDocument": {"uri": uri}}))
+    one.send(request(5, "textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 3}}))
+    one.send(request(6, "textDocument/completion", {"textDocument": {"uri": (tmp_path / "gone.yaml").as_uri()},
+                                                    "position": {"line": 0, "character": 0}}))
+    one.send(request(7, "textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}},
+        "context": {"diagnostics": []}}))
+    answers = {m["id"]: m for m in (one.until(lambda m: m.get("id") == i) for i in (5, 6, 7))}
+    assert all("error" not in answer for answer in answers.values()), answers
+    assert answers[5]["result"]["items"] == [] and answers[6]["result"]["items"] == []
+    one.send(request(9, "shutdown", None))
+    one.until(lambda m: m.get("id") == 9)
+    assert _touched(log, secret) == []
+
+
+def test_the_buffer_opened_last_is_not_checked_last(server, tmp_path):
+    """An editor restoring a session opens hundreds of buffers at once: checks waited in the order they came, so the
+    buffer the author opened last, the one they look at, waited for every other (97 s behind 300), and planning
+    each buffer on the message loop held up every request (a hover took 7 s). The newest check waiting goes first,
+    and requests are answered while the rest wait."""
+    root = _workspace(tmp_path)
+    one = server(root)
+    one.start(root)
+    many = 48
+    for i in range(many):   # the first to come take every worker, for seconds: all the others wait behind them
+        text = slow_bank() if i < MAX_CHECKS else COPY.replace("id: c", f"id: m{i}")
+        one.open((root / "bank" / f"m{i}.yaml").as_uri(), text)
+    last = (root / "bank" / "last.yaml").as_uri()
+    one.open(last, COPY.replace("id: c", "id: last"))
+    started = time.monotonic()
+    one.send(_hover(70))
+    one.until(lambda m: m.get("id") == 70)
+    assert time.monotonic() - started < 10   # it took 7 s behind 300 buffers planned on the message loop
+    order = []
+    while last not in order:
+        order.append(one.diagnostics_any(120))
+    # first in, first out made it the last of all; the newest first, it takes the first worker freed
+    assert len(order) <= MAX_CHECKS + 2, f"the buffer opened last was checked {len(order)}th of {many + 1}"
 
 
 def test_a_rule_the_reference_does_not_hold_gets_no_link(monkeypatch, tmp_path):

@@ -36,7 +36,7 @@ from qlint.shapes import only
 from qlint.sourcemap import RejectedQuestion, Suppression
 
 FOLDER = ".qlint_cache"
-FORMAT = 15
+FORMAT = 16
 USED = ".last-used"   # touched by every run that opens an entry folder
 # the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
 _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
@@ -231,13 +231,14 @@ _COLUMN_TYPES = {"id": {str}, "path": {str, type(None)}, "line": {int}, "column"
                  "tags": {list}, "difficulty": {int, str, type(None)}, "ignore": {dict, type(None)},
                  "positions": {dict}}
 _POSITIVE = ("line", "column", "end_line")
-_SUPPRESSION = {"line": int, "column": int, "target_line": int, "scope": str, "rules": list, "reason": str}
+_SUPPRESSION = {"line": int, "column": int, "target_line": int, "scope": str, "rules": list, "reason": str,
+                "path": (str, type(None))}
 
 
 def _suppression(entry: Any) -> Suppression:
     _require(type(entry) is dict and entry.keys() == _SUPPRESSION.keys()
-             and all(type(entry[k]) is kind for k, kind in _SUPPRESSION.items()) and only(entry["rules"], str)
-             and min(entry["line"], entry["column"], entry["target_line"]) >= 1)
+             and all(type(entry[k]) in (kind if isinstance(kind, tuple) else (kind,)) for k, kind in _SUPPRESSION.items())
+             and only(entry["rules"], str) and min(entry["line"], entry["column"], entry["target_line"]) >= 1)
     return Suppression(**{**entry, "rules": tuple(entry["rules"])})
 
 

@@ -358,10 +358,10 @@ def _watch(args: argparse.Namespace, out, wait=None) -> int:
         try:
             config, _ = _setup(args, start)
             targets, _ = checked_paths(args.paths, config, force_exclude=args.force_exclude)
-            roots = [*targets, *(r for r in bank_roots(config) if r.exists())]
+            roots = [*targets, *(r for r in bank_roots(config) if os.path.exists(r))]
             return signature([*config.chain, *bank_files(config, roots)])
         except (UsageError, SetupError, ConfigError):   # a broken config: its fix is the change to wait for
-            found = find_config(start) if start.exists() else None
+            found = find_config(start) if os.path.exists(start) else None
             return signature([*args.paths, *([found] if found else [])])
 
     return watch(check, snapshot, out, wait=wait)
@@ -538,7 +538,7 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
     config, _ = _setup(args, Path(args.paths[0]))
     if args.source_format:
         config = with_source_format(config, args.source_format)
-    missing = [p for p in args.paths if not Path(p).exists()]
+    missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:
         raise UsageError(f"no such file or folder: {missing[0]}")
     try:

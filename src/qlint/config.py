@@ -121,12 +121,12 @@ def find_config(start: Path) -> Path | None:
     cannot be read as TOML, or whose ``tool`` is not a table, is a ConfigError: it may hold qlint's settings, and
     they must not silently lapse."""
     here = Path(os.path.realpath(start))  # realpath: a symlink loop is a path, not an exception
-    if here.is_file() or not here.exists():
+    if os.path.isfile(here) or not os.path.exists(here):
         here = here.parent
     for folder in (here, *here.parents):
         for name in CONFIG_FILES:
             candidate = folder / name
-            if not candidate.is_file():
+            if not os.path.isfile(candidate):
                 continue
             if name != "pyproject.toml":
                 return candidate
@@ -165,14 +165,44 @@ def read_toml(source: Path) -> tuple[str, dict[str, Any]]:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise ConfigError(f"{source}:{line}: invalid TOML: not UTF-8 text (byte {raw[exc.start]:#04x})") from None
+    _no_long_keys(text, str(source))
     try:
-        return text, tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         at = re.search(r"at line (\d+)", str(exc))   # Python 3.11's only note of where
         line = at[1] if at else text.count("\n") + 1    # else "at end of document"
         raise ConfigError(f"{source}:{line}: invalid TOML: {exc}") from None
     except RecursionError:
         raise ConfigError(f"{source}: invalid TOML: nested too deeply") from None
+    return text, _shallow(data, str(source))
+
+
+MAX_CONFIG_DEPTH = 16   # tables and lists in tables: a config nests four deep (rules.NAME.option = [...])
+MAX_KEY_PARTS = 100     # parts of one dotted key (rules.reading-level.max-grade has three)
+# MAX_KEY_PARTS key parts in a row, each followed by a dot: bare, "quoted" or 'literal'; a chain is tried only
+# where a part begins (the look-behind), and every quantifier is possessive, so the search is linear in the text
+_LONG_KEY = re.compile(r"(?<![\w.\"'-])(?:(?:[A-Za-z0-9_-]++|\"(?:[^\"\\\n]|\\.)*+\"|'[^'\n]*+')[ \t]*+\.[ \t]*+)"
+                       rf"{{{MAX_KEY_PARTS}}}")
+
+
+def _no_long_keys(text: str, where: str) -> None:
+    """A ConfigError for a dotted key of more than MAX_KEY_PARTS parts, before the TOML parser sees it: the
+    parser's cost grows with the square of a key's parts (50,000 of them took 4 GB and 20 s, then failed)."""
+    if text.count(".") >= MAX_KEY_PARTS and _LONG_KEY.search(text):
+        raise ConfigError(f"{where}: invalid config: a dotted key of more than {MAX_KEY_PARTS} parts")
+
+
+def _shallow(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """``data`` when it nests no deeper than MAX_CONFIG_DEPTH, else a ConfigError. Dotted keys (``a.a.a... = 1``)
+    nest a table as deep as the line is long without recursing in the parser: validating such a table would."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_CONFIG_DEPTH:
+            raise ConfigError(f"{where}: invalid config: tables or lists nested more than {MAX_CONFIG_DEPTH} deep")
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return data
 
 
 def key_line(text: str, table: str, key: str) -> int | None:
@@ -220,7 +250,7 @@ def load_config(path: Path | None, start: Path, overrides: Sequence[Override] = 
         root = files[0].folder
     else:
         here = Path(os.path.realpath(start))
-        root = here if here.is_dir() else here.parent
+        root = here if os.path.isdir(here) else here.parent
     merged: dict[str, Any] = {}
     origins: dict[str, str] = {}
     layers = []
@@ -246,20 +276,21 @@ def load_config(path: Path | None, start: Path, overrides: Sequence[Override] = 
 def parse_override(text: str) -> Override:
     """``--config KEY=VALUE``: one TOML assignment (``fail-on = "warning"``, ``rules.reading-grade.max-grade = 14``),
     checked as a line of a config file is when the run loads the config."""
-    where = f"--config {text!r}"
+    where = f"--config {text[:60]!r}" + ("..." if len(text) > 60 else "")
+    _no_long_keys(text, where)
     try:
         table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         raise ConfigError(f"{where}: not a config file, nor a TOML setting such as 'fail-on = \"warning\"' or "
                           "'rules.reading-grade.max-grade = 14' (strings in quotes)") from None
-    return where, table
+    return where, _shallow(table, where)
 
 
 def _read_config_file(source: Path) -> _File:
     """One config file's qlint table; ConfigError when it is no regular file, is no TOML, or is not shaped so."""
-    if not source.exists() and not source.is_symlink():
+    if not os.path.lexists(source):  # (a name too long for the system is none)
         raise ConfigError(f"{source}: no such config file")
-    if not source.is_file():  # a FIFO or a device would block the read
+    if not os.path.isfile(source):  # a FIFO or a device would block the read
         raise ConfigError(f"{source}: a config file must be a regular file")
     text, data = read_toml(source)
     table_name = "tool.qlint" if source.name == "pyproject.toml" else ""
@@ -279,10 +310,27 @@ def _read_config_file(source: Path) -> _File:
     return _File(source, text, table, table_name, Path(os.path.realpath(source.parent)))
 
 
-def _extended(source: Path) -> list[_File]:
+class OutsideFolder(ConfigError):
+    """A chain of ``extend`` that leads out of the folder it must stay in (an editor's workspace folder)."""
+
+
+def extends_outside(source: Path, folder: Path) -> str | None:
+    """Why the config ``source`` cannot be used within ``folder`` (an ``extend`` that leads above it), reading no
+    config file outside it; None when its whole chain lies inside."""
+    try:
+        _extended(source, Path(os.path.realpath(folder)))
+    except OutsideFolder as exc:
+        return str(exc)
+    except ConfigError:
+        return None   # a broken config: loading it says what is wrong
+    return None
+
+
+def _extended(source: Path, within: Path | None = None) -> list[_File]:
     """The config file and those it extends, outermost first. ``extend`` names a config file (qlint.toml,
     .qlint.toml or a pyproject.toml with [tool.qlint]) in the same folder or one above: a sub-bank's config adds to
-    its parent's, and a repository's config can never make qlint read a file elsewhere on the machine."""
+    its parent's, and a repository's config can never make qlint read a file elsewhere on the machine. With
+    ``within``, a config outside that folder is never read: OutsideFolder says which."""
     chain = [_read_config_file(source)]
     while (named := chain[-1].table.get("extend")) is not None:
         current = chain[-1]
@@ -294,11 +342,13 @@ def _extended(source: Path) -> list[_File]:
                                                    or target.parent in current.folder.parents):
             raise ConfigError(f"{where}: extend {named!r} must name a qlint.toml, .qlint.toml or pyproject.toml in "
                               "this folder or a folder above it")
+        if within is not None and target.parent != within and within not in target.parent.parents:
+            raise OutsideFolder(f"{where}: extend {named!r} leads to a config outside {within}")
         if any(os.path.realpath(f.path) == str(target) for f in chain):
             raise ConfigError(f"{where}: extend {named!r} leads back to a config file already in the chain")
         if len(chain) >= MAX_EXTEND:
             raise ConfigError(f"{where}: more than {MAX_EXTEND} config files extend one another")
-        if not target.exists():
+        if not os.path.exists(target):
             raise ConfigError(f"{where}: extend {named!r}: no such file")
         parent = _read_config_file(target)
         if parent.table_name and not parent.table:
@@ -327,13 +377,16 @@ def _layer(where: str, settings: Settings, set_keys: list[str]) -> Layer:
 
 
 def _check_paths(settings: Settings, folder: Path, where: Callable[[str], str]) -> None:
-    """A config's bank ``paths`` lie inside its own folder (discovery never climbs above the config), and its
+    """A config's bank ``paths`` and ``rule-packs`` lie inside its own folder (discovery never climbs above the
+    config, and a repository cannot make qlint read, and quote in an error, a file elsewhere), and its
     ``cache-dir`` stays there too, clear of them."""
-    for name in settings.paths:
-        real = Path(os.path.realpath(folder / name))
-        if real != folder and folder not in real.parents:
-            raise ConfigError(f"{where('paths')}: paths: {name!r} lies outside {folder}, the folder of the config "
-                              "that names it; a bank is read from the config's folder down")
+    for key, names, what in (("paths", settings.paths, "a bank is read from the config's folder down"),
+                             ("rule-packs", settings.rule_packs, "rule packs are read from the config's folder down")):
+        for name in names:
+            real = Path(os.path.realpath(folder / name))
+            if real != folder and folder not in real.parents:
+                raise ConfigError(f"{where(key)}: {key}: {name!r} lies outside {folder}, the folder of the config "
+                                  f"that names it; {what}")
     _check_cache_dir(settings, folder, where("cache-dir"))
 
 

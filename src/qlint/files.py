@@ -46,11 +46,22 @@ def _signature(info: os.stat_result) -> Signature:
     return info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev
 
 
+class OutsideLink(type(Path())):   # type: ignore[misc]  # the concrete Path class of this system
+    """A symbolic link met on a walk of a folder that leads to a file outside it (``bank/x.yaml -> ~/.ssh/id_rsa``):
+    the walk names it, so that it is a finding, and ``read_file`` never opens it. Named on the command line, the
+    same link is a plain Path and is read, as asked."""
+
+
+OUTSIDE = "cannot read it: a symbolic link to a file outside the folder checked (name the file itself to check it)"
+
+
 def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
               ) -> tuple[bytes | None, Signature | None, str | None]:
     """A bank file's bytes, its stat signature (taken before reading) and, when it cannot be read, why (the text of
     its parse-error finding). A file whose signature is ``unchanged`` (one trusted from an earlier run) is not read:
-    its bytes come back as None. A FIFO, a device or a file over ``max-file-size`` is never read."""
+    its bytes come back as None. A FIFO, a device, a file over ``max-file-size`` or an OutsideLink is never read."""
+    if isinstance(path, OutsideLink):
+        return None, None, OUTSIDE
     size = 0
     try:
         info = os.stat(path)
@@ -75,6 +86,25 @@ def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
         return None, None, (f"file is {size / 1048576:.1f} MB, over the {limits.max_file_size / 1048576:.0f} MB "
                             "limit (max-file-size)")
     return data, signature, None
+
+
+class NotRegularFile(OSError):
+    """A path that is no regular file (a FIFO, a device, a folder): never read, since reading could block or never
+    end."""
+
+
+def open_regular(path: Path | str):
+    """A regular file opened for reading in binary; NotRegularFile for anything else. Opened without blocking (a
+    FIFO swapped in must not hang the run) and without becoming a controlling terminal."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        kind = _special_kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise NotRegularFile(f"not a regular file ({kind})")
+        return open(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _special_kind(mode: int) -> str | None:

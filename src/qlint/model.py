@@ -5,7 +5,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-NonBlank = Annotated[str, StringConstraints(min_length=1, pattern=r"\S")]
+# blank as every reader and writer takes it (Python's str.split and strip): the separators U+001C-1F are white space
+# there, though not in Unicode's White_Space, so a text of them alone is as blank as spaces
+NonBlank = Annotated[str, StringConstraints(min_length=1, pattern=r"[^\s\x1c-\x1f]")]
 _TRUE, _FALSE = frozenset(("true", "True", "TRUE")), frozenset(("false", "False", "FALSE"))
 
 

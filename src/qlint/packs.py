@@ -26,6 +26,7 @@ Packs are validated on load; an unknown key is a configuration error with a did-
 """
 from __future__ import annotations
 
+import os
 import re
 import string
 from collections.abc import Iterable, Iterator
@@ -274,14 +275,18 @@ def to_rule(spec: PackRule, shipped: bool = False) -> QuestionRule:
 
 def read_pack(path: Path) -> list[QuestionRule]:
     """The rules in one pack file; PackError when it is not valid."""
-    if not path.is_file():  # a FIFO or a device would block the read
+    if not os.path.isfile(path):  # a FIFO or a device would block the read (and a name too long is none)
         raise PackError(f"{path}: a rule pack must be a regular file")
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise PackError(f"{path}: rule pack is not valid YAML: {exc}") from None
+    except yaml.YAMLError as exc:   # where and what, never the lines PyYAML quotes
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark is not None else str(path)
+        raise PackError(f"{where}: rule pack is not valid YAML: {getattr(exc, 'problem', None) or 'syntax error'}") from None
+    except UnicodeDecodeError:
+        raise PackError(f"{path}: rule pack is not UTF-8 text") from None
     except RecursionError:
         raise PackError(f"{path}: rule pack is nested too deeply") from None
     entries = data.get("rules") if isinstance(data, dict) and "rules" in data else [data]
@@ -308,9 +313,9 @@ def load_pack_files(extra: Iterable[Path] = ()) -> list[tuple[QuestionRule, Path
     shipped = shipped_dir()
     files: list[Path] = sorted(shipped.glob("*.yaml")) if shipped else []
     for path in extra:
-        if path.is_dir():
+        if os.path.isdir(path):
             files.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
-        elif path.exists():
+        elif os.path.exists(path):
             files.append(path)
         else:
             raise PackError(f"{path}: rule pack not found")

@@ -166,7 +166,7 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
                                                           progress=progress)
     findings = _findings(outcomes, processed, report_only, config, registry, active)
     shown = [o for o in outcomes if report_only is None or o.path in report_only]
-    named_only = stdin_filename is not None if use_stdin else all(p.is_file() for p in targets)
+    named_only = stdin_filename is not None if use_stdin else all(os.path.isfile(p) for p in targets)
     alone = named_only and not bank_roots(config) and any(isinstance(a.rule, BankRule) for a in active)
     return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone)
 
@@ -191,7 +191,7 @@ def checked_paths(paths: list[str], config: Config, *, stdin_filename: str | Non
         raise SetupError(f"{where}: paths: {absent[0]!r} does not exist in {config.root}; name the bank's folders "
                          "as they are (a missing one would leave files uncompared, or skipped by --force-exclude)")
     targets = [Path(p) for p in paths] or [config.root / p for p in config.settings.paths] or [Path.cwd()]
-    missing = [p for p in targets if not use_stdin and not p.exists() and not p.is_symlink()]
+    missing = [p for p in targets if not use_stdin and not os.path.lexists(p)]
     if missing:
         raise SetupError(f"no such file or folder: {missing[0]}")
     named = ([Path(stdin_filename)] if stdin_filename else []) if use_stdin else targets
@@ -223,7 +223,7 @@ def _stdin_outcomes(read: tuple[str, bytes | OSError], stdin_filename: str | Non
     if not stdin_filename or not any(isinstance(a.rule, BankRule) for a in active):
         return outcomes, None, None
     here = os.path.realpath(stdin_filename)
-    roots = [u for u in bank_roots(config) if u.exists()]
+    roots = [u for u in bank_roots(config) if os.path.exists(u)]
     if not roots:   # no config names a bank: the buffer is checked alone
         return outcomes, None, None
     others = [f for f in bank_files(config, roots) if os.path.realpath(f) != here]
@@ -239,7 +239,7 @@ def _file_outcomes(targets: list[Path], config: Config, registry: Registry, acti
     ones) and bank rules are on, the rest of the bank is checked with them, and only the named files (and a named
     package's entries) are reported on."""
     files = list(bank_files(config, targets))
-    if not (all(p.is_file() for p in targets) and any(isinstance(a.rule, BankRule) for a in active)):
+    if not (all(os.path.isfile(p) for p in targets) and any(isinstance(a.rule, BankRule) for a in active)):
         processed = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
                                 progress=progress)
         return processed.files, processed, None
@@ -300,7 +300,7 @@ def _named_in_bank(files: list[Path], config: Config, registry: Registry, active
     under the digests of all of them, in the same order, so a run naming other files never reuses them; when they
     are, the rest's outcomes are not read at all (nothing of them would be reported)."""
     named = {os.path.realpath(f) for f in files}
-    rest = [f for f in bank_files(config, [u for u in bank_roots(config) if u.exists()])
+    rest = [f for f in bank_files(config, [u for u in bank_roots(config) if os.path.exists(u)])
             if os.path.realpath(f) not in named]
     first = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
                         progress=False, bank_before=None, signatures=False)

@@ -22,8 +22,10 @@ import json
 import logging
 import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -99,6 +101,8 @@ class QlintServer(LanguageServer):
         self.workers = Workers(DEFAULT_BUDGET)
         self.told: set[str] = set()          # notes already shown once
         self.anchors: set[str] | None = None  # the rules reference's headings, read once
+        # where buffers are planned (config files read): a thread of its own, so the message reader's never waits
+        self.planner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qlint-plan")
 
     def folders(self) -> list[str]:
         """The workspace folders (and root) as paths."""
@@ -231,6 +235,12 @@ def _path(uri: str) -> str | None:
     return to_fs_path(uri) if uri.startswith("file:") else None
 
 
+def opened(server: QlintServer, uri: str):
+    """The buffer the client opened at ``uri``, or None: for any other URI pygls would read the file from disk, so a
+    request about a document never opened (``file:///etc/shadow``) would make the server read it."""
+    return server.workspace.text_documents.get(unquote(uri))
+
+
 def _utf16(text: str, column: int) -> int:
     """A character offset in a line as LSP counts it by default: UTF-16 code units (an emoji is two)."""
     head = text[:column]
@@ -316,12 +326,13 @@ def _publish(server: QlintServer, uri: str, version: int | None, text: str, outc
 async def _later(server: QlintServer, uri: str, delay: float) -> None:
     await asyncio.sleep(delay)
     path = _path(uri)
-    if path is None:
+    document = opened(server, uri)
+    if path is None or document is None:
         return
-    document = server.workspace.get_text_document(uri)
     version, text = document.version, document.source
     try:
-        plan = plan_for(path, server.folders())
+        # in a thread: it reads config files, and hundreds of buffers opened at once must not hold up the messages
+        plan = await asyncio.get_running_loop().run_in_executor(server.planner, plan_for, path, server.folders())
     except SetupError as exc:
         _note(server, f"qlint: {exc}", types.MessageType.Error)
         return
@@ -331,8 +342,9 @@ async def _later(server: QlintServer, uri: str, delay: float) -> None:
     if plan.note:
         _note(server, f"qlint: {plan.note}")
     outcome = await server.workers.check(plan, text)
-    if server.workspace.get_text_document(uri).version != version:
-        return   # a newer text arrived while this one was checked: its own check publishes
+    now = opened(server, uri)
+    if now is None or now.version != version:
+        return   # a newer text arrived while this one was checked (its own check publishes), or it was closed
     _publish(server, uri, version, text, outcome)
 
 
@@ -408,10 +420,10 @@ def _rename_key(uri: str, lines: list[str], finding: Finding) -> types.CodeActio
 
 def code_actions(server: QlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
-    document = server.workspace.get_text_document(uri)
+    document = opened(server, uri)
     path = _path(uri)
     checked = server.checked.get(uri)
-    if path is None or checked is None:
+    if path is None or checked is None or document is None:
         return []
     text, lines = document.source, document.source.splitlines()
     wanted = {(d.range.start.line, str(d.code)) for d in params.context.diagnostics}
@@ -518,7 +530,9 @@ def _keys_at(lines: list[str], number: int, before: str) -> list[str]:
 
 
 def completion(server: QlintServer, params: types.CompletionParams) -> types.CompletionList:
-    document = server.workspace.get_text_document(params.text_document.uri)
+    document = opened(server, params.text_document.uri)
+    if document is None:
+        return types.CompletionList(is_incomplete=False, items=[])
     lines = document.source.splitlines()
     number = params.position.line
     line = lines[number] if number < len(lines) else ""

@@ -26,7 +26,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import qlint.rules
-from qlint.config import CONFIG_FILES, Config, ConfigError, Settings, read_toml, resolve_rules
+from qlint.config import CONFIG_FILES, Config, ConfigError, Settings, extends_outside, read_toml, resolve_rules
 from qlint.files import relative
 from qlint.finding import Finding, Severity
 from qlint.pipeline import SetupError, check_sources, run_check, setup
@@ -73,7 +73,7 @@ def config_within(path: str, folder: str) -> Path | None:
     while _inside(str(here), str(top)):
         for name in CONFIG_FILES:
             candidate = here / name
-            if not candidate.is_file():
+            if not os.path.isfile(candidate):
                 continue
             if name != "pyproject.toml":
                 return candidate
@@ -102,6 +102,10 @@ def plan_for(path: str, folders: Sequence[str]) -> Plan:
         raise SetupError(str(exc)) from None
     if found is None:
         return Plan(path, None, False)
+    outside = extends_outside(found, Path(folder))
+    if outside is not None:   # its bank, cache and paths would be those of a config above the workspace folder
+        return Plan(path, None, False, f"{outside}, the workspace folder; buffers are checked alone, without the "
+                                       "bank or that config")
     config, _ = setup(str(found), Path(path))
     # the bank a config names (its ``paths``; without them the run reads at most the config's own folder, which
     # lies in the workspace folder already)
@@ -184,13 +188,50 @@ def _context():
     return context
 
 
+class Newest:
+    """At most ``size`` holders at once; a freed place goes to the newest waiter, not the oldest. An editor that
+    opens hundreds of files at once (a restored session) queues hundreds of checks: the buffer the author opened
+    or edited last is the one they look at, and it must not wait for all the others (FIFO made it wait 97 s)."""
+
+    def __init__(self, size: int) -> None:
+        self.free = size
+        self.waiting: list[asyncio.Future] = []
+
+    async def __aenter__(self) -> None:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+            return
+        place = asyncio.get_running_loop().create_future()
+        self.waiting.append(place)
+        try:
+            await place
+        except asyncio.CancelledError:
+            if place in self.waiting:
+                self.waiting.remove(place)
+            elif not place.cancelled():   # given a place just as it was cancelled: pass it on
+                self._release()
+            raise
+
+    async def __aexit__(self, *exc) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        while self.waiting:
+            place = self.waiting.pop()
+            if not place.done():
+                place.set_result(None)
+                return
+        self.free += 1
+
+
 class Workers:
-    """The worker processes of the open buffers: at most one per buffer and ``MAX_CHECKS`` at once."""
+    """The worker processes of the open buffers: at most one per buffer and ``MAX_CHECKS`` at once, the newest
+    waiting check first."""
 
     def __init__(self, budget: float = DEFAULT_BUDGET) -> None:
         self.budget = budget
         self.running: dict[int, multiprocessing.process.BaseProcess] = {}
-        self._slots = asyncio.Semaphore(MAX_CHECKS)
+        self._slots = Newest(MAX_CHECKS)
         self._context = _context()
 
     async def check(self, plan: Plan, text: str) -> Outcome:

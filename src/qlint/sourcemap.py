@@ -8,7 +8,7 @@ in any reader's map (or a ``BankItem``'s packed one).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,7 +157,8 @@ def locate(positions: Mapping[str, Any], field_path: str | None, default: tuple[
 @dataclass(frozen=True)
 class Suppression:
     """A ``# qlint: ignore[...] reason`` comment and the line it covers (``ignore-question``: the question there;
-    ``ignore-file``: the whole file)."""
+    ``ignore-file``: the whole file). ``path`` names the part of the file it sits in when that is not the file
+    itself (an entry of a package: ``quiz.zip!items/q1.xml``)."""
 
     line: int
     column: int
@@ -165,6 +166,7 @@ class Suppression:
     scope: str  # "line", "question" or "file"
     rules: tuple[str, ...]
     reason: str
+    path: str | None = None
 
 
 @dataclass(frozen=True)
@@ -195,11 +197,19 @@ class ParsedFile:
 
 
 _SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore-file|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+_OPENING = re.compile(r"#\s*+qlint:")
 _SCOPES = {"ignore": "line", "ignore-question": "question", "ignore-file": "file"}
 
+# whether the character at (line, column), both counted from 1, is bank text (a scalar's) rather than a comment
+TextAt = Callable[[int, int], bool]
 
-def find_suppressions(text: str) -> list[Suppression]:
-    """Suppression comments in a file's text. A comment alone on its line covers the next content line."""
+
+def find_suppressions(text: str, text_at: TextAt | None = None) -> list[Suppression]:
+    """Suppression comments in a file's text. A comment alone on its line covers the next content line.
+
+    ``text_at`` says where the file's text holds bank text: a ``#`` there is part of a stem or a rationale, never a
+    comment, so bank text can neither suppress a finding nor be taken for a comment line. Each line's candidates
+    are found in one pass and the whole pattern is matched once, at the first that is a comment."""
     if "qlint:" not in text:
         return []
     found: list[tuple[int, int, str, tuple[str, ...], str]] = []
@@ -207,7 +217,8 @@ def find_suppressions(text: str) -> list[Suppression]:
     waiting: list[int] = []  # indexes of comments alone on their line that have not met a content line yet
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.lstrip()
-        if stripped and not stripped.startswith("#"):
+        lone = stripped.startswith("#") and not (text_at is not None and text_at(number, len(line) - len(stripped) + 1))
+        if stripped and not lone:
             # one pass: a content line is the target of every lone comment still waiting above it (searching
             # ahead from each comment instead was quadratic in a run of comment lines)
             for index in waiting:
@@ -215,7 +226,7 @@ def find_suppressions(text: str) -> list[Suppression]:
             waiting.clear()
         if "qlint:" not in line:
             continue
-        match = _SUPPRESSION.search(line)
+        match = _comment(line, number, text_at)
         if match is None:
             continue
         if not line[: match.start()].strip():
@@ -226,3 +237,14 @@ def find_suppressions(text: str) -> list[Suppression]:
         targets.append(number)  # its own line until a content line below claims it
     return [Suppression(number, column, target, scope, rules, reason)
             for (number, column, scope, rules, reason), target in zip(found, targets)]
+
+
+def _comment(line: str, number: int, text_at: TextAt | None) -> re.Match | None:
+    """The first suppression on a line that is a comment, not bank text."""
+    for candidate in _OPENING.finditer(line):
+        if text_at is not None and text_at(number, candidate.start() + 1):
+            continue
+        match = _SUPPRESSION.match(line, candidate.start())
+        if match is not None:
+            return match
+    return None

@@ -122,31 +122,39 @@ def apply_suppressions(findings: list[Finding], files: Sequence[CheckedFile],
 
 def _index_comments(result: CheckedFile, index: _Index, resolve, extra: list[Finding],
                     invalid: Severity | None) -> None:
-    """A file's suppression comments into ``index``; one without rule names or a reason is an invalid-suppression."""
-    questions = [*result.items, *result.rejected]
-    starts = sorted((q.line, i) for i, q in enumerate(questions))
-    lines = [s for s, _ in starts]
+    """A file's suppression comments into ``index``; one without rule names or a reason is an invalid-suppression.
+    A comment in a package entry (``sup.path``) covers that entry's lines and questions only."""
+    starts: dict[str, tuple[list[int], list[BankItem]]] = {}
+
+    def questions_of(path: str) -> tuple[list[int], list[BankItem]]:
+        if path not in starts:
+            own = sorted(((q.line, i, q) for i, q in enumerate([*result.items, *result.rejected]) if q.path == path),
+                         key=lambda t: t[:2])
+            starts[path] = ([line for line, _, _ in own], [q for _, _, q in own])
+        return starts[path]
+
     for sup in result.suppressions:
+        path = sup.path or result.path
         if not sup.reason or not sup.rules:
             if invalid is not None:
                 what = "a reason" if sup.rules else "rule names in brackets"
                 form = _FORMS.get(sup.scope, "ignore")
-                extra.append(Finding(result.path, sup.line, sup.column, INVALID[0], INVALID[1], invalid,
+                extra.append(Finding(path, sup.line, sup.column, INVALID[0], INVALID[1], invalid,
                                      f"suppression needs {what}: # qlint: {form}[rule] reason"))
             continue
-        names = resolve(sup.rules, result.path, sup.line, sup.column, None)
+        names = resolve(sup.rules, path, sup.line, sup.column, None)
         if not names:
             continue
-        key = _Key(result.path, sup.line, sup.column, names, sup.reason, "comment")
+        key = _Key(path, sup.line, sup.column, names, sup.reason, "comment")
         if sup.scope == "line":
-            index.add(key, index.by_line, (result.path, sup.target_line))
+            index.add(key, index.by_line, (path, sup.target_line))
         elif sup.scope == "file":
-            index.add(key, index.by_file, result.path)
+            index.add(key, index.by_file, path)
         else:
+            lines, items = questions_of(path)
             at = bisect.bisect_right(lines, sup.target_line) - 1
             if at >= 0:
-                item: BankItem = questions[starts[at][1]]
-                index.add(key, index.by_question, (result.path, item.id))
+                index.add(key, index.by_question, (path, items[at].id))
 
 
 def finish(outcomes: Sequence[CheckedFile], findings: list[Finding], active: Sequence[ActiveRule], *,

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -41,7 +42,7 @@ def add_parser(subparsers) -> None:
 
 def as_check(args: argparse.Namespace) -> argparse.Namespace:
     """The ``check`` arguments that ``analyze`` stands for: bank paths, the responses, response rules only."""
-    responses = [p for p in args.paths if not (p.lower().endswith(_BANK_SUFFIXES) or Path(p).is_dir())]
+    responses = [p for p in args.paths if not (p.lower().endswith(_BANK_SUFFIXES) or os.path.isdir(p))]
     if not responses:   # nothing to analyse is not "All clear"
         raise UsageError("analyze needs response files (CSV, TSV or Parquet) before the bank files or folders")
     bank = [p for p in args.paths if p not in responses]

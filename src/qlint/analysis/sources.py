@@ -10,9 +10,11 @@ the quoted SQL, the reader's list of candidate dialects, or its advice on option
 """
 from __future__ import annotations
 
+import gzip
 import os
 import re
 import stat
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -111,18 +113,41 @@ def _head(handle: BinaryIO, size: int) -> bytes:
     return head
 
 
+MAX_RATIO = 100               # a gzip file inflating to more than this many times its size is refused ...
+MIN_INFLATED = 64 * 1024 ** 2  # ... once it has inflated past this (real response tables compress 5-20 times)
+
+
 def check_lines(file: Opened, path: Path) -> None:
     """Refuse a text file holding a line longer than ``MAX_LINE`` before the engine reads it: the engine
     rejects such a line too, but only after minutes per gigabyte. One streaming pass, line breaks found by
-    numpy a chunk at a time (a second or so for 10 million rows)."""
+    numpy a chunk at a time (a second or so for 10 million rows). A gzip file is looked at as the engine reads
+    it, inflated, and refused once it inflates past MAX_RATIO times its size (a 1 MB file of 100 million rows
+    would hold the engine for minutes)."""
     # numpy only when responses are read: the response rules' module is loaded on every run, and a check whose
     # bank findings are cached imports no numpy at all
     import numpy as np
 
     handle = file.handle
     handle.seek(0)
-    run, line = 0, 1   # bytes since the last line break, and that line's number
+    try:
+        if COMPRESSION.get(path.suffix.lower()) != "gzip":
+            _scan_lines(handle, path, None, np)
+            return
+        try:
+            _scan_lines(gzip.GzipFile(fileobj=handle, mode="rb"), path, max(MIN_INFLATED, MAX_RATIO * file.size), np)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise AnalysisError(f"{path}: not a gzip file the reader can inflate: {exc}") from None
+    finally:
+        handle.seek(0)
+
+
+def _scan_lines(handle, path: Path, limit: int | None, np) -> None:
+    run, line, total = 0, 1, 0   # bytes since the last line break, that line's number, bytes read
     while chunk := handle.read(_CHUNK):
+        total += len(chunk)
+        if limit is not None and total > limit:
+            raise AnalysisError(f"{path}: inflates to more than {MAX_RATIO} times its size (a compression bomb?): "
+                                "not a table of responses qlint reads")
         if line == 1 and run == 0 and chunk.startswith(b"PAR1"):
             break   # Parquet: no lines
         data = np.frombuffer(chunk, dtype=np.uint8)
@@ -140,7 +165,6 @@ def check_lines(file: Opened, path: Path) -> None:
             run = len(chunk) - 1 - int(breaks[-1])
         if run > MAX_LINE:
             break
-    handle.seek(0)
     if run > MAX_LINE:
         raise AnalysisError(f"{path}: line {line} is longer than {MAX_LINE:,} bytes: not a table of responses")
 

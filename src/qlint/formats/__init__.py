@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from time import monotonic
 
-from qlint.files import SKIP_DIRS, first_time, matches_glob, read_file
+from qlint.files import SKIP_DIRS, OutsideLink, first_time, matches_glob, open_regular, read_file
 from qlint.formats import zipsafe
 from qlint.finding import Severity
 from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, ReadTimeout, finding, format_name, parse_error
@@ -132,7 +132,8 @@ def _looks_like_bank(path: Path, limits: Limits) -> bool:
     encoding) is Moodle's ``<quiz>`` or QTI's; a ``.zip`` when it is a content package (holds ``imsmanifest.xml``).
     Other XML in a bank folder (a build file, a Canvas export's quiz settings) is left alone."""
     try:
-        with open(path, "rb") as handle:
+        # a FIFO or a device is never opened for reading (it would block): it is taken, and reading it says what it is
+        with open_regular(path) as handle:
             if path.name.lower().endswith(".zip"):
                 return handle.read(2) == b"PK" and _has_manifest(handle, limits)
             # lxml comes in with the XML readers, on first use: a YAML-only run never loads it
@@ -161,23 +162,32 @@ def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Lim
     (always taken) first, then the files of the other formats. A file reached twice (named by a relative and an
     absolute path, its folder named twice, a link or hard link to another bank file) is taken once, under the
     first name met: checked twice, it would clash with itself. ``skip(path, is_folder)``, when given, leaves out
-    what the walk meets (a .gitignore'd folder is never entered); files named explicitly are always taken."""
+    what the walk meets (a .gitignore'd folder is never entered); files named explicitly are always taken. The walk
+    follows no link to a folder, nor a link to a file outside the folder named: that one comes as an OutsideLink,
+    which reading refuses with a finding (a bank must not make qlint read, and print in its findings, a file
+    elsewhere on the machine)."""
     globs = tuple(getattr(limits, "formats", ()))
     yaml_suffixes = FORMATS["yaml"]
     first: list[Path] = []
     rest: list[Path] = []
     identities: set[object] = set()
     for root in paths:
-        if not root.is_dir():
+        if not os.path.isdir(root):
             if first_time(root, identities):
                 first.append(root)
             continue
+        inside = os.path.realpath(root)
         for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
                                  and not (skip is not None and skip(Path(dirpath) / d, True)))
             for name in sorted(filenames):
                 candidate = Path(dirpath) / name
                 if name.startswith(".") or matches_glob(candidate, exclude) or (skip is not None and skip(candidate, False)):
+                    continue
+                if os.path.islink(candidate) and _leads_outside(candidate, inside):
+                    # a link out of the folder walked (to ~/.ssh, /etc): named, never opened, not even to sniff it
+                    if name.lower().endswith(_LINKED) and first_time(candidate, identities):
+                        first.append(OutsideLink(candidate))
                     continue
                 if name.endswith(yaml_suffixes):
                     if first_time(candidate, identities):
@@ -190,6 +200,18 @@ def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Lim
         if candidate not in taken:
             taken.add(candidate)
             yield candidate
+
+
+_LINKED = (".yaml", ".yml", ".gift", ".aiken", ".txt", ".xml", ".zip", ".qti")   # link names a walk reports
+
+
+def _leads_outside(link: Path, folder: str) -> bool:
+    """Whether a symbolic link met on a walk leads to a regular file outside ``folder`` (a real path): one whose
+    content reading would show. A dangling link, a loop or a link to a device is read as before (reading says what
+    it is, and reads nothing)."""
+    target = os.path.realpath(link)
+    inside = target == folder or target.startswith(folder.rstrip(os.sep) + os.sep)
+    return not inside and os.path.isfile(target)
 
 
 def with_source_format(config, name: str):
@@ -208,7 +230,7 @@ def is_yaml(path: str, limits: Limits) -> bool:
     if path.lower().endswith((".yaml", ".yml")):
         return True
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:
             head = handle.read(8192)
     except OSError:
         return False

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from qlint.finding import Severity
-from qlint.formats.base import Draft, build, decode_text, finding, text_lines
+from qlint.formats.base import Draft, build, decode_text, finding, on_time, text_lines
 from qlint.limits import Limits
 from qlint.problems import RATIONALES_NOT_HELD, SCHEMA
 from qlint.sourcemap import ParsedFile
@@ -28,7 +28,9 @@ class _Question:
     def __init__(self, line: int) -> None:
         self.line = line
         self.stem: list[tuple[int, str]] = []
-        self.options: list[tuple[int, int, str, str]] = []   # line, column, letter, text
+        # line, column, letter, and the text's lines (a line after an option continues it; joined once at the end,
+        # since adding each to a growing string cost the square of its length)
+        self.options: list[tuple[int, int, str, list[str]]] = []
         self.answer: tuple[int, int, str] | None = None
 
 
@@ -51,10 +53,9 @@ def _groups(text: str) -> list[_Question]:
             key = answer.group(1)
             current.answer = (number, indent + answer.start(1) + 1 if key else indent + 1, key)
         elif option and option.group(2) and (current.stem or current.options):
-            current.options.append((number, indent + option.start(2) + 1, option.group(1), option.group(2)))
+            current.options.append((number, indent + option.start(2) + 1, option.group(1), [option.group(2)]))
         elif current.options:   # a line after the options continues the last one
-            n, c, letter, body = current.options[-1]
-            current.options[-1] = (n, c, letter, f"{body} {stripped}")
+            current.options[-1][3].append(stripped)
         else:
             current.stem.append((number, line))
     return found
@@ -75,13 +76,15 @@ class AikenReader:
         if text is None:
             return result
         drafts = []
-        for group in _groups(text):
+        for count, group in enumerate(_groups(text)):
+            if count % 64 == 0:
+                on_time(limits)   # reading counts against the file's time budget
             draft = self._draft(group, result)
             if draft is not None:
                 drafts.append(draft)
         if not drafts and not result.findings:
             result.findings.append(finding(path, 1, 1, SCHEMA, "file holds no Aiken questions"))
-        build(drafts, result)
+        build(drafts, result, limits)
         if result.questions:
             self._no_rationales(result)
         return result
@@ -121,7 +124,7 @@ class AikenReader:
             return None
         options = []
         for index, (number, col, letter, body) in enumerate(group.options):
-            options.append({"text": body, "correct": letter == key.upper()})
+            options.append({"text": " ".join(body), "correct": letter == key.upper()})
             draft.positions[f"options[{index}]"] = draft.positions[f"options[{index}].text"] = (number, col)
         draft.fields["options"] = options
         return draft

@@ -12,10 +12,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from qlint.files import read_limited
+from qlint.files import read_file
 from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, read
-from qlint.formats.write import TARGETS, Output, Part, Writer, guard_sources, save
+from qlint.formats.write import TARGETS, Output, Part, UnsafePath, Writer, guard_sources, save
 from qlint.formats.write_text import write_aiken, write_gift, write_yaml
 from qlint.formats.write_xml import write_moodle, write_qti12, write_qti21
 from qlint.limits import Limits
@@ -26,6 +26,7 @@ from qlint.sourcemap import ParsedFile
 WRITERS: dict[str, Writer] = {"yaml": write_yaml, "gift": write_gift, "aiken": write_aiken,
                               "moodle-xml": write_moodle, "qti12": write_qti12, "qti21": write_qti21}
 assert tuple(WRITERS) == TARGETS
+PACKAGED = ("qti12", "qti21")   # the targets a .zip output is a content package of (with its imsmanifest.xml)
 
 
 @dataclass
@@ -39,20 +40,9 @@ class Converted:
     problems: list[Finding] = field(default_factory=list)
 
 
-def _read_file(path: Path, limits: Limits) -> tuple[bytes | None, str | None]:
-    try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > limits.max_file_size:
-                return None, f"file is {size / 1048576:.1f} MB, over the max-file-size limit"
-            return read_limited(handle, size, limits.max_file_size), None
-    except OSError as exc:
-        return None, f"cannot read file: {exc.strerror or type(exc).__name__}"
-
-
 def _base(paths: list[Path]) -> Path | None:
     """The folder the output's tree starts from: the one folder named, else the folder the named paths share."""
-    folders = [os.path.abspath(p if p.is_dir() else p.parent) for p in paths]
+    folders = [os.path.abspath(p if os.path.isdir(p) else p.parent) for p in paths]
     try:
         return Path(os.path.commonpath(folders)) if folders else None
     except ValueError:   # different drives
@@ -70,10 +60,11 @@ def _relative(path: Path, base: Path | None) -> str:
 
 @dataclass
 class _Suppressed:
-    """A file's suppression comments, as what the writers carry: rules and reason per question, and file-wide."""
+    """A file's suppression comments, as what the writers carry: rules and reason per question, and file-wide, by
+    the path they sit in (the file's, or a package entry's)."""
 
-    by_question: dict[str, dict[str, str]] = field(default_factory=dict)
-    file_wide: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    by_question: dict[tuple[str, str], dict[str, str]] = field(default_factory=dict)
+    file_wide: dict[str, list[tuple[tuple[str, ...], str]]] = field(default_factory=dict)
     widened: int = 0   # line suppressions that now cover their whole question
 
 
@@ -81,20 +72,23 @@ def _suppressions(result: ParsedFile) -> _Suppressed:
     """Which question each valid suppression comment covers: an ``ignore-question`` the question it opens, an
     ``ignore`` (one line) the question that line is in, since no target holds a line's suppression apart."""
     found = _Suppressed()
-    own = sorted((loaded.line, index) for index, loaded in enumerate(result.questions) if loaded.path == result.path)
-    lines = [line for line, _ in own]
+    starts: dict[str, tuple[list[int], list[str]]] = {}
     for sup in result.suppressions:
         if not sup.rules or not sup.reason:
             continue   # invalid (check says so); there is nothing to carry
+        path = sup.path or result.path
         if sup.scope == "file":
-            found.file_wide.append((sup.rules, sup.reason))
+            found.file_wide.setdefault(path, []).append((sup.rules, sup.reason))
             continue
+        if path not in starts:
+            own = sorted((loaded.line, index) for index, loaded in enumerate(result.questions) if loaded.path == path)
+            starts[path] = ([line for line, _ in own], [result.questions[i].question.id for _, i in own])
+        lines, ids = starts[path]
         at = bisect.bisect_right(lines, sup.target_line) - 1
         if at < 0:
             continue
-        qid = result.questions[own[at][1]].question.id
         for rule in sup.rules:
-            found.by_question.setdefault(qid, {}).setdefault(rule, sup.reason)
+            found.by_question.setdefault((path, ids[at]), {}).setdefault(rule, sup.reason)
         found.widened += sup.scope == "line"
     return found
 
@@ -119,7 +113,7 @@ def collect(paths: list[Path], limits: Limits, exclude: tuple[str, ...] = (),
         if out is not None:
             guard_sources(out, [path])
         display = path.as_posix()
-        data, error = _read_file(path, limits)
+        data, _, error = read_file(path, limits)   # a FIFO, a device or an over-limit file is never read
         if data is None:
             problems.append(Finding(display, 1, 1, *PARSE_ERROR, Severity.ERROR, error or "unreadable"))
             continue
@@ -132,9 +126,9 @@ def collect(paths: list[Path], limits: Limits, exclude: tuple[str, ...] = (),
         for loaded in result.questions:
             entry = loaded.path[len(display):] if loaded.path.startswith(display + "!") else ""
             part = parts.setdefault(loaded.path, Part(loaded.path, [], relative + entry,
-                                                      list(suppressed.file_wide) if not entry else []))
-            part.questions.append(_with_ignores(loaded.question, suppressed.by_question.get(loaded.question.id)
-                                                if not entry else None))
+                                                      list(suppressed.file_wide.get(loaded.path, ()))))
+            part.questions.append(_with_ignores(loaded.question,
+                                                suppressed.by_question.get((loaded.path, loaded.question.id))))
     return list(parts.values()), problems, widened
 
 
@@ -142,6 +136,11 @@ def convert(paths: list[Path], target: str, out: Path, limits: Limits, exclude: 
             force: bool = False) -> Converted:
     """Read ``paths``, write them as ``target`` under ``out``; raises write.UnsafePath (an output on a source, or
     over an existing file without ``force``) or OSError on writing."""
+    if out.name.lower().endswith(".zip") and target not in PACKAGED:
+        # a zip of GIFT, Aiken, YAML or Moodle XML files is no content package: no LMS imports it and qlint reads
+        # it as "no imsmanifest.xml", every question lost
+        raise UnsafePath(f"refusing to write {out}: a .zip output is a QTI content package (--to qti12 or qti21); "
+                         f"write {target} to a folder")
     guard_sources(out, paths)
     parts, problems, widened = collect(paths, limits, exclude, out)
     output = Output()

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from qlint.formats.base import Draft, build, decode_text, finding, text_lines, unsupported
+from qlint.formats.base import Draft, build, decode_text, finding, on_time, text_lines, unsupported
 from qlint.formats.html import to_plain
 from qlint.limits import Limits
 from qlint.finding import Severity
@@ -295,9 +295,11 @@ _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 def _suppression_text(text: str) -> str:
     """``// qlint: ignore[...]`` comments read as the YAML loader's ``# qlint:`` comments, on the same lines (the
-    characters ``str.splitlines`` would also break at are spaces here, so that the lines stay the file's)."""
-    return "\n".join("#" + line.strip()[2:] if line.strip().startswith("//") else line
-                     for line in text_lines(_OTHER_BREAKS.sub(" ", text)))
+    characters ``str.splitlines`` would also break at are spaces here, so that the lines stay the file's). Only a
+    ``//`` line is a comment in GIFT: every other line is question text (a ``#`` there opens feedback, or is a
+    stem's), so it stands as a plain content line and no text can pass for a suppression."""
+    lines = [line.strip(_TRIM) for line in text_lines(_OTHER_BREAKS.sub(" ", text))]   # as blocks() trims them
+    return "\n".join("#" + line[2:] if line.startswith("//") else "x" if line else "" for line in lines)
 
 
 class GiftReader:
@@ -324,7 +326,9 @@ class GiftReader:
                 "next blank line, as part of the category's name and loses the question they hold; put a blank line "
                 "after the $CATEGORY: line", severity=Severity.WARNING))
         untold: list[Draft] = []
-        for block in found:
+        for count, block in enumerate(found):
+            if count % 64 == 0:
+                on_time(limits)   # reading counts against the file's time budget
             try:
                 tree = _PARSER.parse(block.text)
             except UnexpectedInput as exc:
@@ -344,7 +348,7 @@ class GiftReader:
                 skipped[outcome.kind] = (count + 1, line, column)
         if not drafts and not skipped and not result.findings:
             result.findings.append(finding(path, 1, 1, SCHEMA, "file holds no GIFT questions"))
-        build(drafts, result)
+        build(drafts, result, limits)
         result.findings += unsupported(path, skipped)
         _no_feedback(untold, result)
         return result

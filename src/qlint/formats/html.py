@@ -30,14 +30,15 @@ _OPEN = re.compile(r"<")
 _ASCII_SPACE = re.compile(r"[ \t\r\n\f]+")
 
 
-def _closing(text: str, start: int, marker: str, missing: set[str]) -> int:
-    """Where ``marker`` next occurs from ``start``, or -1; a marker once missing is never looked for again (it
-    cannot occur later either), which keeps the pre-pass linear."""
-    if marker in missing:
-        return -1
+def _closing(text: str, start: int, marker: str, found: dict[str, int]) -> int:
+    """Where ``marker`` next occurs from ``start``, or -1. Each marker's last place is kept: a search from before it
+    gives it again, and one once missing is never made again (it cannot occur later either), so the pre-pass looks
+    at each character once per marker, however many openings share one end."""
+    at = found.get(marker)
+    if at is not None and (at < 0 or at >= start):
+        return at
     at = text.find(marker, start)
-    if at < 0:
-        missing.add(marker)
+    found[marker] = at
     return at
 
 
@@ -45,7 +46,7 @@ def _markup(text: str) -> str:
     """``text`` with only complete markup left as markup: comments and declarations dropped, CDATA as escaped text,
     every ``<`` that opens nothing complete escaped."""
     out: list[str] = []
-    missing: set[str] = set()
+    missing: dict[str, int] = {}
     pos = 0
     for found in iter(lambda: _OPEN.search(text, pos), None):
         at = found.start()
@@ -64,7 +65,8 @@ def _markup(text: str) -> str:
                 continue
         elif text.startswith(("<!", "<?"), at):
             end = _closing(text, at + 2, ">", missing)
-            if end >= 0 and "<" not in text[at + 1:end]:
+            # a "<" before the ">" ends the search there: the text up to it is looked at once
+            if end >= 0 and text.find("<", at + 1, end) < 0:
                 pos = end + 1
                 continue
         else:

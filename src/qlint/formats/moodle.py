@@ -69,7 +69,7 @@ class MoodleReader:
             result.findings.append(finding(path, root.sourceline or 1, 1, SCHEMA,
                                            f"Moodle XML must have <quiz> as its root, not <{xmlsafe.local(root)}>"))
             return result
-        result.suppressions = xmlsafe.suppressions(document.text)
+        result.suppressions = xmlsafe.suppressions(document)
         drafts: list[Draft] = []
         skipped: dict[str, tuple[int, int, int]] = {}
         category = None

@@ -10,6 +10,7 @@ silently. The package's test (``assessmentTest``) and manifest are package parts
 """
 from __future__ import annotations
 
+import dataclasses
 import io
 import posixpath
 import zipfile
@@ -38,7 +39,7 @@ def read_xml(data: bytes, path: str, result: ParsedFile, limits: Limits, skipped
     result.findings += problems
     if document is None:
         return []
-    result.suppressions = xmlsafe.suppressions(document.text)
+    result.suppressions = xmlsafe.suppressions(document)
     root = document.root
     counts: dict[str, tuple[int, int, int]] = {} if skipped is None else skipped
     kind = xmlsafe.local(root)
@@ -152,6 +153,8 @@ def _entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path: str, listed: d
     build(read_xml(body, inner, part, limits, skipped), part, limits)
     result.questions += part.questions
     result.findings += part.findings
+    # an entry's suppression comments cover its own lines and questions, named by the entry's path
+    result.suppressions += [dataclasses.replace(s, path=inner) for s in part.suppressions]
 
 
 def read_package(data: bytes, path: str, limits: Limits) -> ParsedFile:

@@ -283,7 +283,7 @@ def save(files: dict[str, str], out: Path, force: bool = False) -> list[Path]:
         _inside(Path("."), name)
     mode = 0o666 & ~_umask()
     if out.name.lower().endswith(".zip"):
-        if out.is_dir():
+        if os.path.isdir(out):
             raise UnsafePath(f"refusing to write the package {out}: a folder of that name exists")
         if not force:
             _existing([out])

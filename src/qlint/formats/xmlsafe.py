@@ -34,9 +34,13 @@ def _parser() -> etree.XMLParser:
                            huge_tree=False, remove_blank_text=False, strip_cdata=True)
 
 
-def _pull() -> etree.XMLPullParser:
+def _pull(encoding: str | None = None) -> etree.XMLPullParser:
     return etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
-                               dtd_validation=False, huge_tree=False)
+                               dtd_validation=False, huge_tree=False, encoding=encoding)
+
+
+# libxml2's push parser does not tell UTF-32 by its byte-order mark (the whole-document parser does): named here
+_UTF32 = ((codecs.BOM_UTF32_LE, "UTF-32LE"), (codecs.BOM_UTF32_BE, "UTF-32BE"))
 
 
 @dataclass(frozen=True)
@@ -54,12 +58,17 @@ class Prolog:
 def prolog(chunks: Iterable[bytes]) -> Prolog | None:
     """The prolog of the document ``chunks`` make up, read only as far as the root element's start tag (a long
     licence comment before the root is read through, whatever its length); None when it is not XML."""
-    parser = _pull()
+    parser = None
     for chunk in chunks:
         try:
+            if parser is None:
+                encoding = next((codec for bom, codec in _UTF32 if chunk.startswith(bom)), None)
+                parser = _pull(encoding)
+                chunk = chunk[4:] if encoding else chunk
             parser.feed(chunk)
-        except (etree.LxmlError, ValueError):   # the events before the error still tell what the prolog declared
-            return next((_head(element) for _, element in parser.read_events()), None)
+        except (etree.LxmlError, ValueError, LookupError):
+            # the events before the error still tell what the prolog declared
+            return next((_head(element) for _, element in parser.read_events()), None) if parser is not None else None
         for _, element in parser.read_events():
             return _head(element)
     return None
@@ -150,6 +159,11 @@ def parse(data: bytes, path: str, limits: Limits | None = None) -> tuple[Documen
         return None, [finding(path, 1, 1, PARSE_ERROR, f"XML cannot be read: {exc}")]
     if root is None:
         return None, [finding(path, 1, 1, PARSE_ERROR, "XML document has no root element")]
+    dtd = root.getroottree().docinfo.internalDTD
+    if dtd is not None and next(dtd.iterentities(), None) is not None:
+        # the prolog missed them (an encoding its reader does not tell): the parsed document says, and is refused
+        return None, [finding(path, 1, 1, PARSE_ERROR,
+                              "XML DOCTYPE declares entities; qlint never loads DTDs or expands entities: remove the DOCTYPE")]
     reference = next(root.iter(etree.Entity), None)
     if reference is not None:   # an entity an external DTD would define: its text would silently go missing
         return None, [finding(path, reference.sourceline or 1, 1, PARSE_ERROR,
@@ -286,23 +300,52 @@ class Positions:
         return self.found.get(element) or (element.sourceline or 1, 1)
 
 
-def suppressions(text: str) -> list:
+def suppressions(document: Document) -> list:
     """``<!-- qlint: ignore[...] reason -->`` comments, read as the YAML loader reads ``# qlint:`` comments (a
-    comment alone on its line covers the next element's line; ``ignore-question`` the question it opens). Each
-    line is cut with ``str.find``: no pattern runs over a comment's body."""
+    comment alone on its line covers the next element's line; ``ignore-question`` the question it opens). Only a
+    comment the parser read as one counts: ``<!--`` inside CDATA or an attribute, or ``# qlint:`` in a text, is bank
+    text. Each line is cut with ``str.find``: no pattern runs over a comment's body."""
+    text = document.text
     if "qlint:" not in text:
         return []
+    opened: dict[int, list[str]] = {}   # line a real comment opens on -> the first line of each such body
+    for comment in _comments(document.root):
+        body = comment.text or ""
+        if "qlint:" in body:
+            start = (comment.sourceline or 1) - body.count("\n")
+            opened.setdefault(start, []).append(body.split("\n", 1)[0].strip())
     lines = []
-    for line in text.split("\n"):
-        if "qlint:" not in line:
-            lines.append("" if line.lstrip().startswith("#") else line)
-            continue
-        opening = line.find("<!--")
-        body = line[opening + 4:] if opening >= 0 else ""
-        closing = body.find("-->")
-        comment = (body[:closing] if closing >= 0 else body).strip()
-        if opening >= 0 and comment.startswith("qlint:"):
-            lines.append(line[:opening] + "# " + comment + (body[closing + 3:] if closing >= 0 else ""))
-        else:
-            lines.append("" if line.lstrip().startswith("#") else line)
+    for number, line in enumerate(text.split("\n"), start=1):
+        found = _opening(line, opened[number]) if number in opened else None
+        if found is not None:
+            at, comment, rest = found
+            lines.append(line[:at] + "# " + comment + rest)
+        else:   # question text, markup or a comment of no concern: a content line, whatever it says
+            lines.append("x" if line.strip() else "")
     return find_suppressions("\n".join(lines))
+
+
+def _comments(root) -> Iterable:
+    """Every comment of a document: before its root, inside it and after it."""
+    yield from root.itersiblings(etree.Comment, preceding=True)
+    yield from root.iter(etree.Comment)
+    yield from root.itersiblings(etree.Comment)
+
+
+_QLINT_COMMENT = re.compile(r"<!--\s*+qlint:")
+
+
+def _opening(line: str, bodies: list[str]) -> tuple[int, str, str] | None:
+    """Where on ``line`` a real ``qlint:`` comment opens (one whose body's first line the parser read is among
+    ``bodies``), its text up to ``-->`` on this line, and what follows it. One pass: each ``-->`` is looked for
+    once, however many ``<!--`` a text on the line holds."""
+    closing = -1
+    for match in _QLINT_COMMENT.finditer(line):
+        if closing < match.end():
+            closing = line.find("-->", match.end())
+            if closing < 0:
+                closing = len(line)
+        comment = line[match.start() + 4:closing].strip()
+        if comment in bodies:
+            return match.start(), comment, line[closing + 3:]
+    return None

@@ -7,6 +7,7 @@ bytes, bad YAML, bad shape -- comes out as a Finding, never as an exception.
 """
 from __future__ import annotations
 
+import bisect
 import difflib
 from typing import Any
 
@@ -14,7 +15,7 @@ import yaml
 from pydantic import ValidationError
 
 from qlint.finding import Finding, Severity
-from qlint.formats.base import decode, did_you_mean, schema_messages
+from qlint.formats.base import decode, did_you_mean, on_time, schema_messages
 from qlint.limits import Limits
 from qlint.model import QUESTION_FIELDS, Plain, Question
 from qlint.problems import PARSE_ERROR, SCHEMA
@@ -282,6 +283,63 @@ def _entries(root: yaml.Node, path: str, findings: list[Finding]) -> list[yaml.N
     return None
 
 
+class _TextAt:
+    """Where a file's scalars are written, so that a ``#`` inside a stem, a quoted rationale or a ``|`` block is
+    bank text and never a suppression comment (only a YAML comment is one). Spans run from a scalar's start (a
+    block's first content line: its header line may carry a comment) to its end, in the file's lines and columns;
+    past ``limit`` (where a broken file stopped being read) everything counts as text."""
+
+    def __init__(self, spans: list[tuple[tuple[int, int], tuple[int, int]]], limit: tuple[int, int] | None = None):
+        spans.sort()
+        self.starts = [start for start, _ in spans]
+        self.ends = [end for _, end in spans]
+        self.limit = limit
+
+    def __call__(self, line: int, column: int) -> bool:
+        at = (line - 1, column - 1)
+        if self.limit is not None and at >= self.limit:
+            return True
+        index = bisect.bisect_right(self.starts, at) - 1
+        return index >= 0 and at < self.ends[index]
+
+    @staticmethod
+    def _span(start, end, style) -> tuple[tuple[int, int], tuple[int, int]]:
+        begin = (start.line + 1, 0) if style in ("|", ">") else (start.line, start.column)
+        return begin, (end.line, end.column)
+
+    @classmethod
+    def composed(cls, root: yaml.Node) -> _TextAt:
+        """The spans of every scalar of a composed document (each node once, however many aliases lead to it)."""
+        spans, stack, seen = [], [root], set()
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if type(node) is yaml.ScalarNode:
+                spans.append(cls._span(node.start_mark, node.end_mark, node.style))
+            elif type(node) is yaml.SequenceNode:
+                stack.extend(node.value)
+            else:
+                stack.extend(child for pair in node.value for child in pair)
+        return cls(spans)
+
+    @classmethod
+    def scanned(cls, text: str) -> _TextAt:
+        """The spans of a file that does not compose: its scalar tokens as far as the scanner reads."""
+        spans, limit = [], None
+        try:
+            for token in yaml.scan(text, Loader=_YamlLoader):
+                if isinstance(token, yaml.ScalarToken):
+                    spans.append(cls._span(token.start_mark, token.end_mark, token.style))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            limit = (mark.line, mark.column) if mark is not None else (0, 0)
+        except RecursionError:
+            limit = (0, 0)
+        return cls(spans, limit)
+
+
 def _misspelt_questions(root: yaml.MappingNode) -> yaml.ScalarNode | None:
     """The key of a file that is plainly a ``questions:`` list under a misspelt key (``question:``, ``Questions:``):
     a mapping of no question field whose one close match to ``questions`` holds a list."""
@@ -296,15 +354,18 @@ def _misspelt_questions(root: yaml.MappingNode) -> yaml.ScalarNode | None:
 def load_text(text: str, path: str, limits: Limits | None = None) -> ParsedFile:
     """Parse and validate one bank file's text."""
     limits = limits or Limits()
-    result = ParsedFile(path=path, suppressions=find_suppressions(text))
+    result = ParsedFile(path=path)
     try:
         root = yaml.compose(text, Loader=_YamlLoader)
     except yaml.YAMLError as exc:
         result.findings.append(_yaml_error(exc, path, text))
+        result.suppressions = find_suppressions(text, _TextAt.scanned(text)) if "qlint:" in text else []
         return result
     except RecursionError:
         result.findings.append(_finding(path, 1, 1, PARSE_ERROR, "YAML nested too deeply to read"))
         return result
+    if "qlint:" in text:
+        result.suppressions = find_suppressions(text, _TextAt.composed(root))
     if root is None or (isinstance(root, yaml.ScalarNode) and not root.style and root.value == ""
                         and root.tag in _STANDARD_TAGS):  # "---" alone, or "---\n..."
         result.findings.append(_finding(path, 1, 1, SCHEMA, "file holds no questions (it is empty or only comments)"))
@@ -314,7 +375,9 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> ParsedFile:
     if entries is None:
         return result
     walker = _Walker(path, limits, text)
-    for node in entries:
+    for count, node in enumerate(entries):
+        if count % 64 == 0:
+            on_time(limits)   # reading counts against the file's time budget
         mark = node.start_mark
         line, column = mark.line + 1, mark.column + 1
         positions: dict[str, tuple[int, int]] = {}
