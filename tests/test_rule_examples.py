@@ -5,7 +5,7 @@ The examples are also what `qlint rule NAME` and the docs show, so a rule cannot
 from __future__ import annotations
 
 import pytest
-from conftest import lint_text
+from conftest import example_options, lint_text
 
 from qlint.registry import load_registry
 
@@ -22,7 +22,8 @@ CASES = [c for c in CASES if c[:2] != ("rule-timeout", "failing")]
 @pytest.mark.parametrize("name,kind,index,text", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
 def test_rule_example(name, kind, index, text, registry):
     # a rule about other bank formats shows its examples in one of them
-    findings = lint_text(text, registry, extend=[name], path=EXAMPLE_PATHS.get(name, "example.yaml"))
+    findings = lint_text(text, registry, extend=[name], path=EXAMPLE_PATHS.get(name, "example.yaml"),
+                         options={name: example_options(text)})
     fired = [f for f in findings if f.rule == name]
     if kind == "failing":
         assert fired, f"{name}: failing example {index} did not fire:\n{text}"

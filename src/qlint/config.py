@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from qlint.blueprint import Blueprint, BlueprintError, load_blueprint, validate
 from qlint.files import matches_glob
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
@@ -58,6 +59,8 @@ class Settings(BaseModel):
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
     # glob -> bank format (gift, aiken, moodle-xml, qti, yaml) for files whose suffix does not say (Aiken's .txt)
     formats: dict[str, str] = Field(default_factory=dict)
+    # the exam blueprint: a YAML file (relative to the config's folder) or the blueprint itself as a table
+    blueprint: str | dict[str, Any] | None = None
 
     @field_validator("fail_on", mode="before")
     @classmethod
@@ -83,6 +86,7 @@ class Config:
     settings: Settings
     root: Path
     source: Path | None
+    blueprint: Blueprint | None = None   # the exam blueprint ``settings.blueprint`` names, read and validated
 
     @property
     def pack_paths(self) -> list[Path]:
@@ -182,7 +186,26 @@ def load_config(path: Path | None, start: Path) -> Config:
         raise ConfigError(f"{source}: {exc}") from None
     root = Path(os.path.realpath(source.parent))
     _check_cache_dir(settings, root, f"{source}:{key_line(text, table_name, 'cache-dir') or 1}")
-    return Config(settings, root, source)
+    where = f"{source}:{key_line(text, table_name, 'blueprint') or 1}"
+    return Config(settings, root, source, _blueprint(settings.blueprint, root, where))
+
+
+def _blueprint(named: str | dict[str, Any] | None, root: Path, where: str) -> Blueprint | None:
+    """The blueprint a config names: a YAML file inside the config's folder tree (a repository's config must not
+    make qlint read elsewhere), or a table; ConfigError with file and line for a bad one."""
+    if named is None:
+        return None
+    try:
+        if isinstance(named, dict):
+            return validate(named, where)
+        path = Path(os.path.realpath(root / named))
+        if root not in path.parents:
+            raise ConfigError(f"{where}: blueprint {named!r} must be a file below {root}")
+        return load_blueprint(path, os.path.relpath(path))
+    except BlueprintError as exc:
+        raise ConfigError(str(exc)) from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{where}: blueprint: {exc}") from None
 
 
 def _check_cache_dir(settings: Settings, root: Path, where: str) -> None:
@@ -208,8 +231,10 @@ def _check_cache_dir(settings: Settings, root: Path, where: str) -> None:
 def _rules_where(config: Config, key: str) -> str:
     """``file:line`` of the ``[rules.<key>]`` table, for an error about it (the file is read again: errors only)."""
     where = str(config.source or "config")
+    if config.source is None:
+        return where
     try:
-        text = read_toml(config.source)[0] if config.source is not None else ""
+        text = read_toml(config.source)[0]
     except ConfigError:
         return where
     line = key_line(text, "tool.qlint.rules" if config.source.name == "pyproject.toml" else "rules", key)
@@ -274,6 +299,8 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
                 severity = Severity.parse(table.pop("severity"))
             except ValueError as exc:
                 raise ConfigError(f"{_rules_where(config, key)}: [rules.{rule.name}]: {exc}") from None
+        if config.blueprint is not None and "blueprint" in rule.options.model_fields:
+            table.setdefault("blueprint", config.blueprint)   # the rules that check coverage take the blueprint
         try:
             options = rule.options.model_validate(table)
         except ValidationError as exc:

@@ -14,6 +14,7 @@ from pathlib import Path
 from qlint.analysis.cli import run_analysis
 from qlint.cli_common import EXIT_OK, UsageError, add_from_option, comma_list
 from qlint.pipeline import SetupError, run_check
+from qlint.report import consistency
 from qlint.report.summary import summarize
 from qlint.reporters.base import JsonSafeStream, escape_undecodable
 from qlint.wording import plural
@@ -71,11 +72,11 @@ def cmd_report(args: argparse.Namespace, out) -> int:
 
     run, summary = _summary(args)
     target = Path(args.output)
-    extra = ()
+    extra = consistency.html_sections(pyplot(), consistency.published(run))
     if args.responses:
         from qlint.report.items import html_section  # item analysis: loaded only with --responses
 
-        extra = (("items", "Item analysis", html_section(pyplot(), _analysis(args, run))),)
+        extra += (("items", "Item analysis", html_section(pyplot(), _analysis(args, run))),)
     page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
                   sections=extra)
     try:
@@ -96,8 +97,9 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
         require_extra("stats", ("rich",))
     run, summary = _summary(args)
     analysis = _analysis(args, run) if args.responses else None
+    sections = consistency.published(run)
     if args.format == "json":
-        data = summary.to_dict()
+        data = summary.to_dict() | sections
         if analysis is not None:
             from qlint.report.items import item_rows  # item analysis: loaded only with --responses
 
@@ -110,6 +112,7 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
 
     colour = None if out is sys.stdout else False
     render(summary, out, colour=colour, width=args.width)
+    consistency.render_text(sections, out, colour=colour, width=args.width)
     if analysis is not None:
         from qlint.report.items import render_text  # item analysis: loaded only with --responses
 
