@@ -9,7 +9,8 @@ from conftest import lint_text
 
 from qlint.keyfacts import extract
 from qlint.model import Question
-from qlint.rules.contradictory_keys import decode, encode
+from qlint.bankwords import decode_records as decode
+from qlint.bankwords import encode_records as encode
 
 RULE = "contradictory-keys"
 

@@ -7,12 +7,14 @@ run to the next (Python's own ``hash`` is not).
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 from functools import lru_cache
 
 from qlint.language.stems import CUE_STOPWORDS, FRENCH_STOPWORDS, KEY_STOPWORDS, key_stem
 from qlint.language.words import normalize
+from qlint.shapes import only
 
 CONTENT_BIT = 1 << 31
 HASH_MASK = CONTENT_BIT - 1
@@ -141,3 +143,28 @@ def statement(text: str) -> tuple[int, bool]:
     if _RELATIONAL.search(plain):
         return 0, True
     return digest("p" + plain), False
+
+
+# --- the cache's encoding of one file's records (the bank-consistency rules' ``encode``/``decode``) --------------
+
+
+def encode_records(records: list[bytes]) -> list:
+    """One file's per-question records: their lengths, and their bytes as one base64 text."""
+    return [[len(r) for r in records], base64.b64encode(b"".join(records)).decode("ascii")]
+
+
+def decode_records(data: object, count: int, unit: int = 1) -> list[bytes]:
+    """``encode_records``'s output back as ``count`` records (each a multiple of ``unit`` bytes long); ValueError
+    for anything not in that shape."""
+    if not (type(data) is list and len(data) == 2 and type(data[0]) is list and len(data[0]) == count
+            and only(data[0], int) and type(data[1]) is str):
+        raise ValueError("not an encoding of per-question records")
+    whole = base64.b64decode(data[1], validate=True)
+    sizes = data[0]
+    if (sizes and min(sizes) < 0) or sum(sizes) != len(whole) or any(size % unit for size in sizes):
+        raise ValueError("records out of shape")
+    out, at = [], 0
+    for size in sizes:
+        out.append(whole[at:at + size])
+        at += size
+    return out

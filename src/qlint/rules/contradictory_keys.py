@@ -1,15 +1,14 @@
 """contradictory-keys: the same statement is the key of one question and a distractor of another that asks the same
 thing; the message says which copy is probably mis-keyed when the evidence points one way."""
-import base64
 from collections.abc import Iterator, Sequence
 
+from qlint.bankwords import decode_records, encode_records
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.keyfacts import ENDORSED, SAYS_RIGHT, SAYS_WRONG, Copy, Side, ask_groups, conflicts, copies_of, extract, \
     headers, same_asks
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, NoOptions
-from qlint.shapes import only
 
 NAME = "contradictory-keys"
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -17,25 +16,6 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 def _extract(question: Question, options: NoOptions) -> bytes:
     return extract(question)
-
-
-def encode(records: list[bytes]) -> list:
-    """One file's records: their lengths and their bytes, base64."""
-    return [[len(r) for r in records], base64.b64encode(b"".join(records)).decode("ascii")]
-
-
-def decode(data: object, count: int) -> list[bytes]:
-    if not (type(data) is list and len(data) == 2 and type(data[0]) is list and len(data[0]) == count
-            and only(data[0], int) and type(data[1]) is str):
-        raise ValueError("not an encoding of contradictory-keys records")
-    whole = base64.b64decode(data[1], validate=True)
-    if min(data[0], default=0) < 0 or sum(data[0]) != len(whole):
-        raise ValueError("records out of shape")
-    out, at = [], 0
-    for size in data[0]:
-        out.append(whole[at:at + size])
-        at += size
-    return out
 
 
 def _evidence(side: Side) -> tuple[bool, bool, str]:
@@ -183,8 +163,8 @@ RULE = BankRule(
            "probably wrong."),
     check=check,
     extract=_extract,
-    encode=encode,
-    decode=decode,
+    encode=encode_records,
+    decode=decode_records,
     publish=publish,
     passing=("questions:\n" + _COPY.format(id="logo-1", **_RIGHT) + _COPY.format(id="logo-2", **_RIGHT), """\
 questions:
