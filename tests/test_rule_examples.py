@@ -11,8 +11,9 @@ from qlint.registry import load_registry
 
 RULES = list(load_registry())
 EXAMPLE_PATHS = {"unsupported-question": "example.gift"}
-# response rules' examples need their response data: tests/test_analysis_rules.py runs them with it
-LINTED = [r for r in RULES if r.kind != "response"]
+# response rules' examples need their response data (tests/test_analysis_rules.py runs them with it), form rules'
+# examples their form (tests/test_forms.py)
+LINTED = [r for r in RULES if r.kind not in ("response", "form")]
 CASES = [(r.name, "failing", i, text) for r in LINTED for i, text in enumerate(r.failing)] + \
         [(r.name, "passing", i, text) for r in LINTED for i, text in enumerate(r.passing)]
 # rule-timeout's failing example fires only under a tiny rule-time-budget: test_hostile_bounds.py runs it so

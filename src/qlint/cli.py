@@ -23,6 +23,7 @@ from qlint.engine import exit_code
 from qlint.finding import Finding, Severity
 from qlint.fix_run import fix_run
 from qlint.formats import is_yaml, with_source_format
+from qlint.forms import FormError, form_findings
 from qlint.pipeline import SetupError, run_check, setup
 from qlint.report import cli as report_cli
 from qlint.reporters import Report, renderers
@@ -70,6 +71,9 @@ def _add_check_parser(sub) -> None:
                        help="exit 0 when the paths hold no bank files (default: a usage error, exit 2)")
     check.add_argument("--responses", action="append", metavar="FILE",
                        help="response data to analyse against the bank (repeatable); turns on the response rules")
+    check.add_argument("--form", action="append", metavar="FORM",
+                       help="an exam form drawn from the bank (a YAML list of question ids, or a folder) to check "
+                            "against the blueprint and for pairs on it (repeatable); turns on the form rules")
     add_from_option(check)
 
 
@@ -126,6 +130,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
             return EXIT_FINDINGS if changed else EXIT_OK
     if getattr(args, "responses", None):
         run.findings = response_findings(args, run, run.findings)
+    if getattr(args, "form", None):
+        run.findings = _with_forms(args, run)
     if args.write_baseline:
         return _write_baseline(args, run.findings)
     findings = _new_findings(args, run.findings)
@@ -140,11 +146,13 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
     # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
     stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
     fixing = (args.fix or args.diff) and not after_fix
+    # a form is checked against every question of the bank: a warm run from the cache would not read them
+    forms = bool(getattr(args, "form", None))
     try:
         return run_check(args.paths, config_path=args.config, select=args.select,
                          extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
                          stdin_filename=args.stdin_filename, jobs=args.jobs,
-                         use_cache=not (args.no_cache or fixing), progress=progress,
+                         use_cache=not (args.no_cache or fixing or forms), progress=progress,
                          source_format=getattr(args, "source_format", None),
                          force_exclude=getattr(args, "force_exclude", False))
     except SetupError as exc:
@@ -159,6 +167,20 @@ def _fix_and_recheck(args: argparse.Namespace, run, out):
     if skips:
         run.findings = sorted(run.findings + skips, key=Finding.sort_key)
     return changed, run
+
+
+def _with_forms(args: argparse.Namespace, run) -> list:
+    """The run's findings and the form rules' on every ``--form``."""
+    if args.paths == ["-"]:
+        raise UsageError("--form needs the bank as files or folders, not stdin")
+    try:
+        found, warnings = form_findings(run, args.form, select=args.select, extend_select=args.extend_select,
+                                        ignore=args.ignore)
+    except FormError as exc:
+        raise UsageError(str(exc)) from None
+    for warning in warnings:
+        print(f"qlint: warning: {warning}", file=sys.stderr)
+    return sorted(run.findings + found, key=Finding.sort_key)
 
 
 def _write_baseline(args: argparse.Namespace, findings) -> int:
