@@ -8,7 +8,8 @@ import pytest
 from conftest import lint_text
 
 from qlint.bankwords import decode_records, encode_records
-from qlint.giveaway import extract, join
+from qlint.giveaway import extract
+from qlint.giveawaysearch import join
 from qlint.model import Question
 
 RULE = "enemy-items"
@@ -50,7 +51,9 @@ def test_a_stem_that_states_the_key_is_reported_on_both_questions(registry):
 def test_an_explanation_or_a_keyed_statement_gives_it_away_too(registry):
     explained = _q("explained", "Which comic first featured Wolverine?", "Hulk #181", ("X-Men #1", "Avengers #4"),
                    explanation="Wolverine, whose real name is James Howlett, first appeared in a Hulk comic.")
-    assert "explanation states 'James Howlett'" in _found(registry, ASKS, explained)["explained"][0]
+    every = {"fields": ["stem", "options", "explanation"]}
+    assert "explanation states 'James Howlett'" in _found(registry, ASKS, explained, options=every)["explained"][0]
+    assert _found(registry, ASKS, explained) == {}   # explanations only when asked: no exam form shows them
     stated = _q("stated", "Which of these is true of the X-Men?", "Wolverine's real name is James Howlett",
                 ("Cyclops can fly", "Storm is a telepath"))
     assert "keyed option states 'James Howlett'" in _found(registry, ASKS, stated)["stated"][0]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import zlib
+from array import array
 from functools import lru_cache
 
 from qlint.language.stems import CUE_STOPWORDS, FRENCH_STOPWORDS, KEY_STOPWORDS, key_stem
@@ -41,25 +43,65 @@ _PHRASE_IGNORED = KEY_STOPWORDS | FRENCH_STOPWORDS
 _CONTEXT_IGNORED = CUE_STOPWORDS | FRENCH_STOPWORDS
 
 # a stem that asks for what is false (its key is a false statement, its distractors true ones)
-NEGATIVE = re.compile(r"\b(?:NOT|EXCEPT|FALSE|INCORRECT|UNTRUE)\b|(?i:\b(?:except|false|incorrect|untrue|inaccurate|"
-                      r"wrong|not\s+(?:true|correct|accurate|valid|right|the\s+case)|fausses?|inexactes?|"
-                      r"incorrectes?|sauf)\b|n['’]est\s+pas\b|ne\s+sont\s+pas\b)")
+_NEGATIVE = re.compile(r"\b(?:NOT|EXCEPT|FALSE|INCORRECT|UNTRUE)\b|(?i:\b(?:except|false|incorrect|untrue|inaccurate|"
+                       r"wrong|not\s+(?:true|correct|accurate|valid|right|the\s+case)|fausses?|inexactes?|"
+                       r"incorrectes?|sauf)\b|n['’]est\s+pas\b|ne\s+sont\s+pas\b)")
+# the words without which the patterns cannot match: a question's words are read once, the patterns only when one
+# of these is among them (a bank rarely asks for the false option; a regex over every stem cost more than the rest)
+_NEGATIVE_CUES = frozenset("not except false incorrect untrue inaccurate wrong fausse fausses inexacte inexactes "
+                           "incorrecte incorrectes sauf pas".split())
 # a stem that asks for the best of its options: another option list may have a better one
-SUPERLATIVE = re.compile(r"(?i)\b(?:best|most|least|first|primary|main|recommended|preferred|ideal|optimal|"
-                         r"cheapest|fastest|simplest|MOST|LEAST|BEST|meilleure?s?|principale?s?)\b")
+_SUPERLATIVE = frozenset("best most least first primary main recommended preferred ideal optimal cheapest fastest "
+                         "simplest meilleur meilleure meilleurs meilleures principal principale principaux "
+                         "principales".split())
 # a stem that points at material it does not hold: "this quote", "the exhibit", "the users shown in the table"
 _EXHIBIT = re.compile(r"(?i)\b(?:this|these|the\s+following|the\s+above|the\s+shown)\s+(?:\w+\s+)?(?:phrase|quote|quotation|"
                       r"clip|audio|sound|song\s+clip|lyrics?|picture|image|photo(?:graph)?|screen\s?shot|diagram|"
                       r"exhibit|figure|graph|chart|logo|flag|map|table|video|scene|painting|drawing)s?\b"
                       r"|\b(?:shown|pictured|displayed|depicted|illustrated)\s+(?:below|above|here|in\s+the)\b"
                       r"|\b(?:refer|see)\s+to\s+the\s+exhibit\b")
+_EXHIBIT_CUES = frozenset("this these following above shown pictured displayed depicted illustrated refer see".split())
 _INLINE_EXHIBIT = re.compile(r"!\[|<img\b|^\s*\|.*\|\s*$|```|^(?: {4}|\t)\S", re.MULTILINE)
 
 
-def unseen_exhibit(stem: str) -> bool:
-    """Whether a stem refers to a figure, table, quote or clip that is not in its text (two such stems read alike
-    and ask about different things)."""
-    return bool(_EXHIBIT.search(stem)) and not _INLINE_EXHIBIT.search(stem) and '"' not in stem and "“" not in stem
+@lru_cache(maxsize=64)
+def read_stem(text: str) -> Stem:
+    """A stem read once for every rule that asks: the bank-consistency rules extract their records from the same
+    question one after the other, in the same worker."""
+    return Stem(text)
+
+
+class Stem:
+    """A stem read once: its text, its normalised words and the set of them (for the cheap tests), and its words'
+    numbers in a phrase (``phrase``) and in what it asks (``asks``)."""
+
+    __slots__ = ("text", "words", "vocabulary", "phrase", "asks")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.words = normalize(text).split()
+        self.vocabulary = frozenset(self.words)
+        codes = list(map(_codes, self.words))
+        self.phrase = [p for p, _ in codes if p]
+        self.asks = [a for _, a in codes if a]
+
+    @property
+    def negative(self) -> bool:
+        """Whether the stem asks for the false option ("Which is NOT true", "EXCEPT", "laquelle est fausse")."""
+        return not self.vocabulary.isdisjoint(_NEGATIVE_CUES) and _NEGATIVE.search(self.text) is not None
+
+    @property
+    def superlative(self) -> bool:
+        """Whether the stem asks for the best of its options (another list of options may hold a better one)."""
+        return not self.vocabulary.isdisjoint(_SUPERLATIVE)
+
+    @property
+    def unseen_exhibit(self) -> bool:
+        """Whether the stem refers to a figure, table, quote or clip that is not in its text (two such stems read
+        alike and ask about different things)."""
+        text = self.text
+        return (not self.vocabulary.isdisjoint(_EXHIBIT_CUES) and _EXHIBIT.search(text) is not None
+                and not _INLINE_EXHIBIT.search(text) and '"' not in text and "“" not in text)
 
 
 _CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$", re.MULTILINE)
@@ -67,27 +109,35 @@ _IMAGE = re.compile(r"!\[[^\]\n]*\]\(([^)\n]*)\)")
 
 
 def digest(text: str) -> int:
-    """A stable 64-bit number for a text; never 0 (0 means "none")."""
-    value = int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
-    return value or 1
+    """A stable 64-bit number for a text; never 0 (0 means "none"). Two CRCs (one of the text reversed): options
+    are compared only among the few questions that ask the same thing, where a chance clash of 64 bits is no
+    concern, and a cryptographic hash of every option cost more than reading it."""
+    data = text.encode("utf-8", "surrogatepass")
+    return (zlib.crc32(data) << 32 | zlib.crc32(data[::-1])) or 1
 
 
 @lru_cache(maxsize=500_000)
-def _phrase_code(word: str) -> int:
-    """A normalised word's number in a phrase (31 bits, its stem's hash) with ``CONTENT_BIT`` set for a content
-    word; 0 for a function word, which phrases skip."""
-    if word in _PHRASE_IGNORED:
-        return 0
+def _codes(word: str) -> tuple[int, int]:
+    """A normalised word's numbers: in a phrase (31 bits of its stem's hash, with ``CONTENT_BIT`` set for a content
+    word; 0 for a function word, which phrases skip), and in what a stem asks (32 other bits; 0 for a word an ask
+    leaves out). One hash of the stem for both: the two rules that read them read the same words."""
     stem = key_stem(word)
-    code = int.from_bytes(hashlib.blake2b(stem.encode("utf-8", "surrogatepass"), digest_size=4).digest(),
-                          "little") & HASH_MASK
-    content = len(word) >= 3 and word not in _CONTEXT_IGNORED and not word.isdigit()
-    return (code or 1) | (CONTENT_BIT if content else 0)
+    value = int.from_bytes(hashlib.blake2b(stem.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+    phrase = 0
+    if word not in _PHRASE_IGNORED:
+        content = len(word) >= 3 and word not in _CONTEXT_IGNORED and not word.isdigit()
+        phrase = ((value & HASH_MASK) or 1) | (CONTENT_BIT if content else 0)
+    return phrase, (0 if word in _ASK_IGNORED else (value >> 32) or 1)
 
 
 def phrase_codes(text: str, limit: int = MAX_TEXT_CHARS) -> list[int]:
     """The words of a text that a phrase is made of (function words dropped), as numbers, in order."""
-    return [c for c in map(_phrase_code, normalize(text[:limit]).split()) if c]
+    return codes_of(normalize(text[:limit]).split())
+
+
+def codes_of(words: list[str]) -> list[int]:
+    """``phrase_codes`` of words already normalised."""
+    return [p for p, _ in map(_codes, words) if p]
 
 
 def content_codes(codes: list[int]) -> set[int]:
@@ -95,21 +145,23 @@ def content_codes(codes: list[int]) -> set[int]:
     return {c for c in codes if c & CONTENT_BIT}
 
 
-def ask_digests(stem: str) -> tuple[int, int, list[int]]:
+def ask_digests(stem: Stem) -> tuple[int, int, list[int]]:
     """What a stem asks: its words in order and sorted, as two digests, and the words themselves as 32-bit numbers
-    (to tell a swapped pair of neighbours from other reorderings). Function words, polarity ("true", "NOT": the
-    ``NEGATIVE`` pattern reads those) and fillers ("actually") are left out; code, and figures by their file names,
-    are part of it."""
-    words = [key_stem(w) for w in normalize(NEGATIVE.sub(" ", stem)).split() if w not in _ASK_IGNORED]
-    code = _CODE.findall(stem) if "`" in stem or "    " in stem or "\t" in stem else []
-    extra = "\x1f".join([" ".join(c.split()) for c in code] + _IMAGE.findall(stem))
-    return (digest(" ".join(words) + "\x1e" + extra), digest(" ".join(sorted(words)) + "\x1e" + extra),
-            [_word_code(w) for w in words])
+    (to tell a swapped pair of neighbours from other reorderings). Function words, polarity ("true", "NOT": read
+    apart, as ``Stem.negative``) and fillers ("actually") are left out; code, and figures by their file names, are
+    part of it."""
+    text = stem.text
+    words = stem.asks if not stem.negative else [a for _, a in map(_codes, normalize(_NEGATIVE.sub(" ", text)).split())
+                                                 if a]
+    code = _CODE.findall(text) if "`" in text or "    " in text or "\t" in text else []
+    extra = "\x1f".join([" ".join(c.split()) for c in code] + (_IMAGE.findall(text) if "![" in text else []))
+    extra_bytes = extra.encode("utf-8", "surrogatepass")
+    return (_bytes_digest(array("I", words).tobytes() + b"\x1e" + extra_bytes),
+            _bytes_digest(array("I", sorted(words)).tobytes() + b"\x1e" + extra_bytes), words)
 
 
-@lru_cache(maxsize=500_000)
-def _word_code(stem: str) -> int:
-    return int.from_bytes(hashlib.blake2b(stem.encode("utf-8", "surrogatepass"), digest_size=4).digest(), "little")
+def _bytes_digest(data: bytes) -> int:
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little") or 1
 
 
 def one_swap(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
@@ -121,7 +173,10 @@ def one_swap(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
-_CODE_LIKE = re.compile(r"[`()\[\]{}=<>;_$\\]|::|->|^\.|\w\.\w")
+_CODE_CHARS = frozenset("`()[]{}=<>;_$\\")
+_DOTTED = re.compile(r"\w\.\w")
+_RELATIONAL_FIRST = frozenset("all none both neither any a b c d e f i ii iii iv v vi vii viii aucune toutes tous "
+                              "aucun".split())
 _RELATIONAL = re.compile(
     r"^(?:all|none|both|neither|any)\b.*\b(?:above|below|these|those|them|options?|answers?|choices?|listed|"
     r"mentioned|previous|preceding|others?)$|^(?:all|none|both|neither)(?: of them)?$"
@@ -134,13 +189,14 @@ def statement(text: str) -> tuple[int, bool]:
     options ("All of the above", "A and B", "None of these"), which makes it no statement. Prose is compared with
     case and punctuation aside; code as written ('pt[1]' and 'pt.1' differ)."""
     spelled = " ".join(text.split())
-    if _CODE_LIKE.search(spelled):
+    if (not _CODE_CHARS.isdisjoint(spelled) or "::" in spelled or "->" in spelled or spelled.startswith(".")
+            or ("." in spelled and _DOTTED.search(spelled))):
         shown = spelled.strip("`").rstrip(".").strip()
         return (digest("c" + shown) if shown else 0), False
     plain = normalize(spelled)
     if not plain:
         return 0, False
-    if _RELATIONAL.search(plain):
+    if plain.split(" ", 1)[0] in _RELATIONAL_FIRST and _RELATIONAL.search(plain):
         return 0, True
     return digest("p" + plain), False
 

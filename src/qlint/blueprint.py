@@ -57,7 +57,8 @@ Name = Annotated[str, BeforeValidator(_text), Field(min_length=1, max_length=500
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
+    # built on first use: every run imports the blueprint's models (the rules' options name them), few use them
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True,
                               alias_generator=lambda name: name.replace("_", "-"))
 
 

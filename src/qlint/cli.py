@@ -23,7 +23,6 @@ from qlint.engine import exit_code
 from qlint.finding import Finding, Severity
 from qlint.fix_run import fix_run
 from qlint.formats import is_yaml, with_source_format
-from qlint.forms import FormError, form_findings
 from qlint.pipeline import SetupError, run_check, setup
 from qlint.report import cli as report_cli
 from qlint.reporters import Report, renderers
@@ -171,6 +170,8 @@ def _fix_and_recheck(args: argparse.Namespace, run, out):
 
 def _with_forms(args: argparse.Namespace, run) -> list:
     """The run's findings and the form rules' on every ``--form``."""
+    from qlint.forms import FormError, form_findings  # the form's reader and rules' runner: loaded only with --form
+
     if args.paths == ["-"]:
         raise UsageError("--form needs the bank as files or folders, not stdin")
     try:

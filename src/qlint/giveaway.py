@@ -2,10 +2,11 @@
 
 Per question (with its file, in the workers, and cached) a record keeps its key as a phrase of word numbers (when
 the key is a phrase worth finding: two content words or more, not in its own stem), and the words of the texts
-where another's key may stand. The bank-wide search joins every record into one array of 32-bit words and finds
-each key's first two words in every text at once (numpy), then confirms the whole phrase, drops phrases found in
-many questions (stock phrases), and keeps a find only where the words around it speak of what the key's own stem
-asks (a key named in passing gives nothing away).
+where another's key may stand. The bank-wide search (``qlint.giveawaysearch``, numpy) joins every record into one
+array of 32-bit words and finds each key's first two words in every text at once, then confirms the whole phrase,
+drops phrases found in many questions (stock phrases), and keeps a find only where the words around it speak of what
+the key's own stem asks (a key named in passing gives nothing away). This module is plain Python, so that a run
+which only extracts records never imports numpy.
 
 A record is bytes, a whole number of 32-bit words long (so that the bank's records, joined, are one array of
 words): a header word of flags and counts, a word of lengths, the key's words, the stem's, the explanation's, the
@@ -13,15 +14,10 @@ keyed statements', then the key's short text for messages.
 """
 from __future__ import annotations
 
-import math
-import re
 import struct
-from collections.abc import Sequence
-from dataclasses import dataclass
+from array import array
 
-import numpy as np
-
-from qlint.bankwords import CONTENT_BIT, HASH_MASK, NEGATIVE, phrase_codes, statement
+from qlint.bankwords import CONTENT_BIT, phrase_codes, read_stem, statement
 from qlint.language.words import short
 from qlint.model import Question
 
@@ -29,17 +25,22 @@ _HEADER = struct.Struct("<BBHHHHH")   # flags, key words, stem words, explanatio
 HEADER_WORDS = 3
 KEYED, NEGATIVE_STEM = 1, 2   # flags: the key is a phrase to look for; the stem asks for what is false
 # a stem that asks for what does not hold: its key is no fact another question could state
-_DENIES = re.compile(r"(?i)\b(?:not|cannot|can't|never|except|false|incorrect|untrue|least|fausses?|inexactes?|sauf)\b")
+_DENIES = frozenset("not cannot can t never except false incorrect untrue least fausse fausses inexacte inexactes "
+                    "sauf pas".split())
 MIN_CONTENT, MAX_KEY = 2, 12
 MAX_STEM, MAX_EXPLANATION, MAX_STATEMENTS = 400, 300, 120
 QUOTE_CHARS = 60
-_K1, _K2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F)
-TABLE_BITS = 24
 
 
 def _contains(words: list[int], phrase: list[int]) -> bool:
-    n = len(phrase)
-    return any(words[i:i + n] == phrase for i in range(len(words) - n + 1)) if n else False
+    """Whether ``phrase`` stands in ``words`` as a whole (a search of their bytes, at word boundaries only)."""
+    if not phrase:
+        return False
+    haystack, needle = array("I", words).tobytes(), array("I", phrase).tobytes()
+    at = haystack.find(needle)
+    while at >= 0 and at % 4:
+        at = haystack.find(needle, at + 1)
+    return at >= 0
 
 
 def _phrase(text: str) -> bool:
@@ -51,21 +52,23 @@ def _phrase(text: str) -> bool:
     return not ("`" in spelled and any(c in spelled.strip("`.") for c in " \"',"))
 
 
-def extract(question: Question) -> bytes:
-    """A question's record: its key as a phrase (if it is one worth finding), and the words of its stem, its
-    explanation and its keyed statements."""
-    stem = phrase_codes(question.stem)[:MAX_STEM]
-    explanation = phrase_codes(question.explanation or "")[:MAX_EXPLANATION]
+def extract(question: Question, explanations: bool = False) -> bytes:
+    """A question's record: its key as a phrase (if it is one worth finding), and the words of its stem, its keyed
+    statements and (with ``explanations``) its explanation."""
+    asked = read_stem(question.stem)
+    stem = asked.phrase[:MAX_STEM]
+    explanation = phrase_codes(question.explanation)[:MAX_EXPLANATION] if explanations and question.explanation else []
     keys = [o for o in question.options if o.correct]
+    keyed = [phrase_codes(o.text) for o in keys]
     statements: list[int] = []
-    for option in keys:
-        words = phrase_codes(option.text)
+    for words in keyed:
         if len(words) >= 4 and len(statements) + len(words) < MAX_STATEMENTS:
             statements += words + [0]    # 0 ends a statement: a phrase never runs from one into the next
     key: list[int] = []
-    flags = NEGATIVE_STEM if NEGATIVE.search(question.stem) else 0
-    if len(keys) == 1 and question.select == 1 and not _DENIES.search(question.stem) and _phrase(keys[0].text):
-        words = phrase_codes(keys[0].text)
+    flags = NEGATIVE_STEM if asked.negative else 0
+    if (len(keys) == 1 and question.select == 1 and asked.vocabulary.isdisjoint(_DENIES)
+            and _phrase(keys[0].text)):
+        words = keyed[0]
         content = sum(1 for w in words if w & CONTENT_BIT)
         if content >= MIN_CONTENT and len(words) <= MAX_KEY and not _contains(stem, words):
             key, flags = words, flags | KEYED
@@ -74,236 +77,3 @@ def extract(question: Question) -> bytes:
     words = key + stem + explanation + statements
     return (_HEADER.pack(flags, len(key), len(stem), len(explanation), len(statements), len(quote), 0)
             + struct.pack(f"<{len(words)}I", *words) + quote)
-
-
-@dataclass(frozen=True)
-class Find:
-    """One question's key found in another's text."""
-
-    answers: int      # the question whose key it is (bank order)
-    gives: int        # the question whose text states it
-    field: str        # "stem", "explanation" or "options"
-    shared: tuple[int, ...]   # the words around it that the key's stem also has (their numbers)
-    quote: str        # the key's text
-
-
-@dataclass
-class Joined:
-    """Every record as one array of 32-bit words, and where each part of each record lies in it."""
-
-    words: np.ndarray        # uint32
-    start: np.ndarray        # word where each record starts (int64)
-    head: np.ndarray         # (n, 6) int64: flags, key, stem, explanation, statements, quote (counts)
-
-    def part(self, q: int, name: str) -> tuple[int, int]:
-        """Word range of one part ("key", "stem", "explanation", "statements", "quote") of record ``q``."""
-        order = ("key", "stem", "explanation", "statements")
-        at = int(self.start[q]) + HEADER_WORDS
-        counts = self.head[q, 1:5].tolist()
-        for name_, count in zip(order, counts):
-            if name_ == name:
-                return at, at + count
-            at += count
-        return at, at + int(self.head[q, 5]) // 4
-
-
-def join(records: Sequence[bytes]) -> Joined:
-    n = len(records)
-    lengths = np.fromiter(map(len, records), dtype=np.int64, count=n)
-    if np.any(lengths % 4) or np.any((lengths > 0) & (lengths < 4 * HEADER_WORDS)):
-        raise ValueError("a record is not a whole number of words")
-    words = np.frombuffer(b"".join(records), dtype="<u4")
-    start = (np.cumsum(lengths) - lengths) // 4
-    head = np.zeros((n, 6), dtype=np.int64)
-    live = lengths > 0
-    if live.any():
-        raw = words[start[live, None] + np.arange(HEADER_WORDS)].astype("<u4").view(np.uint8).reshape(-1, 12)
-        head[live, 0] = raw[:, 0]
-        head[live, 1] = raw[:, 1]
-        for column, at in enumerate(range(2, 10, 2), start=2):
-            head[live, column] = raw[:, at].astype(np.int64) | (raw[:, at + 1].astype(np.int64) << 8)
-    # each record's parts must fit inside it: a record's counts are the only indices the search trusts
-    need = HEADER_WORDS + head[:, 1:5].sum(axis=1) + head[:, 5] // 4
-    if np.any(live & (need != lengths // 4)) or np.any(head[:, 5] % 4):
-        raise ValueError("a record's counts do not match its length")
-    return Joined(words, start, head)
-
-
-def _bigrams(words: np.ndarray) -> np.ndarray:
-    a = (words[:-1] & HASH_MASK).astype(np.uint64)
-    b = (words[1:] & HASH_MASK).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        return a * _K1 + b * _K2
-
-
-def _text_mask(joined: Joined) -> tuple[np.ndarray, np.ndarray]:
-    """Which words are text another key may stand in (stems, explanations, keyed statements), and which word
-    begins a new stretch of text (a phrase never runs across)."""
-    n = len(joined.words)
-    begin = joined.start + HEADER_WORDS + joined.head[:, 1]        # after the key
-    end = begin + joined.head[:, 2:5].sum(axis=1)
-    delta = np.zeros(n + 1, dtype=np.int32)
-    np.add.at(delta, begin, 1)
-    np.add.at(delta, end, -1)
-    text = np.cumsum(delta[:-1]) > 0
-    text &= joined.words != 0
-    breaks = np.zeros(n, dtype=bool)
-    for offset in (0, 1, 2):   # a new record, and its explanation and statements, start a new stretch
-        at = begin + joined.head[:, 2:2 + offset].sum(axis=1) if offset else begin
-        breaks[at[at < n]] = True
-    return text, breaks
-
-
-def raw_finds(joined: Joined) -> tuple[np.ndarray, np.ndarray]:
-    """(word position, key's question) of every place a key's whole phrase stands in a text, in any question."""
-    keyed = np.flatnonzero((joined.head[:, 0] & KEYED) != 0)
-    if not len(keyed) or len(joined.words) < 2:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    key_at = joined.start[keyed] + HEADER_WORDS
-    key_len = joined.head[keyed, 1]
-    words = joined.words
-    anchors = _bigrams(np.stack((words[key_at], words[key_at + 1]), axis=1).reshape(-1))[::2]
-    order = np.argsort(anchors, kind="stable")
-    anchors, keyed, key_at, key_len = anchors[order], keyed[order], key_at[order], key_len[order]
-    text, breaks = _text_mask(joined)
-    codes = _bigrams(words)
-    ok = text[:-1] & text[1:] & ~breaks[1:]
-    table = np.zeros(1 << TABLE_BITS, dtype=bool)
-    table[(anchors >> np.uint64(64 - TABLE_BITS)).astype(np.int64)] = True
-    ok &= table[(codes >> np.uint64(64 - TABLE_BITS)).astype(np.int64)]
-    positions = np.flatnonzero(ok)
-    codes = codes[positions]
-    lo, hi = np.searchsorted(anchors, codes, "left"), np.searchsorted(anchors, codes, "right")
-    counts = hi - lo
-    pos = np.repeat(positions, counts)
-    which = np.repeat(lo, counts) + (np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts))
-    return _confirmed(pos, which, words, text, breaks, key_at, key_len, keyed)
-
-
-def _confirmed(pos, which, words, text, breaks, key_at, key_len, keyed) -> tuple[np.ndarray, np.ndarray]:
-    """The candidates whose whole key phrase follows, inside one stretch of text."""
-    keep = np.ones(len(pos), dtype=bool)
-    n = len(words)
-    for j in range(2, MAX_KEY):
-        needed = keep & (key_len[which] > j)
-        if not needed.any():
-            break
-        at = pos[needed] + j
-        inside = at < n
-        good = np.zeros(int(needed.sum()), dtype=bool)
-        at_in = at[inside]
-        good[inside] = text[at_in] & ~breaks[at_in] & (
-            (words[at_in] & HASH_MASK) == (words[key_at[which[needed]][inside] + j] & HASH_MASK))
-        keep[np.flatnonzero(needed)[~good]] = False
-    return pos[keep], keyed[which[keep]]
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How strict the search is (the rule's options)."""
-
-    fields: frozenset[str]
-    max_places: int      # a key found in more questions than this is a stock phrase
-    window: int          # words either side of a find that are read for what it speaks of
-    min_shared: int      # content words of the key's stem that must stand in that window
-    min_share: float     # ... and their share of the key's stem's content words
-
-
-_FIELDS = ("stem", "explanation", "options")
-
-
-def _content(words: np.ndarray) -> set[int]:
-    return {int(w) & HASH_MASK for w in words.tolist() if w & CONTENT_BIT}
-
-
-def finds(joined: Joined, settings: Settings) -> list[Find]:
-    """Every place one question's text states another's key, as the rule reports them."""
-    pos, answers = raw_finds(joined)
-    gives = np.searchsorted(joined.start, pos, "right") - 1
-    other = gives != answers
-    pos, answers, gives = pos[other], answers[other], gives[other]
-    if not len(pos):
-        return []
-    places: dict[int, set[int]] = {}
-    for a, g in zip(answers.tolist(), gives.tolist()):
-        places.setdefault(a, set()).add(g)
-    weight = _weights(joined)
-    out, seen = [], set()
-    for p, a, g in zip(pos.tolist(), answers.tolist(), gives.tolist()):
-        if (a, g) in seen or len(places[a]) > settings.max_places:
-            continue
-        shared = _speaks_of(joined, a, g, p, settings, weight)
-        if shared is None:
-            continue
-        seen.add((a, g))
-        q_lo, q_hi = joined.part(a, "quote")
-        quote = joined.words[q_lo:q_hi].tobytes().decode("utf-8", "replace").rstrip()
-        out.append(Find(a, g, _field(joined, g, p)[0], tuple(sorted(shared)), quote))
-    return out
-
-
-_BUCKETS = 1 << 20
-
-
-def _weights(joined: Joined):
-    """How telling each content word of the stems is (its inverse document frequency over the bank's stems, its
-    number folded into a million buckets: a shared bucket only makes two words count alike)."""
-    n = len(joined.words)
-    begin = joined.start + HEADER_WORDS + joined.head[:, 1]
-    delta = np.zeros(n + 1, dtype=np.int32)
-    np.add.at(delta, begin, 1)
-    np.add.at(delta, begin + joined.head[:, 2], -1)
-    words = joined.words[(np.cumsum(delta[:-1]) > 0) & ((joined.words & CONTENT_BIT) != 0)]
-    df = np.bincount((words & (_BUCKETS - 1)).astype(np.int64), minlength=_BUCKETS)
-    stems = max(1, int((joined.head[:, 2] > 0).sum()))
-
-    def weight(codes: set[int]) -> float:
-        return sum(math.log((stems + 1) / (int(df[c & (_BUCKETS - 1)]) + 1)) + 1 for c in codes)
-    return weight
-
-
-def _speaks_of(joined: Joined, a: int, g: int, p: int, settings: Settings, weight) -> set[int] | None:
-    """The content words of question ``a``'s stem that stand around its key at word ``p`` of question ``g``, when
-    they are enough to say that ``g`` states the answer to what ``a`` asks; None otherwise."""
-    field, lo, hi = _field(joined, g, p)
-    if field not in settings.fields:
-        return None
-    k_lo, k_hi = joined.part(a, "key")
-    length = k_hi - k_lo
-    if field == "options":
-        if joined.head[g, 0] & NEGATIVE_STEM:
-            return None   # a keyed option of a question that asks for the false one states nothing true
-        lo, hi = _statement_at(joined.words, lo, hi, p)
-        if hi - lo < length + 3:
-            return None   # an answer, not a statement about it
-    key_words = _content(joined.words[k_lo:k_hi])
-    own, theirs = _content(joined.words[slice(*joined.part(a, "stem"))]), _content(joined.words[slice(*joined.part(g, "stem"))])
-    if own | theirs and len(own & theirs) / len(own | theirs) >= 0.5:
-        return None   # the two share a passage or ask near the same thing: near-duplicate-stem's concern
-    asked = own - key_words
-    around = _content(joined.words[max(lo, p - settings.window):p]) | \
-        _content(joined.words[p + length:min(hi, p + length + settings.window)])
-    shared = asked & (around - key_words)
-    if len(shared) < settings.min_shared or weight(shared) < settings.min_share * weight(asked):
-        return None
-    return shared
-
-
-def _statement_at(words: np.ndarray, lo: int, hi: int, p: int) -> tuple[int, int]:
-    """The one keyed statement (they are separated by 0) that holds word ``p``."""
-    left = p
-    while left > lo and words[left - 1] != 0:
-        left -= 1
-    right = p
-    while right < hi and words[right] != 0:
-        right += 1
-    return left, right
-
-
-def _field(joined: Joined, q: int, p: int) -> tuple[str, int, int]:
-    """Which text of record ``q`` holds word ``p``, and that text's word range."""
-    for field, part in zip(_FIELDS, ("stem", "explanation", "statements")):
-        lo, hi = joined.part(q, part)
-        if lo <= p < hi:
-            return field, lo, hi
-    return "", p, p

@@ -3,33 +3,34 @@ rationales and explanation say about it, as one small record per question; and t
 statement keyed one way in one question and the other way in another that asks the same thing.
 
 A record is bytes (cheap to pickle from a worker, to cache, and to join for the whole bank): a fixed header (the
-question's two ask digests, its flags, its option count, the length of its quotes), a 64-bit number per option's
-statement, a byte of evidence per option, then the options' short texts for messages. The bank-wide step reads the
-headers of every record at once (numpy) and looks at the few questions that share an ask.
+question's two ask digests, its flags, its option count, the length of its quotes, its word count), a 64-bit number
+per option's statement, the stem's words, a byte of evidence per option, then the options' short texts for
+messages. ``qlint.keygroups`` reads the headers of every record at once (numpy) and finds the few questions that
+share an ask; this module is plain Python, so that a run which only extracts records never imports numpy.
 """
 from __future__ import annotations
 
 import re
 import struct
+from array import array
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
-from qlint.bankwords import NEGATIVE, SUPERLATIVE, ask_digests, one_swap, statement, unseen_exhibit
+from qlint.bankwords import ask_digests, one_swap, read_stem, statement
 from qlint.language.words import short
 from qlint.model import Question
 from qlint.rules.rationale_contradicts_key import polarity
 
 _HEADER = struct.Struct("<QQBBHB")
-HEADER_DTYPE = np.dtype([("o", "<u8"), ("m", "<u8"), ("flags", "u1"), ("n", "u1"), ("quotes", "<u2"), ("words", "u1")])
+HEADER_FIELDS = (("o", "<u8"), ("m", "<u8"), ("flags", "u1"), ("n", "u1"), ("quotes", "<u2"), ("words", "u1"))
+HEADER_SIZE = _HEADER.size
 MAX_WORDS = 255   # of a stem, kept to tell a swapped pair (a longer stem's words must stay in order)
 NEG, BEST, SKIP = 1, 2, 4                    # flags: a negative stem, a best-of stem, nothing to compare
 SAYS_RIGHT, SAYS_WRONG, ENDORSED = 1, 2, 4   # evidence about one option
 MAX_OPTIONS = 64
 QUOTE_CHARS = 48
-MAX_GROUP = 1000   # copies of one ask looked at (a pasted question a hundred times is still read whole)
+MAX_GROUP = 1000   # copies of one ask compared (a question pasted a hundred times is still read whole)
 _LETTER = r"\(?\$?(?:\\mathbf\{)?([A-J])\}?\$?\)?"
 _ENDORSES = re.compile(
     rf"\b(?:choice|option|answer)\s+{_LETTER}\s+(?:is|was)\s+(?:the\s+)?(?:best|correct|right)\b"
@@ -42,7 +43,11 @@ def _endorsed(explanation: str | None, count: int) -> int | None:
     exactly one."""
     if not explanation:
         return None
-    named = {next(g for g in m.groups() if g).upper() for m in _ENDORSES.finditer(explanation[:5000])}
+    head = explanation[:5000]
+    lower = head.lower()
+    if "answer" not in lower and "choice" not in lower and "option" not in lower:
+        return None   # the pattern needs one of these words: most explanations are spared it
+    named = {next(g for g in m.groups() if g).upper() for m in _ENDORSES.finditer(head)}
     if len(named) != 1:
         return None
     index = ord(named.pop()) - ord("A")
@@ -52,25 +57,37 @@ def _endorsed(explanation: str | None, count: int) -> int | None:
 def extract(question: Question) -> bytes:
     """A question's record: what it asks, what each option states, and what its rationales say."""
     options = question.options[:MAX_OPTIONS]
-    o, m, words = ask_digests(question.stem)
+    stem = read_stem(question.stem)
+    o, m, words = ask_digests(stem)
     words = words if len(words) <= MAX_WORDS else []
-    flags = (NEG if NEGATIVE.search(question.stem) else 0) | (BEST if SUPERLATIVE.search(question.stem) else 0)
-    if unseen_exhibit(question.stem):   # "Which film is this quote from?" without the quote: stems alike, asks not
+    flags = (NEG if stem.negative else 0) | (BEST if stem.superlative else 0)
+    if stem.unseen_exhibit:   # "Which film is this quote from?" without the quote: stems alike, asks not
         flags |= SKIP
     stated = [statement(opt.text) for opt in options]
     keys = [i for i, opt in enumerate(options) if opt.correct]
     if not keys or any(stated[i][1] for i in keys):   # no key, or "All of the above" keyed: no statement to compare
         flags |= SKIP
     endorsed = _endorsed(question.explanation, len(options)) if len(keys) == 1 else None
-    evidence = bytearray()
-    for i, opt in enumerate(options):
-        verdict = polarity(opt.rationale)
-        evidence.append((SAYS_RIGHT if verdict > 0 else SAYS_WRONG if verdict < 0 else 0)
-                        | (ENDORSED if endorsed == i else 0))
-    quotes = "\x1f".join(short(opt.text, QUOTE_CHARS).replace("\x1f", " ") for opt in options)
-    raw = quotes.encode("utf-8", "surrogatepass")[:0xFFFF]
+    evidence = bytes((SAYS_RIGHT if verdict > 0 else SAYS_WRONG if verdict < 0 else 0) | (ENDORSED if endorsed == i
+                     else 0) for i, verdict in enumerate(_verdicts(options)))
+    # the options' opening words as written: a message shortens the one it quotes
+    raw = "\x1f".join(opt.text[:QUOTE_CHARS + 16].replace("\x1f", " ") for opt in options).encode(
+        "utf-8", "surrogatepass")[:0xFFFF]
     return (_HEADER.pack(o, m, flags, len(options), len(raw), len(words))
-            + struct.pack(f"<{len(options)}Q{len(words)}I", *(s for s, _ in stated), *words) + bytes(evidence) + raw)
+            + array("Q", [s for s, _ in stated]).tobytes() + array("I", words).tobytes() + evidence + raw)
+
+
+_VERDICT_WORDS = ("correct", "right", "wrong", "best")   # every verdict ``polarity`` reads has one of these
+
+
+def _verdicts(options) -> list[int]:
+    """Each option's rationale's opening verdict (``polarity``), read only where one could be."""
+    out = []
+    for opt in options:
+        rationale = opt.rationale
+        head = rationale[:80].lower() if rationale else ""
+        out.append(polarity(rationale) if any(w in head for w in _VERDICT_WORDS) else 0)
+    return out
 
 
 @dataclass(frozen=True)
@@ -97,45 +114,16 @@ def _copy(index: int, record: bytes) -> Copy:
     at += 8 * n + 4 * w
     evidence = record[at:at + n]
     quotes = record[at + n:at + n + size].decode("utf-8", "replace").split("\x1f")
-    return Copy(index, flags, statements, words, evidence, tuple(quotes))
+    return Copy(index, flags, statements, words, evidence, tuple(short(q, QUOTE_CHARS) for q in quotes))
 
 
-def headers(records: Sequence[bytes]) -> np.ndarray:
-    """The fixed header of every record at once, as a structured array (a missing record: flags SKIP)."""
-    n = len(records)
-    lengths = np.fromiter(map(len, records), dtype=np.int64, count=n)
-    whole = np.frombuffer(b"".join(records), dtype=np.uint8)
-    out = np.zeros(n, dtype=HEADER_DTYPE)
-    out["flags"] = SKIP
-    good = lengths >= _HEADER.size
-    if good.any():
-        starts = (np.cumsum(lengths) - lengths)[good]
-        rows = whole[starts[:, None] + np.arange(_HEADER.size)]
-        out[good] = np.ascontiguousarray(rows).view(HEADER_DTYPE).reshape(-1)
-    return out
-
-
-def ask_groups(head: np.ndarray) -> list[np.ndarray]:
-    """Indices of questions that may ask the same thing (the same words, order aside), two or more each."""
-    live = np.flatnonzero((head["flags"] & SKIP) == 0)
-    if len(live) < 2:
-        return []
-    m = head["m"][live]
-    order = np.argsort(m, kind="stable")
-    m, live = m[order], live[order]
-    opens = np.r_[True, m[1:] != m[:-1]]
-    starts = np.flatnonzero(opens)
-    sizes = np.diff(np.r_[starts, len(m)])
-    return [live[s:s + size] for s, size in zip(starts.tolist(), sizes.tolist()) if size >= 2]
-
-
-def same_asks(group: np.ndarray, head: np.ndarray, copies: dict[int, Copy]) -> list[list[int]]:
+def same_asks(group: list[int], orders: dict[int, int], copies: dict[int, Copy]) -> list[list[int]]:
     """A group of questions with the same words split into those that ask the same thing: the same words in the
     same order, or with two neighbouring words swapped ("Python and Java" / "Java and Python"; "a male lion and a
     female tiger" is not "a female lion and a male tiger")."""
     by_order: dict[int, list[int]] = defaultdict(list)
-    for i in group.tolist():
-        by_order[int(head["o"][i])].append(i)
+    for i in group:
+        by_order[orders[i]].append(i)
     parts = list(by_order.values())
     if len(parts) > 1:
         parts = _joined(parts, copies)
@@ -178,7 +166,7 @@ def conflicts(part: list[int], copies: dict[int, Copy], keys: dict[int, tuple[in
     asks for the best option and the option lists differ, a copy's distractor counts against another's key only
     when that copy's own key is among the other's options: another list may simply hold a better answer."""
     where: dict[int, list[Side]] = defaultdict(list)
-    for i in part[:MAX_GROUP]:
+    for i in part:
         copy = copies[i]
         for option, stated in enumerate(copy.statements):
             if stated:
@@ -211,5 +199,5 @@ def _comparable(sides: list[Side], keys: dict[int, tuple[int, ...]]) -> list[Sid
     return keeps
 
 
-def copies_of(group: np.ndarray, records: Sequence[bytes]) -> dict[int, Copy]:
-    return {i: _copy(i, records[i]) for i in group.tolist()}
+def copies_of(group: list[int], records: Sequence[bytes]) -> dict[int, Copy]:
+    return {i: _copy(i, records[i]) for i in group}

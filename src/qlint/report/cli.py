@@ -14,7 +14,6 @@ from pathlib import Path
 from qlint.analysis.cli import run_analysis
 from qlint.cli_common import EXIT_OK, UsageError, add_from_option, comma_list
 from qlint.pipeline import SetupError, run_check
-from qlint.report import consistency
 from qlint.report.summary import summarize
 from qlint.reporters.base import JsonSafeStream, escape_undecodable
 from qlint.wording import plural
@@ -68,7 +67,8 @@ def require_extra(command: str, modules: tuple[str, ...]) -> None:
 
 def cmd_report(args: argparse.Namespace, out) -> int:
     require_extra("report", ("matplotlib",))
-    from qlint.report.html import pyplot, render  # the page: loaded only when a report is drawn
+    from qlint.report import consistency  # the page and its sections: loaded only when a report is drawn
+    from qlint.report.html import pyplot, render
 
     run, summary = _summary(args)
     target = Path(args.output)
@@ -95,6 +95,8 @@ def cmd_report(args: argparse.Namespace, out) -> int:
 def cmd_stats(args: argparse.Namespace, out) -> int:
     if args.format == "text":
         require_extra("stats", ("rich",))
+    from qlint.report import consistency  # the bank-consistency sections: loaded only by stats and report
+
     run, summary = _summary(args)
     analysis = _analysis(args, run) if args.responses else None
     sections = consistency.published(run)

@@ -2,7 +2,7 @@
 off its weight, a difficulty mix off its target)."""
 from collections.abc import Iterator, Sequence
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from qlint.blueprint import Blueprint, Coverage, Row, coverage
 from qlint.finding import Severity
@@ -12,6 +12,8 @@ from qlint.wording import plural
 
 
 class Options(RuleOptions):
+    model_config = ConfigDict(defer_build=True)   # built when a run uses it: the blueprint's models wait till then
+
     blueprint: Blueprint | None = Field(default=None, description=(
         "the exam blueprint: set by `blueprint` in the config (a YAML file, or a table); without one the rule is "
         "silent"))

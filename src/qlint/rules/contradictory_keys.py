@@ -5,8 +5,8 @@ from collections.abc import Iterator, Sequence
 from qlint.bankwords import decode_records, encode_records
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.keyfacts import ENDORSED, SAYS_RIGHT, SAYS_WRONG, Copy, Side, ask_groups, conflicts, copies_of, extract, \
-    headers, same_asks
+from qlint.keyfacts import ENDORSED, MAX_GROUP, SAYS_RIGHT, SAYS_WRONG, Copy, Side, conflicts, copies_of, extract, \
+    same_asks
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, NoOptions
 
@@ -89,12 +89,14 @@ def _message(side: Side, sides: list[Side], questions: Sequence[BankItem], judge
 
 def contradictions(questions: Sequence[BankItem]) -> Iterator[list[Side]]:
     """Every statement held true in one question and false in another that asks the same thing."""
+    from qlint.keygroups import same_words  # numpy: imported only when the bank is checked
+
     records = [item.features.get(NAME) or b"" for item in questions]
-    head = headers(records)
-    for group in ask_groups(head):
+    # a question pasted a hundred thousand times is compared in its first MAX_GROUP copies
+    for group, orders in same_words(records, MAX_GROUP):
         copies = copies_of(group, records)
-        keys = {i: questions[i].keys for i in group.tolist()}
-        for part in same_asks(group, head, copies):
+        keys = {i: questions[i].keys for i in group}
+        for part in same_asks(group, orders, copies):
             yield from conflicts(part, copies, keys)
 
 

@@ -7,7 +7,7 @@ from pydantic import Field
 
 from qlint.bankwords import decode_records, encode_records
 from qlint.finding import Severity
-from qlint.giveaway import Find, Settings, extract, finds, join
+from qlint.giveaway import extract
 from qlint.items import BankItem
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, RuleOptions
@@ -18,9 +18,9 @@ _WHERE = {"stem": "stem", "explanation": "explanation", "options": "keyed option
 
 class Options(RuleOptions):
     fields: tuple[Literal["stem", "explanation", "options"], ...] = Field(
-        default=("stem", "explanation", "options"), min_length=1, description=(
-            "where another question's key counts as given away: the stem, the explanation (shown after answering, "
-            "as in practice tests), a keyed option that states it"))
+        default=("stem", "options"), min_length=1, description=(
+            "where another question's key counts as given away: the stem, a keyed option that states it, and the "
+            "explanation (shown after answering, as practice tests do; no exam form shows it)"))
     max_places: int = Field(default=5, ge=1, le=1000, description=(
         "a key found in more questions than this is a stock phrase, not a give-away"))
     window: int = Field(default=10, ge=1, le=100, description=(
@@ -32,10 +32,13 @@ class Options(RuleOptions):
 
 
 def _extract(question: Question, options: Options) -> bytes:
-    return extract(question)
+    return extract(question, explanations="explanation" in options.fields)
 
 
-def pairs(questions: Sequence[BankItem], options: Options) -> list[Find]:
+def pairs(questions: Sequence[BankItem], options: Options) -> list:
+    """Every find (``qlint.giveawaysearch.Find``) the check reports."""
+    from qlint.giveawaysearch import Settings, finds, join  # numpy: imported only when the bank is checked
+
     records = [item.features.get(NAME) or b"" for item in questions]
     settings = Settings(frozenset(options.fields), options.max_places, options.window, options.min_shared,
                         options.min_share)
@@ -90,8 +93,8 @@ RULE = BankRule(
     code="Q604",
     name=NAME,
     severity=Severity.WARNING,
-    summary="One question's stem, explanation or keyed statement states another question's key, in words that "
-            "speak of what that question asks (\"Wolverine's real name is James Howlett\" against \"What is the real "
+    summary="One question's stem or keyed statement (or its explanation, when asked) states another question's "
+            "key, in words that speak of what that question asks (\"Wolverine's real name is James Howlett\" against \"What is the real "
             "name of Wolverine?\"): the two are enemy items.",
     why=("A candidate who meets both on one form reads the answer to one in the other. Exam boards call such pairs "
          "enemy items and keep them apart when they assemble a form; a bank should know its pairs before a form is "
@@ -101,7 +104,8 @@ RULE = BankRule(
     notes=("A key counts when it is a phrase (two content words or more, such as 'James Howlett' or 'Amazon "
            "DynamoDB', not 'Yes' or '42'), is the only key of a question that does not ask for the false option, and "
            "is not already in its own stem. It is found as a whole phrase (case, punctuation and function words "
-           "aside) in another question's stem, explanation or keyed statement; a phrase found in more than "
+           "aside) in another question's stem or keyed statement (its explanation too with `fields`, for practice "
+           "tests that show explanations between questions); a phrase found in more than "
            "`max-places` questions is a stock phrase. The words around it must speak of what the key's own stem "
            "asks (`min-shared` of its content words, `min-share` of them), so that a name met in passing does not "
            "count. Questions that share most of their stem (a passage, a scenario, a near-duplicate) are left to "
@@ -126,6 +130,8 @@ questions:
       - {text: Amazon SQS, rationale: Incorrect. It queues messages.}
 """),
     failing=(_PAIR % "Wolverine's real name is James Howlett, though he goes by Logan.", """\
+# options:
+#   fields: [stem, options, explanation]
 questions:
   - id: empty-cache
     stem: Which PyTorch call releases the cached blocks of GPU memory back to the driver?

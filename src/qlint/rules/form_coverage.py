@@ -3,7 +3,7 @@ off target), or lists a question the bank does not have, or one question twice."
 from collections import Counter
 from collections.abc import Iterator
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from qlint.blueprint import Blueprint, coverage
 from qlint.finding import Severity
@@ -13,6 +13,8 @@ from qlint.wording import plural
 
 
 class Options(RuleOptions):
+    model_config = ConfigDict(defer_build=True)   # built when a run uses it: the blueprint's models wait till then
+
     blueprint: Blueprint | None = Field(default=None, description=(
         "the exam blueprint: set by `blueprint` in the config; without one only unknown and repeated questions "
         "are reported"))

@@ -1,7 +1,7 @@
 """objective-not-in-blueprint: a question names an objective the exam blueprint does not have."""
 from collections.abc import Iterator, Sequence
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from qlint.blueprint import Blueprint, spellings, targets
 from qlint.finding import Severity
@@ -11,6 +11,8 @@ from qlint.wording import did_you_mean
 
 
 class Options(RuleOptions):
+    model_config = ConfigDict(defer_build=True)   # built when a run uses it: the blueprint's models wait till then
+
     blueprint: Blueprint | None = Field(default=None, description=(
         "the exam blueprint: set by `blueprint` in the config; without one the rule is silent"))
     require: bool = Field(default=True, description="also report a question with no `objective` at all")

@@ -1,0 +1,281 @@
+"""The bank-wide search of enemy-items (numpy; imported only when the rule checks the bank): every record joined
+into one array of 32-bit words, each key's first two words found in every text at once, the whole phrase confirmed,
+stock phrases dropped, and a find kept only where the words around it speak of what the key's own stem asks."""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from qlint.bankwords import CONTENT_BIT, HASH_MASK
+from qlint.giveaway import HEADER_WORDS, KEYED, MAX_KEY, NEGATIVE_STEM
+
+_K1, _K2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F)
+TABLE_BITS = 24
+
+
+@dataclass(frozen=True)
+class Find:
+    """One question's key found in another's text."""
+
+    answers: int      # the question whose key it is (bank order)
+    gives: int        # the question whose text states it
+    field: str        # "stem", "explanation" or "options"
+    shared: tuple[int, ...]   # the words around it that the key's stem also has (their numbers)
+    quote: str        # the key's text
+
+
+@dataclass
+class Joined:
+    """Every record as one array of 32-bit words, and where each part of each record lies in it."""
+
+    words: np.ndarray        # uint32
+    start: np.ndarray        # word where each record starts (int64)
+    head: np.ndarray         # (n, 6) int64: flags, key, stem, explanation, statements, quote (counts)
+
+    def part(self, q: int, name: str) -> tuple[int, int]:
+        """Word range of one part ("key", "stem", "explanation", "statements", "quote") of record ``q``."""
+        order = ("key", "stem", "explanation", "statements")
+        at = int(self.start[q]) + HEADER_WORDS
+        counts = self.head[q, 1:5].tolist()
+        for name_, count in zip(order, counts):
+            if name_ == name:
+                return at, at + count
+            at += count
+        return at, at + int(self.head[q, 5]) // 4
+
+
+def join(records: Sequence[bytes]) -> Joined:
+    n = len(records)
+    lengths = np.fromiter(map(len, records), dtype=np.int64, count=n)
+    if np.any(lengths % 4) or np.any((lengths > 0) & (lengths < 4 * HEADER_WORDS)):
+        raise ValueError("a record is not a whole number of words")
+    words = np.frombuffer(b"".join(records), dtype="<u4")
+    start = (np.cumsum(lengths) - lengths) // 4
+    head = np.zeros((n, 6), dtype=np.int64)
+    live = lengths > 0
+    if live.any():
+        raw = words[start[live, None] + np.arange(HEADER_WORDS)].astype("<u4").view(np.uint8).reshape(-1, 12)
+        head[live, 0] = raw[:, 0]
+        head[live, 1] = raw[:, 1]
+        for column, at in enumerate(range(2, 10, 2), start=2):
+            head[live, column] = raw[:, at].astype(np.int64) | (raw[:, at + 1].astype(np.int64) << 8)
+    # each record's parts must fit inside it: a record's counts are the only indices the search trusts
+    need = HEADER_WORDS + head[:, 1:5].sum(axis=1) + head[:, 5] // 4
+    if np.any(live & (need != lengths // 4)) or np.any(head[:, 5] % 4):
+        raise ValueError("a record's counts do not match its length")
+    return Joined(words, start, head)
+
+
+def _bigrams(words: np.ndarray) -> np.ndarray:
+    a = (words[:-1] & HASH_MASK).astype(np.uint64)
+    b = (words[1:] & HASH_MASK).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        return a * _K1 + b * _K2
+
+
+def _text_mask(joined: Joined) -> tuple[np.ndarray, np.ndarray]:
+    """Which words are text another key may stand in (stems, explanations, keyed statements), and which word
+    begins a new stretch of text (a phrase never runs across)."""
+    n = len(joined.words)
+    begin = joined.start + HEADER_WORDS + joined.head[:, 1]        # after the key
+    end = begin + joined.head[:, 2:5].sum(axis=1)
+    delta = np.zeros(n + 1, dtype=np.int32)
+    np.add.at(delta, begin, 1)
+    np.add.at(delta, end, -1)
+    text = np.cumsum(delta[:-1]) > 0
+    text &= joined.words != 0
+    breaks = np.zeros(n, dtype=bool)
+    for offset in (0, 1, 2):   # a new record, and its explanation and statements, start a new stretch
+        at = begin + joined.head[:, 2:2 + offset].sum(axis=1) if offset else begin
+        breaks[at[at < n]] = True
+    return text, breaks
+
+
+def raw_finds(joined: Joined) -> tuple[np.ndarray, np.ndarray]:
+    """(word position, key's question) of every place a key's whole phrase stands in a text, in any question.
+
+    A key is looked for by its first two words. Where those two words stand in more than ``MAX_ANCHOR_PLACES``
+    places, or begin more than ``MAX_ANCHOR_KEYS`` keys, the key is a stock phrase and not looked for: the work
+    stays linear in the bank whatever it holds, and is done ``CANDIDATE_BUDGET`` candidates at a time."""
+    keyed = np.flatnonzero((joined.head[:, 0] & KEYED) != 0)
+    if not len(keyed) or len(joined.words) < 2:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    key_at = joined.start[keyed] + HEADER_WORDS
+    key_len = joined.head[keyed, 1]
+    words = joined.words
+    anchors = _bigrams(np.stack((words[key_at], words[key_at + 1]), axis=1).reshape(-1))[::2]
+    order = np.argsort(anchors, kind="stable")
+    anchors, keyed, key_at, key_len = anchors[order], keyed[order], key_at[order], key_len[order]
+    text, breaks = _text_mask(joined)
+    codes = _bigrams(words)
+    ok = text[:-1] & text[1:] & ~breaks[1:]
+    table = np.zeros(1 << TABLE_BITS, dtype=bool)
+    table[(anchors >> np.uint64(64 - TABLE_BITS)).astype(np.int64)] = True
+    ok &= table[(codes >> np.uint64(64 - TABLE_BITS)).astype(np.int64)]
+    positions = np.flatnonzero(ok)
+    codes = codes[positions]
+    lo, hi = np.searchsorted(anchors, codes, "left"), np.searchsorted(anchors, codes, "right")
+    counts = hi - lo
+    places = np.bincount(lo[counts > 0], minlength=len(anchors))   # by the first key of each run of equal anchors
+    common = (places[lo] > MAX_ANCHOR_PLACES) | (counts > MAX_ANCHOR_KEYS)
+    counts[common] = 0
+    found_pos, found_key = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    for start, stop in _chunks(counts, CANDIDATE_BUDGET):
+        c = counts[start:stop]
+        pos = np.repeat(positions[start:stop], c)
+        which = np.repeat(lo[start:stop], c) + (np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c))
+        got_pos, got_key = _confirmed(pos, which, words, text, breaks, key_at, key_len, keyed)
+        found_pos.append(got_pos)
+        found_key.append(got_key)
+    return np.concatenate(found_pos), np.concatenate(found_key)
+
+
+MAX_ANCHOR_PLACES = 2000
+MAX_ANCHOR_KEYS = 64
+CANDIDATE_BUDGET = 2_000_000
+
+
+def _chunks(counts: np.ndarray, budget: int):
+    """Ranges of positions whose candidates add up to about ``budget`` each (one position never splits)."""
+    total = np.cumsum(counts)
+    start = 0
+    while start < len(counts):
+        before = int(total[start - 1]) if start else 0
+        stop = int(np.searchsorted(total, before + budget, "right"))
+        stop = max(stop, start + 1)
+        yield start, stop
+        start = stop
+
+
+def _confirmed(pos, which, words, text, breaks, key_at, key_len, keyed) -> tuple[np.ndarray, np.ndarray]:
+    """The candidates whose whole key phrase follows, inside one stretch of text."""
+    keep = np.ones(len(pos), dtype=bool)
+    n = len(words)
+    for j in range(2, MAX_KEY):
+        needed = keep & (key_len[which] > j)
+        if not needed.any():
+            break
+        at = pos[needed] + j
+        inside = at < n
+        good = np.zeros(int(needed.sum()), dtype=bool)
+        at_in = at[inside]
+        good[inside] = text[at_in] & ~breaks[at_in] & (
+            (words[at_in] & HASH_MASK) == (words[key_at[which[needed]][inside] + j] & HASH_MASK))
+        keep[np.flatnonzero(needed)[~good]] = False
+    return pos[keep], keyed[which[keep]]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How strict the search is (the rule's options)."""
+
+    fields: frozenset[str]
+    max_places: int      # a key found in more questions than this is a stock phrase
+    window: int          # words either side of a find that are read for what it speaks of
+    min_shared: int      # content words of the key's stem that must stand in that window
+    min_share: float     # ... and their share of the key's stem's content words
+
+
+_FIELDS = ("stem", "explanation", "options")
+
+
+def _content(words: np.ndarray) -> set[int]:
+    return {int(w) & HASH_MASK for w in words.tolist() if w & CONTENT_BIT}
+
+
+def finds(joined: Joined, settings: Settings) -> list[Find]:
+    """Every place one question's text states another's key, as the rule reports them."""
+    pos, answers = raw_finds(joined)
+    gives = np.searchsorted(joined.start, pos, "right") - 1
+    other = gives != answers
+    pos, answers, gives = pos[other], answers[other], gives[other]
+    if not len(pos):
+        return []
+    # a key stated in more questions than max-places is a stock phrase: counted in numpy, before any Python loop
+    pairs = np.unique(np.stack((answers, gives), axis=1), axis=0)
+    places = np.bincount(pairs[:, 0], minlength=len(joined.start))
+    keep = places[answers] <= settings.max_places
+    pos, answers, gives = pos[keep], answers[keep], gives[keep]
+    weight = _weights(joined) if len(pos) else None
+    out, seen = [], set()
+    for p, a, g in zip(pos.tolist(), answers.tolist(), gives.tolist()):
+        if (a, g) in seen:
+            continue
+        shared = _speaks_of(joined, a, g, p, settings, weight)
+        if shared is None:
+            continue
+        seen.add((a, g))
+        q_lo, q_hi = joined.part(a, "quote")
+        quote = joined.words[q_lo:q_hi].tobytes().decode("utf-8", "replace").rstrip()
+        out.append(Find(a, g, _field(joined, g, p)[0], tuple(sorted(shared)), quote))
+    return out
+
+
+_BUCKETS = 1 << 20
+
+
+def _weights(joined: Joined):
+    """How telling each content word of the stems is (its inverse document frequency over the bank's stems, its
+    number folded into a million buckets: a shared bucket only makes two words count alike)."""
+    n = len(joined.words)
+    begin = joined.start + HEADER_WORDS + joined.head[:, 1]
+    delta = np.zeros(n + 1, dtype=np.int32)
+    np.add.at(delta, begin, 1)
+    np.add.at(delta, begin + joined.head[:, 2], -1)
+    words = joined.words[(np.cumsum(delta[:-1]) > 0) & ((joined.words & CONTENT_BIT) != 0)]
+    df = np.bincount((words & (_BUCKETS - 1)).astype(np.int64), minlength=_BUCKETS)
+    stems = max(1, int((joined.head[:, 2] > 0).sum()))
+
+    def weight(codes: set[int]) -> float:
+        return sum(math.log((stems + 1) / (int(df[c & (_BUCKETS - 1)]) + 1)) + 1 for c in codes)
+    return weight
+
+
+def _speaks_of(joined: Joined, a: int, g: int, p: int, settings: Settings, weight) -> set[int] | None:
+    """The content words of question ``a``'s stem that stand around its key at word ``p`` of question ``g``, when
+    they are enough to say that ``g`` states the answer to what ``a`` asks; None otherwise."""
+    field, lo, hi = _field(joined, g, p)
+    if field not in settings.fields:
+        return None
+    k_lo, k_hi = joined.part(a, "key")
+    length = k_hi - k_lo
+    if field == "options":
+        if joined.head[g, 0] & NEGATIVE_STEM:
+            return None   # a keyed option of a question that asks for the false one states nothing true
+        lo, hi = _statement_at(joined.words, lo, hi, p)
+        if hi - lo < length + 3:
+            return None   # an answer, not a statement about it
+    key_words = _content(joined.words[k_lo:k_hi])
+    own, theirs = _content(joined.words[slice(*joined.part(a, "stem"))]), _content(joined.words[slice(*joined.part(g, "stem"))])
+    if own | theirs and len(own & theirs) / len(own | theirs) >= 0.5:
+        return None   # the two share a passage or ask near the same thing: near-duplicate-stem's concern
+    asked = own - key_words
+    around = _content(joined.words[max(lo, p - settings.window):p]) | \
+        _content(joined.words[p + length:min(hi, p + length + settings.window)])
+    shared = asked & (around - key_words)
+    if len(shared) < settings.min_shared or weight(shared) < settings.min_share * weight(asked):
+        return None
+    return shared
+
+
+def _statement_at(words: np.ndarray, lo: int, hi: int, p: int) -> tuple[int, int]:
+    """The one keyed statement (they are separated by 0) that holds word ``p``."""
+    left = p
+    while left > lo and words[left - 1] != 0:
+        left -= 1
+    right = p
+    while right < hi and words[right] != 0:
+        right += 1
+    return left, right
+
+
+def _field(joined: Joined, q: int, p: int) -> tuple[str, int, int]:
+    """Which text of record ``q`` holds word ``p``, and that text's word range."""
+    for field, part in zip(_FIELDS, ("stem", "explanation", "statements")):
+        lo, hi = joined.part(q, part)
+        if lo <= p < hi:
+            return field, lo, hi
+    return "", p, p
