@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 
 from qlint.blueprint import Blueprint, BlueprintError, coverage, load_blueprint, validate
 
@@ -163,3 +164,11 @@ def test_a_form_is_held_to_counts_of_its_own_size():
     rows = coverage(_inline(), [("a1", None)] * 6 + [("B", None)] * 4, form=True).rows
     assert [(r.kind, r.id, r.target_count, r.status) for r in rows] == [
         ("domain", "A", 5.0, "over"), ("objective", "a1", None, "ok"), ("domain", "B", 5.0, "under")]
+
+
+def test_the_readme_blueprint_is_a_valid_blueprint():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```yaml\n# exam/blueprint.yaml\n", 1)[1].split("```", 1)[0]
+    blueprint = validate(yaml.safe_load(block), "README")
+    assert [d.weight for d in blueprint.domains] == [0.24, 0.76] and blueprint.difficulty == {
+        "easy": 0.3, "medium": 0.5, "hard": 0.2}

@@ -130,3 +130,28 @@ def test_records_are_words_and_survive_the_cache():
         decode_records([[len(records[0]) - 1, 1, len(records[2])], data[1]], 3, unit=4)
     with pytest.raises(ValueError):   # counts that point past the record are refused, never read
         join([records[0][:4] + b"\xff\xff\xff\xff" + records[0][8:]])
+
+
+def test_stats_and_the_report_list_the_pairs(run_cli, tmp_path):
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    gives = _q("gives", "Wolverine's real name is James Howlett. Which comic first featured him?", "Hulk #181",
+               ("X-Men #1", "Avengers #4"))
+    copy = ("  - id: {id}\n    stem: Which command in the Links panel replaces a linked file with one of another "
+            "name?\n    options:\n      - {{text: Relink, {a}rationale: Because.}}\n"
+            "      - {{text: Update Link, {b}rationale: Because.}}\n")
+    (bank / "bank.yaml").write_text("questions:\n" + ASKS + gives + copy.format(id="c1", a="correct: true, ", b="")
+                                    + copy.format(id="c2", a="", b="correct: true, "), encoding="utf-8")
+    code, out, _ = run_cli("stats", str(bank), "--format", "json", cwd=tmp_path)
+    data = json.loads(out)
+    assert data["enemies"] == [{"gives": {"id": "gives", "path": "bank/bank.yaml", "line": 10},
+                                "answers": {"id": "asks", "path": "bank/bank.yaml", "line": 3},
+                                "field": "stem", "key": "James Howlett"}]
+    assert [c["id"] for c in data["contradictions"][0]["copies"]] == ["c1", "c2"]
+    assert "blueprint" not in data   # no blueprint configured
+    code, out, _ = run_cli("stats", str(bank), "--width", "200", cwd=tmp_path)
+    assert "Questions that give each other away (1)" in out and "Keys that contradict each other (2)" in out
+    code, _, _ = run_cli("report", str(bank), "-o", str(tmp_path / "r.html"), cwd=tmp_path)
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert '<section id="enemies"><h2>Enemy items</h2>' in page and "James Howlett" in page
+    assert '<section id="contradictions"><h2>Contradictory keys</h2>' in page
