@@ -155,3 +155,9 @@ def test_warm_runs_report_the_same(run_cli, tmp_path):
     after = json.loads(run_cli("check", str(bank), "--select", RULE, "--format", "json", cwd=tmp_path)[1])
     assert runs[0] == runs[1] and len(json.loads(runs[0])["findings"]) == 3
     assert after["findings"] == []
+
+
+def test_a_question_pasted_a_thousand_times_is_compared_in_its_first_copies(registry):
+    copies = [_copy(f"p{i}", 3 if i % 2 else 2) for i in range(1200)]
+    found = _found(registry, *copies)
+    assert 0 < len(found) <= 1000 and all(int(q[1:]) < 1000 for q in found)

@@ -155,3 +155,11 @@ def test_stats_and_the_report_list_the_pairs(run_cli, tmp_path):
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert '<section id="enemies"><h2>Enemy items</h2>' in page and "James Howlett" in page
     assert '<section id="contradictions"><h2>Contradictory keys</h2>' in page
+
+
+def test_a_bank_of_one_phrase_everywhere_stays_bounded(registry):
+    # every question's key is the same phrase and every stem states it: a stock phrase, found at once, and the work
+    # stays linear (the phrase's first words stand in too many places to be looked for one by one)
+    many = "".join(_q(f"q{i}", f"The answer is James Howlett, the real name of hero {i}. What is step {i}?",
+                      "James Howlett", ("Logan Smith", f"Other {i}")) for i in range(2100))
+    assert _found(registry, many) == {}

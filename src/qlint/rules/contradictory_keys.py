@@ -65,7 +65,7 @@ def _role(side: Side) -> str:
 
 def _message(side: Side, sides: list[Side], questions: Sequence[BankItem], judged: tuple[bool | None, str]) -> str:
     others = [s for s in sides if s.true != side.true]
-    peer = min(others, key=lambda s: s.copy.index)
+    peer = others[0]   # sides come in bank order
     there = questions[peer.copy.index]
     quote = side.copy.quotes[side.option] if side.option < len(side.copy.quotes) else ""
     place = f"question {there.id!r} at {there.path}:{there.locate('stem')[0]} (option {LETTERS[peer.option]})"
@@ -101,15 +101,16 @@ def contradictions(questions: Sequence[BankItem]) -> Iterator[list[Side]]:
 
 
 def check(questions: Sequence[BankItem], options: NoOptions) -> Iterator[BankViolation]:
-    chosen: dict[int, tuple[Side, list[Side]]] = {}
+    chosen: dict[int, tuple[Side, list[Side], tuple[bool | None, str]]] = {}
     for sides in contradictions(questions):
+        judged = verdict(sides)
         for side in sides:
             held = chosen.get(side.copy.index)
             if held is None or (side.keyed and not held[0].keyed):   # a copy is named by its own key first
-                chosen[side.copy.index] = (side, sides)
+                chosen[side.copy.index] = (side, sides, judged)
     for index in sorted(chosen):
-        side, sides = chosen[index]
-        yield BankViolation(questions[index], "options", _message(side, sides, questions, verdict(sides)))
+        side, sides, judged = chosen[index]
+        yield BankViolation(questions[index], "options", _message(side, sides, questions, judged))
 
 
 def _member(side: Side, questions: Sequence[BankItem], held: bool | None) -> dict:
