@@ -9,8 +9,9 @@ the key's own stem asks (a key named in passing gives nothing away). This module
 which only extracts records never imports numpy.
 
 A record is bytes, a whole number of 32-bit words long (so that the bank's records, joined, are one array of
-words): a header word of flags and counts, a word of lengths, the key's words, the stem's, the explanation's, the
-keyed statements', then the key's short text for messages.
+words): three header words of flags and counts, the key's words, the stem's, the explanation's, the keyed
+statements' (each stretch of text ended by a 0 word, which no word's number is), then the key's short text for
+messages.
 """
 from __future__ import annotations
 
@@ -56,8 +57,10 @@ def extract(question: Question, explanations: bool = False) -> bytes:
     """A question's record: its key as a phrase (if it is one worth finding), and the words of its stem, its keyed
     statements and (with ``explanations``) its explanation."""
     asked = read_stem(question.stem)
-    stem = asked.phrase[:MAX_STEM]
-    explanation = phrase_codes(question.explanation)[:MAX_EXPLANATION] if explanations and question.explanation else []
+    # every stretch of text ends with a 0 word: joined for the whole bank, no phrase runs from one into the next
+    stem = asked.phrase[:MAX_STEM] + [0]
+    explanation = (phrase_codes(question.explanation)[:MAX_EXPLANATION] + [0]
+                   if explanations and question.explanation else [])
     keys = [o for o in question.options if o.correct]
     keyed = [phrase_codes(o.text) for o in keys]
     statements: list[int] = []
@@ -70,7 +73,7 @@ def extract(question: Question, explanations: bool = False) -> bytes:
             and _phrase(keys[0].text)):
         words = keyed[0]
         content = sum(1 for w in words if w & CONTENT_BIT)
-        if content >= MIN_CONTENT and len(words) <= MAX_KEY and not _contains(stem, words):
+        if content >= MIN_CONTENT and len(words) <= MAX_KEY and not _contains(stem[:-1], words):
             key, flags = words, flags | KEYED
     quote = short(keys[0].text, QUOTE_CHARS).encode("utf-8", "surrogatepass") if key else b""
     quote += b" " * (-len(quote) % 4)

@@ -12,8 +12,8 @@ import numpy as np
 from qlint.bankwords import CONTENT_BIT, HASH_MASK
 from qlint.giveaway import HEADER_WORDS, KEYED, MAX_KEY, NEGATIVE_STEM
 
-_K1, _K2 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F)
 TABLE_BITS = 24
+_BUCKETS = 1 << 20   # word numbers folded for counting how often each stands in the bank
 
 
 @dataclass(frozen=True)
@@ -69,67 +69,94 @@ def join(records: Sequence[bytes]) -> Joined:
     return Joined(words, start, head)
 
 
-def _bigrams(words: np.ndarray) -> np.ndarray:
-    a = (words[:-1] & HASH_MASK).astype(np.uint64)
-    b = (words[1:] & HASH_MASK).astype(np.uint64)
-    with np.errstate(over="ignore"):
-        return a * _K1 + b * _K2
+def spans(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The positions inside every range (start, size), one range after another."""
+    sizes = sizes.astype(np.int64)
+    before = np.cumsum(sizes) - sizes
+    return np.repeat(starts.astype(np.int64) - before, sizes) + np.arange(int(sizes.sum()), dtype=np.int64)
 
 
-def _text_mask(joined: Joined) -> tuple[np.ndarray, np.ndarray]:
-    """Which words are text another key may stand in (stems, explanations, keyed statements), and which word
-    begins a new stretch of text (a phrase never runs across)."""
-    n = len(joined.words)
+@dataclass
+class Texts:
+    """The words another key may stand in (stems, explanations, keyed statements), gathered from every record into
+    one array; ``at`` is each word's position among the record words. Every stretch of text ends with a 0 word, so
+    that a phrase, which never holds a 0, never runs from one stretch into the next."""
+
+    at: np.ndarray        # int64
+    words: np.ndarray     # uint32, 31-bit codes (and the content bit); 0 at the end of every stretch
+
+
+def texts(joined: Joined) -> Texts:
     begin = joined.start + HEADER_WORDS + joined.head[:, 1]        # after the key
-    end = begin + joined.head[:, 2:5].sum(axis=1)
-    delta = np.zeros(n + 1, dtype=np.int32)
-    np.add.at(delta, begin, 1)
-    np.add.at(delta, end, -1)
-    text = np.cumsum(delta[:-1]) > 0
-    text &= joined.words != 0
-    breaks = np.zeros(n, dtype=bool)
-    for offset in (0, 1, 2):   # a new record, and its explanation and statements, start a new stretch
-        at = begin + joined.head[:, 2:2 + offset].sum(axis=1) if offset else begin
-        breaks[at[at < n]] = True
-    return text, breaks
+    at = spans(begin, joined.head[:, 2:5].sum(axis=1))             # the stem, the explanation, the statements
+    return Texts(at, joined.words[at])
+
+
+def _mix(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """A 24-bit mix of two words' numbers: the table that sifts candidates is indexed by it."""
+    return (first ^ (second >> np.uint32(7))) & np.uint32((1 << TABLE_BITS) - 1)
+
+
+def _pairs(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Two words as one exact 62-bit code."""
+    return ((first & HASH_MASK).astype(np.uint64) << np.uint64(31)) | (second & HASH_MASK).astype(np.uint64)
+
+
+def _keys(joined: Joined, text: Texts) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The keys to look for: their questions, their words (a row each, 0 after the end), their lengths, and which
+    two neighbouring words each is looked for by: the pair whose words the bank's texts hold least often (the first
+    two words of a key are often common ones, and every place they stand would be a candidate)."""
+    keyed = np.flatnonzero((joined.head[:, 0] & KEYED) != 0)
+    length = joined.head[keyed, 1]
+    words = np.zeros((len(keyed), MAX_KEY), dtype=np.int64)
+    at = spans(joined.start[keyed] + HEADER_WORDS, length)
+    row = np.repeat(np.arange(len(keyed)), length)
+    column = np.arange(len(at)) - np.repeat(np.cumsum(length) - length, length)
+    words[row, column] = joined.words[at] & HASH_MASK
+    often = np.bincount((text.words & (_BUCKETS - 1)).astype(np.int64), minlength=_BUCKETS)
+    cost = often[words & (_BUCKETS - 1)]
+    pair = (cost[:, :-1] + cost[:, 1:]).astype(np.float64)
+    pair[np.arange(MAX_KEY - 1)[None, :] >= (length - 1)[:, None]] = np.inf
+    return keyed, words, length, np.argmin(pair, axis=1)
 
 
 def raw_finds(joined: Joined) -> tuple[np.ndarray, np.ndarray]:
     """(word position, key's question) of every place a key's whole phrase stands in a text, in any question.
 
-    A key is looked for by its first two words. Where those two words stand in more than ``MAX_ANCHOR_PLACES``
-    places, or begin more than ``MAX_ANCHOR_KEYS`` keys, the key is a stock phrase and not looked for: the work
-    stays linear in the bank whatever it holds, and is done ``CANDIDATE_BUDGET`` candidates at a time."""
-    keyed = np.flatnonzero((joined.head[:, 0] & KEYED) != 0)
-    if not len(keyed) or len(joined.words) < 2:
+    A key is looked for by two neighbouring words (``_keys``). Where those two words stand in more than
+    ``MAX_ANCHOR_PLACES`` places, or are the pair of more than ``MAX_ANCHOR_KEYS`` keys, the key is a stock phrase
+    and not looked for: the work stays linear in the bank whatever it holds, and is done ``CANDIDATE_BUDGET``
+    candidates at a time."""
+    text = texts(joined)
+    if not (joined.head[:, 0] & KEYED).any() or len(text.words) < 2:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    key_at = joined.start[keyed] + HEADER_WORDS
-    key_len = joined.head[keyed, 1]
-    words = joined.words
-    anchors = _bigrams(np.stack((words[key_at], words[key_at + 1]), axis=1).reshape(-1))[::2]
+    keyed, key_words, key_len, offset = _keys(joined, text)
+    rows = np.arange(len(keyed))
+    first, second = key_words[rows, offset].astype(np.uint32), key_words[rows, offset + 1].astype(np.uint32)
+    anchors = _pairs(first, second)
     order = np.argsort(anchors, kind="stable")
-    anchors, keyed, key_at, key_len = anchors[order], keyed[order], key_at[order], key_len[order]
-    text, breaks = _text_mask(joined)
-    codes = _bigrams(words)
-    ok = text[:-1] & text[1:] & ~breaks[1:]
+    anchors, keyed, key_words, key_len, offset = (anchors[order], keyed[order], key_words[order], key_len[order],
+                                                  offset[order])
     table = np.zeros(1 << TABLE_BITS, dtype=bool)
-    table[(anchors >> np.uint64(64 - TABLE_BITS)).astype(np.int64)] = True
-    ok &= table[(codes >> np.uint64(64 - TABLE_BITS)).astype(np.int64)]
-    positions = np.flatnonzero(ok)
-    codes = codes[positions]
+    table[_mix(first, second)] = True
+    # sifted by the table first: the exact codes are made only for the few pairs that pass it
+    positions = np.flatnonzero(table[_mix(text.words[:-1] & np.uint32(HASH_MASK), text.words[1:] & np.uint32(HASH_MASK))])
+    codes = _pairs(text.words[positions], text.words[positions + 1])
     lo, hi = np.searchsorted(anchors, codes, "left"), np.searchsorted(anchors, codes, "right")
     counts = hi - lo
     places = np.bincount(lo[counts > 0], minlength=len(anchors))   # by the first key of each run of equal anchors
-    common = (places[lo] > MAX_ANCHOR_PLACES) | (counts > MAX_ANCHOR_KEYS)
-    counts[common] = 0
+    counts[(places[lo] > MAX_ANCHOR_PLACES) | (counts > MAX_ANCHOR_KEYS)] = 0
     found_pos, found_key = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
     for start, stop in _chunks(counts, CANDIDATE_BUDGET):
         c = counts[start:stop]
+        if not c.any():
+            continue
         pos = np.repeat(positions[start:stop], c)
         which = np.repeat(lo[start:stop], c) + (np.arange(int(c.sum())) - np.repeat(np.cumsum(c) - c, c))
-        got_pos, got_key = _confirmed(pos, which, words, text, breaks, key_at, key_len, keyed)
-        found_pos.append(got_pos)
-        found_key.append(got_key)
+        begin = pos - offset[which]   # where the whole key would start
+        got = _confirmed(begin, pos, which, text, key_words, key_len)
+        found_pos.append(text.at[begin[got]])
+        found_key.append(keyed[which[got]])
     return np.concatenate(found_pos), np.concatenate(found_key)
 
 
@@ -150,22 +177,19 @@ def _chunks(counts: np.ndarray, budget: int):
         start = stop
 
 
-def _confirmed(pos, which, words, text, breaks, key_at, key_len, keyed) -> tuple[np.ndarray, np.ndarray]:
-    """The candidates whose whole key phrase follows, inside one stretch of text."""
-    keep = np.ones(len(pos), dtype=bool)
-    n = len(words)
-    for j in range(2, MAX_KEY):
+def _confirmed(begin, pos, which, text: Texts, key_words, key_len) -> np.ndarray:
+    """Which candidates have their whole key there: every word of it from ``begin`` (a key holds no 0, so a match
+    never runs across the end of a stretch)."""
+    n = len(text.words)
+    keep = (begin >= 0) & (begin + key_len[which] <= n)
+    for j in range(MAX_KEY):
         needed = keep & (key_len[which] > j)
         if not needed.any():
             break
-        at = pos[needed] + j
-        inside = at < n
-        good = np.zeros(int(needed.sum()), dtype=bool)
-        at_in = at[inside]
-        good[inside] = text[at_in] & ~breaks[at_in] & (
-            (words[at_in] & HASH_MASK) == (words[key_at[which[needed]][inside] + j] & HASH_MASK))
+        at = begin[needed] + j
+        good = (text.words[at] & HASH_MASK) == key_words[which[needed], j]
         keep[np.flatnonzero(needed)[~good]] = False
-    return pos[keep], keyed[which[keep]]
+    return keep
 
 
 @dataclass(frozen=True)
@@ -214,23 +238,18 @@ def finds(joined: Joined, settings: Settings) -> list[Find]:
     return out
 
 
-_BUCKETS = 1 << 20
 
 
 def _weights(joined: Joined):
     """How telling each content word of the stems is (its inverse document frequency over the bank's stems, its
     number folded into a million buckets: a shared bucket only makes two words count alike)."""
-    n = len(joined.words)
-    begin = joined.start + HEADER_WORDS + joined.head[:, 1]
-    delta = np.zeros(n + 1, dtype=np.int32)
-    np.add.at(delta, begin, 1)
-    np.add.at(delta, begin + joined.head[:, 2], -1)
-    words = joined.words[(np.cumsum(delta[:-1]) > 0) & ((joined.words & CONTENT_BIT) != 0)]
-    df = np.bincount((words & (_BUCKETS - 1)).astype(np.int64), minlength=_BUCKETS)
-    stems = max(1, int((joined.head[:, 2] > 0).sum()))
+    stems = joined.words[spans(joined.start + HEADER_WORDS + joined.head[:, 1], joined.head[:, 2])]
+    stems = stems[(stems & CONTENT_BIT) != 0]
+    df = np.bincount((stems & (_BUCKETS - 1)).astype(np.int64), minlength=_BUCKETS)
+    count = max(1, int((joined.head[:, 2] > 0).sum()))
 
     def weight(codes: set[int]) -> float:
-        return sum(math.log((stems + 1) / (int(df[c & (_BUCKETS - 1)]) + 1)) + 1 for c in codes)
+        return sum(math.log((count + 1) / (int(df[c & (_BUCKETS - 1)]) + 1)) + 1 for c in codes)
     return weight
 
 

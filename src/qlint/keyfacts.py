@@ -29,7 +29,7 @@ MAX_WORDS = 255   # of a stem, kept to tell a swapped pair (a longer stem's word
 NEG, BEST, SKIP = 1, 2, 4                    # flags: a negative stem, a best-of stem, nothing to compare
 SAYS_RIGHT, SAYS_WRONG, ENDORSED = 1, 2, 4   # evidence about one option
 MAX_OPTIONS = 64
-QUOTE_CHARS = 48
+QUOTE_CHARS = 40
 MAX_GROUP = 1000   # copies of one ask compared (a question pasted a hundred times is still read whole)
 _LETTER = r"\(?\$?(?:\\mathbf\{)?([A-J])\}?\$?\)?"
 _ENDORSES = re.compile(
@@ -71,10 +71,13 @@ def extract(question: Question) -> bytes:
     evidence = bytes((SAYS_RIGHT if verdict > 0 else SAYS_WRONG if verdict < 0 else 0) | (ENDORSED if endorsed == i
                      else 0) for i, verdict in enumerate(_verdicts(options)))
     # the options' opening words as written: a message shortens the one it quotes
-    raw = "\x1f".join(opt.text[:QUOTE_CHARS + 16].replace("\x1f", " ") for opt in options).encode(
+    raw = "\x1f".join(opt.text[:QUOTE_CHARS + 8].replace("\x1f", " ") for opt in options).encode(
         "utf-8", "surrogatepass")[:0xFFFF]
+    # statements and words as 32 and 16 bits: they are compared only among the few questions whose stems have the
+    # same words, where a chance clash of so many bits is no concern
     return (_HEADER.pack(o, m, flags, len(options), len(raw), len(words))
-            + array("Q", [s for s, _ in stated]).tobytes() + array("I", words).tobytes() + evidence + raw)
+            + array("I", [s & 0xFFFFFFFF for s, _ in stated]).tobytes()
+            + array("H", [w & 0xFFFF for w in words]).tobytes() + evidence + raw)
 
 
 _VERDICT_WORDS = ("correct", "right", "wrong", "best")   # every verdict ``polarity`` reads has one of these
@@ -109,9 +112,9 @@ class Copy:
 def _copy(index: int, record: bytes) -> Copy:
     _, _, flags, n, size, w = _HEADER.unpack_from(record)
     at = _HEADER.size
-    statements = struct.unpack_from(f"<{n}Q", record, at)
-    words = struct.unpack_from(f"<{w}I", record, at + 8 * n)
-    at += 8 * n + 4 * w
+    statements = struct.unpack_from(f"={n}I", record, at)   # as array wrote them: native order
+    words = struct.unpack_from(f"={w}H", record, at + 4 * n)
+    at += 4 * n + 2 * w
     evidence = record[at:at + n]
     quotes = record[at + n:at + n + size].decode("utf-8", "replace").split("\x1f")
     return Copy(index, flags, statements, words, evidence, tuple(short(q, QUOTE_CHARS) for q in quotes))
