@@ -161,7 +161,7 @@ def test_latin1_rows_are_reported_with_a_hint(tmp_path, run_cli):
     shutil.copy(DATA / "bank.yaml", tmp_path / "bank.yaml")
     (tmp_path / "l.csv").write_bytes("person,item,response\np1,boil,B\np\xe9,boil,A\n".encode("latin-1"))
     code, out, _ = run_cli("analyze", "l.csv", "bank.yaml", cwd=tmp_path)
-    assert "l.csv:3:1: Q700 response-data: 1 row not read (invalid encoding): line 3; the file is not UTF-8" in out
+    assert "l.csv:3:1: warning: Q700 response-data: 1 row not read (invalid encoding): line 3; the file is not UTF-8" in out
 
 
 def test_a_file_of_one_huge_line_is_refused_quickly(tmp_path, run_cli):

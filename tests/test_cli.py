@@ -36,7 +36,7 @@ def test_findings_text_format_and_exit_one(run_cli, write):
     assert code == 1
     first = out.splitlines()[0]
     assert first.startswith(str(bad)) or first.startswith("bank/b.yaml")
-    assert first.endswith(":3:1: Q104 correct-count: 2 options are marked correct; a single-answer question "
+    assert first.endswith(":3:1: error: Q104 correct-count: 2 options are marked correct; a single-answer question "
                           "needs exactly one (add `select: 2` if 2 answers are intended)")
 
 
@@ -126,18 +126,23 @@ def test_rules_and_rule_card(run_cli):
 
 def test_stdin(run_cli):
     code, out, _ = run_cli("check", "-", "--stdin-filename", "bank/x.yaml", stdin=TWO_KEYS)
-    assert code == 1 and out.startswith("bank/x.yaml:3:1: Q104")
+    assert code == 1 and out.startswith("bank/x.yaml:3:1: error: Q104")
 
 
-def test_named_file_without_config_compares_within_its_own_folder(run_cli, write, tmp_path):
-    # no config and no git: the bank is the folder the named files share, never the working folder
+def test_named_file_without_config_is_compared_only_with_the_other_named_files(run_cli, write, tmp_path):
+    # no config names the bank: nothing but the named files is read, not their folder, not the git work tree
+    (tmp_path / ".git").mkdir()
     write("elsewhere/copy.yaml", CLEAN.replace("clean-1", "copy-1"))
     target = write("bank/a.yaml", CLEAN)
-    code, out, _ = run_cli("check", target, cwd=tmp_path)
+    twin = write("bank/b.yaml", CLEAN.replace("clean-1", "twin-1"))
+    code, out, err = run_cli("check", target, "--fail-on", "warning", cwd=tmp_path)
     assert code == 0 and "near-duplicate" not in out
-    write("bank/b.yaml", CLEAN.replace("clean-1", "twin-1"))
-    code, out, _ = run_cli("check", target, "--fail-on", "warning", cwd=tmp_path)
-    assert code == 1 and "near-duplicate-stem" in out and "twin-1" in out and "b.yaml:" not in out.split(":")[0]
+    assert err.count("no config names the bank") == 1 and 'paths = ["bank"]' in err
+    code, out, err = run_cli("check", target, twin, "--fail-on", "warning", cwd=tmp_path)
+    assert code == 1 and "near-duplicate-stem" in out and "twin-1" in out and "copy-1" not in out
+    write("qlint.toml", 'paths = ["bank"]\n')   # the config names the bank: the named file is compared with it
+    code, out, err = run_cli("check", target, "--fail-on", "warning", cwd=tmp_path)
+    assert code == 1 and "twin-1" in out and "copy-1" not in out and "no config names the bank" not in err
 
 
 def test_symlink_loop_named_directly_is_a_finding(run_cli, tmp_path):

@@ -61,6 +61,15 @@ def test_diff_writes_nothing(run_cli, write):
     assert path.read_text() == COMMENTED
 
 
+def test_fix_with_diff_writes_nothing_either(run_cli, write):
+    path = write("bank/a.yaml", COMMENTED)
+    mtime = path.stat().st_mtime_ns
+    code, out, err = run_cli("check", path, "--fix", "--diff")
+    assert code == 1 and out.startswith("--- a/") and '+    stem: "Which tensor' in out
+    assert path.read_text() == COMMENTED and path.stat().st_mtime_ns == mtime
+    assert "fixed" not in err
+
+
 def test_clean_file_is_left_byte_identical(run_cli, write):
     text = COMMENTED.replace('number?  "', 'number?"').replace("' item()'", "'item()'")
     path = write("bank/a.yaml", text)

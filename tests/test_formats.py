@@ -72,7 +72,7 @@ def test_from_reads_txt_as_aiken(tmp_path, run_cli):
     (tmp_path / "bank.txt").write_bytes((DATA / "bank.aiken.txt").read_bytes())
     code, out, _ = run_cli("check", "--no-cache", "--from", "aiken", "--format", "json", str(tmp_path))
     found = json.loads(out)["findings"]
-    assert {f["rule"] for f in found} >= {"schema", "missing-rationale"}
+    assert {f["rule"] for f in found} >= {"schema", "rationales-not-held"}
     assert all(f["path"].endswith("bank.txt") for f in found)
 
 
@@ -82,7 +82,7 @@ def test_config_glob_names_a_format(tmp_path, run_cli):
     (tmp_path / "qlint.toml").write_text('[formats]\n"aiken/*.txt" = "aiken"\n', encoding="utf-8")
     code, out, _ = run_cli("check", "--no-cache", "--format", "json", "--config", str(tmp_path / "qlint.toml"),
                             str(tmp_path))
-    assert any(f["rule"] == "missing-rationale" and f["path"].endswith("bank.txt") for f in json.loads(out)["findings"])
+    assert any(f["rule"] == "rationales-not-held" and f["path"].endswith("bank.txt") for f in json.loads(out)["findings"])
 
 
 def test_unknown_format_in_config_is_a_usage_error(tmp_path, run_cli):

@@ -105,7 +105,7 @@ def test_force_exclude_judges_stdin_by_its_filename(run_cli, repo):
     args = ("check", "-", "--force-exclude", "--no-cache", "--stdin-filename")
     assert run_cli(*args, "ci/pipeline.yml", cwd=repo, stdin=CI_YAML) == (0, "", "")
     code, out, _ = run_cli(*args, "bank/new.yaml", cwd=repo, stdin=TWO_KEYS.replace("keys-1", "keys-9"))
-    assert code == 1 and "bank/new.yaml:3:1: Q104 correct-count" in out
+    assert code == 1 and "bank/new.yaml:3:1: error: Q104 correct-count" in out
 
 
 def test_folders_named_with_force_exclude_are_walked_as_before(run_cli, repo):
@@ -243,7 +243,7 @@ def test_ignore_file_needs_a_reason(run_cli, tmp_path, write):
     write("bank/legacy.yaml", "# qlint: ignore-file[correct-count]\n" + TWO_FLAWED)
     code, out, _ = run_cli("check", "bank", "--no-cache", cwd=tmp_path)
     assert code == 1
-    assert "bank/legacy.yaml:1:1: Q903 invalid-suppression: suppression needs a reason: " \
+    assert "bank/legacy.yaml:1:1: warning: Q903 invalid-suppression: suppression needs a reason: " \
            "# qlint: ignore-file[rule] reason" in out
     assert out.count("Q104 correct-count") == 2
 
@@ -252,7 +252,7 @@ def test_ignore_file_that_silences_nothing_is_reported(run_cli, tmp_path, write)
     write("bank/a.yaml", "# qlint: ignore-file[correct-count] kept from the old bank\n" + CLEAN)
     code, out, _ = run_cli("check", "bank", "--no-cache", "--fail-on", "warning", cwd=tmp_path)
     assert code == 1
-    assert "bank/a.yaml:1:1: Q902 unused-suppression: suppression of correct-count silences nothing" in out
+    assert "bank/a.yaml:1:1: warning: Q902 unused-suppression: suppression of correct-count silences nothing" in out
 
 
 def test_ignore_file_in_the_middle_of_a_file_still_covers_all_of_it(run_cli, tmp_path, write):

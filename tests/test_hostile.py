@@ -623,8 +623,8 @@ def test_file_changes_during_run(swap, bank, tmp_path, monkeypatch):
     victim.write_text(TWO_KEYS)
     real = qlint.pipeline.discover_banks
 
-    def discover_then_swap(paths, exclude=(), limits=None):
-        found = list(real(paths, exclude, limits))
+    def discover_then_swap(paths, *args, **kwargs):
+        found = list(real(paths, *args, **kwargs))
         if victim.exists():
             victim.unlink()
             if swap == "replaced-by-folder":

@@ -265,11 +265,14 @@ def test_a_bad_value_in_pyproject_names_the_line_of_its_tool_qlint_key(tmp_path)
     assert code == 2 and "pyproject.toml:5: max-alias-expansion" in err, err
 
 
-def test_a_parent_pyproject_whose_tool_is_not_a_table_is_not_a_qlint_config(tmp_path):
+@pytest.mark.parametrize("text, line", [("tool = 5\n", 1), ("# a project\n\ntool = 'qlint'\n[project]\nname = 'x'\n", 3),
+                                        ("tool = ['qlint']\n", 1)])
+def test_a_pyproject_whose_tool_is_not_a_table_is_a_configuration_error(text, line, tmp_path):
+    """Not a pyproject.toml any tool can read: its settings, if any, must not silently lapse."""
     root = _config_bank(tmp_path)
-    (root / "pyproject.toml").write_text("tool = 5\n")
-    code, out, _ = check(root, "--no-cache")
-    assert code == 1 and "correct-count" in {f["rule"] for f in findings(out)}
+    (root / "pyproject.toml").write_text(text)
+    code, out, err = check(root, "--no-cache")
+    assert code == 2 and f"pyproject.toml:{line}: [tool] must be a table" in err, (code, out, err)
 
 
 @pytest.mark.parametrize("raw, needle", [

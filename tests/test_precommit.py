@@ -80,3 +80,54 @@ def test_near_duplicate_of_an_unchanged_file_is_refused(bank_repo):
     assert result.returncode != 0
     output = result.stdout + result.stderr
     assert "near-duplicate-stem" in output and "mem-1" in output and "bank/memory.yaml" in output
+
+
+def _readme_block(after: str, language: str) -> str:
+    """The first fenced block of ``language`` in the README after the line ``after``: a snippet, as pasted."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    rest = text[text.index(after):]
+    start = rest.index(f"```{language}\n") + len(language) + 4
+    return rest[start:rest.index("```", start)]
+
+
+def test_the_readme_hook_runs_as_pasted_and_shows_warnings_at_commit_time(tmp_path):
+    """The README's local hook, pasted into a bank repository whose .venv holds qlint: errors refuse the commit,
+    warnings pass it and are shown."""
+    repo = tmp_path / "bank-repo"
+    repo.mkdir()
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    git(repo, "init", "-q")
+    (repo / ".pre-commit-config.yaml").write_text(_readme_block("### pre-commit", "yaml"), encoding="utf-8")
+    (repo / "pyproject.toml").write_text(_readme_block("## In a bank repository", "toml"), encoding="utf-8")
+    (repo / ".gitignore").write_text(".venv/\n")
+    (repo / ".venv" / "bin").mkdir(parents=True)   # what the README's setup line installs there
+    (repo / ".venv" / "bin" / "qlint").symlink_to(Path(sys.executable).with_name("qlint"))
+    (repo / "bank").mkdir()
+    (repo / "bank" / "memory.yaml").write_text(
+        question("mem-1", "Which technique trades extra compute in the backward pass for lower activation memory?"))
+    install = subprocess.run([PRE_COMMIT, "install"], cwd=repo, capture_output=True, text=True, env=env)
+    assert install.returncode == 0, install.stderr
+    commit = lambda message: subprocess.run(["git", "commit", "-qm", message], cwd=repo, env={  # noqa: E731
+        **env, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com"}, capture_output=True, text=True)
+    git(repo, "add", "-A")
+    first = commit("first")
+    assert first.returncode == 0, first.stdout + first.stderr
+    (repo / "bank" / "copy.yaml").write_text(
+        question("mem-2", "Which technique trades extra compute in the backward pass for lower memory of activations?"))
+    git(repo, "add", "-A")
+    warned = commit("a near-duplicate")
+    assert warned.returncode == 0, warned.stdout + warned.stderr
+    assert "warning: Q601 near-duplicate-stem" in warned.stdout + warned.stderr
+    (repo / "bank" / "flawed.yaml").write_text(
+        question("dp-1", "Which collective averages gradients across data-parallel ranks?", keys=(0, 1)))
+    git(repo, "add", "-A")
+    refused = commit("flawed")
+    assert refused.returncode != 0 and "error: Q104 correct-count" in refused.stdout + refused.stderr
+
+
+def test_the_hook_repository_hooks_are_verbose():
+    import yaml
+
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert {h["id"] for h in hooks} == {"qlint", "qlint-fix"} and all(h.get("verbose") is True for h in hooks)

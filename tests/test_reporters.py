@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from qlint.finding import Finding, Severity
 from qlint.registry import load_registry
-from qlint.reporters import FORMATS, Report, fingerprint, fingerprints, renderers
+from qlint.reporters import FORMATS, Report, escape_text, fingerprint, fingerprints, renderers
 
 SARIF_SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "schemas" / "sarif-schema-2.1.0.json"
 
@@ -210,7 +210,8 @@ def test_github_round_trips_messages_and_properties(report):
     assert len(commands) == len(FINDINGS)
     for finding, cmd in zip(FINDINGS, commands):
         assert cmd["kind"] == {"error": "error", "warning": "warning", "info": "notice"}[str(finding.severity)]
-        assert cmd["message"] == finding.message
+        # line breaks come back as they were; other control characters, which the log would render, as escapes
+        assert cmd["message"] == "".join(c if c in "\r\n" else escape_text(c) for c in finding.message)
         assert cmd["file"] == finding.path
         assert cmd["line"] == str(finding.line) and cmd["col"] == str(finding.column)
         assert cmd["title"] == f"{finding.code} {finding.rule}"

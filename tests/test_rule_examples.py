@@ -10,7 +10,8 @@ from conftest import example_options, lint_text
 from qlint.registry import load_registry
 
 RULES = list(load_registry())
-EXAMPLE_PATHS = {"unsupported-question": "example.gift"}
+EXAMPLE_PATHS = {"unsupported-question": "example.gift", "rationales-not-held": "example.gift",
+                 "import-hazard": "example.gift"}
 # response rules' examples need their response data (tests/test_analysis_rules.py runs them with it), form rules'
 # examples their form (tests/test_forms.py)
 LINTED = [r for r in RULES if r.kind not in ("response", "form")]

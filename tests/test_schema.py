@@ -51,8 +51,9 @@ def test_the_sample_bank_is_valid(validator):
 
 
 def test_every_rule_example_is_valid(validator):
-    # unsupported-question's examples are GIFT files, not YAML banks
-    examples = [text for rule in load_registry() if rule.name != "unsupported-question"
+    # the examples of the rules about other bank formats are GIFT files, not YAML banks
+    other_formats = {"unsupported-question", "rationales-not-held", "import-hazard"}
+    examples = [text for rule in load_registry() if rule.name not in other_formats
                 for text in (*rule.passing, *rule.failing)]
     bad = [text for text in examples if _errors(validator, text)]
     # examples of the structural rules are meant to break the bank format; every other example is a valid bank

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.uris import to_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 A = """\
@@ -126,17 +127,105 @@ async def test_suppression_hover_and_completion(client: LanguageClient, bank: Pa
         context=types.CodeActionContext(diagnostics=order)))
     suppress = next(a for a in actions if a.title.startswith("Suppress option-order"))
     suppressed = _apply(B, suppress.edit, uri)
+    assert "# qlint: ignore[option-order]" in suppressed
     _change(client, uri, 2, suppressed)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    # no reason yet: the comment is an invalid suppression and silences nothing until the author writes one
+    assert {"option-order", "invalid-suppression"} <= _codes(client, uri)
+    reasoned = suppressed.replace("# qlint: ignore[option-order] ", "# qlint: ignore[option-order] sizes read best large first")
+    _change(client, uri, 3, reasoned)
     await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     assert "option-order" not in _codes(client, uri)
     assert "unused-suppression" not in _codes(client, uri) and "invalid-suppression" not in _codes(client, uri)
 
     text = B + "# qlint: ignore[opt"
-    _change(client, uri, 3, text)
+    _change(client, uri, 4, text)
     line = len(text.splitlines()) - 1
     items = await client.text_document_completion_async(types.CompletionParams(
         text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line, len("# qlint: ignore[opt"))))
     assert "option-order" in {i.label for i in items.items}
+
+
+async def _labels(client: LanguageClient, uri: str, line: int, character: int) -> set[str]:
     items = await client.text_document_completion_async(types.CompletionParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(2, 4)))
-    assert {"rationale", "correct", "explanation"} <= {i.label for i in items.items}
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line, character)))
+    return {i.label for i in items.items}
+
+
+@pytest.mark.asyncio
+async def test_completion_offers_the_keys_valid_where_the_cursor_is(client: LanguageClient, bank: Path):
+    text = B + "  - text: '2'\n    \n"
+    uri = _open(client, bank / "bank" / "b.yaml", text)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    lines = text.splitlines()
+    in_option = await _labels(client, uri, len(lines) - 1, 4)
+    assert in_option == {"correct", "rationale", "credit"}   # an option's keys, less the one it has
+    at_top = await _labels(client, uri, 2, 0)
+    assert {"explanation", "objective", "tags"} <= at_top and not {"text", "correct", "rationale"} & at_top
+    assert not {"id", "stem"} & at_top   # the question has them already
+    many = "questions:\n  - id: a\n    \n"
+    _change(client, uri, 2, many)
+    assert await _labels(client, uri, 2, 4) >= {"stem", "options"} and "id" not in await _labels(client, uri, 2, 4)
+    assert await _labels(client, uri, 3, 0) == set()   # next to questions: nothing else belongs at the top
+
+
+@pytest.mark.asyncio
+async def test_a_misspelt_field_gets_the_rename_its_message_suggests(client: LanguageClient, bank: Path):
+    text = B.replace("- {text: '8', correct: true, rationale:", "- {text: '8', correct: true, rationnale:")
+    text += "explaination: The batch is split evenly.\n"
+    uri = _open(client, bank / "bank" / "b.yaml", text)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    fixed = text
+    for wrong, right in (("explaination", "explanation"), ("rationnale", "rationale")):
+        schema = [d for d in client.diagnostics[uri] if "schema" in str(d.code) and wrong in d.message]
+        assert schema and f"did you mean '{right}'" in schema[0].message, client.diagnostics[uri]
+        actions = await client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=schema[0].range,
+            context=types.CodeActionContext(diagnostics=schema)))
+        rename = next(a for a in actions if a.title == f"Rename '{wrong}' to '{right}'")
+        fixed = _apply(fixed, rename.edit, uri)
+    assert fixed == B + "explanation: The batch is split evenly.\n"
+    _change(client, uri, 2, fixed)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert "schema" not in _codes(client, uri)
+
+
+@pytest.mark.asyncio
+async def test_rule_links_open_offline_or_are_left_out(client: LanguageClient, bank: Path):
+    uri = _open(client, bank / "bank" / "b.yaml", B)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert client.diagnostics[uri]
+    for d in client.diagnostics[uri]:
+        if d.code_description is None:
+            continue
+        href = d.code_description.href
+        assert "OWNER" not in href and href.startswith("file:///"), href
+        page, anchor = href.split("#")
+        target = Path(to_fs_path(page))
+        assert target.is_file() and f"## {anchor.rsplit('-', 1)[0]} ({anchor.rsplit('-', 1)[1].upper()})" in \
+            target.read_text(encoding="utf-8")
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "qlint", "server"]))
+async def snippet_client(lsp_client: LanguageClient, bank: Path):
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(
+            workspace_edit=types.WorkspaceEditClientCapabilities(snippet_edit_support=True))),
+        root_uri=bank.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_a_client_with_snippets_gets_the_reason_selected_for_typing(snippet_client: LanguageClient, bank: Path):
+    uri = _open(snippet_client, bank / "bank" / "b.yaml", B)
+    await snippet_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    order = [d for d in snippet_client.diagnostics[uri] if "option-order" in str(d.code)]
+    actions = await snippet_client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), range=order[0].range,
+        context=types.CodeActionContext(diagnostics=order)))
+    suppress = next(a for a in actions if a.title.startswith("Suppress option-order"))
+    (change,) = suppress.edit.document_changes
+    (edit,) = change.edits
+    assert isinstance(edit, types.SnippetTextEdit)
+    assert edit.snippet.value == "# qlint: ignore[option-order] ${1:why this is fine}\n"

@@ -4,7 +4,8 @@ The YAML language server (VS Code's YAML extension, Neovim's yamlls, Helix) comp
 it while no qlint runs. Draft-07 is the newest draft that server supports. Two things differ from pydantic's own
 schema: references live under ``definitions`` (draft-07's place for them), and every text field also accepts a
 number or a boolean, because qlint reads a plain YAML scalar as text (``text: no`` is the word "no",
-``id: 007`` keeps its zeros) while an editor's YAML reader types it.
+``id: 007`` keeps its zeros) while an editor's YAML reader types it. It carries no ``$id``: the schema lives in
+the file ``qlint schema -o`` writes, not at an address on the web, and editors name it by that file.
 """
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from typing import Any
 
 from qlint.model import Question
 
-SCHEMA_ID = "https://qlint.dev/schema/bank.json"
 _TEXT_TYPES = ["string", "number", "boolean"]
 
 
@@ -44,7 +44,6 @@ def bank_schema() -> dict[str, Any]:
     }
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
-        "$id": SCHEMA_ID,
         "title": "qlint question bank file",
         "description": "One multiple-choice question, or a mapping with a `questions:` list of them.",
         "definitions": _widen(definitions),

@@ -31,12 +31,12 @@ from typing import Any, NamedTuple
 from qlint import __version__
 from qlint.edits import Fix
 from qlint.finding import Finding, Severity
-from qlint.items import NO_IGNORE, BankItem, CheckedFile
+from qlint.items import NO_IGNORE, BankItem, CheckedFile, rejected_item
 from qlint.shapes import only
-from qlint.sourcemap import Suppression
+from qlint.sourcemap import RejectedQuestion, Suppression
 
 FOLDER = ".qlint_cache"
-FORMAT = 14
+FORMAT = 15
 USED = ".last-used"   # touched by every run that opens an entry folder
 # the only names qlint ever removes, whatever folder cache-dir points at: "v8-" and 32 hex digits
 _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
@@ -208,9 +208,11 @@ def encode(outcome: CheckedFile, codecs: Codecs = NO_CODECS) -> str:
         if any(v is missing for v in values):
             raise ValueError("a feature is missing for some question")   # then the outcome is not cached
         features[name] = _encode_features(values, codecs.get(name))
+    rejected = [[r.id, r.line, r.column, *r.locate("id")] for r in outcome.rejected]
     head = json.dumps({"path": path, "findings": _rows(outcome.findings, path), "questions": len(items),
                        "ignores": any(item.ignore for item in items),
-                       "suppressions": [asdict(s) for s in outcome.suppressions]}, separators=(",", ":"))
+                       "suppressions": [asdict(s) for s in outcome.suppressions], "rejected": rejected},
+                      separators=(",", ":"))
     # JSON text never holds a raw newline
     return "\n".join((head, json.dumps(columns, separators=(",", ":")), json.dumps(features, separators=(",", ":"))))
 
@@ -265,8 +267,9 @@ def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> Chec
     path, count = doc["path"], doc["questions"]
     findings = _findings(doc["findings"])
     suppressions = [_suppression(s) for s in doc["suppressions"]]
+    rejected = _rejected(doc["rejected"], path)
     if not (features or suppressions or doc["ignores"]):
-        return CheckedFile(path, findings, [], suppressions, count=count)
+        return CheckedFile(path, findings, [], suppressions, count=count, rejected=rejected)
     middle, _, tail = rest.partition("\n")
     columns = _columns(json.loads(middle), count)
     kept = json.loads(tail) if features else {}
@@ -278,7 +281,14 @@ def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> Chec
     for qid, p, line, col, end, select, keys, n, objective, tags, difficulty, ignore, positions, *values in rows:
         items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, tuple(keys), n, objective, tuple(tags),
                               difficulty, ignore or NO_IGNORE, positions, dict(zip(names, values))))
-    return CheckedFile(path, findings, items, suppressions)
+    return CheckedFile(path, findings, items, suppressions, rejected=rejected)
+
+
+def _rejected(rows: Any, path: str) -> list[BankItem]:
+    """The rejected questions' ids and places back as items; Damaged unless in the shape ``encode`` writes."""
+    _require(type(rows) is list and all(type(r) is list and len(r) == 5 and type(r[0]) is str
+                                        and only(r[1:], int) and min(r[1:]) >= 1 for r in rows))
+    return [rejected_item(RejectedQuestion(*row), path) for row in rows]
 
 
 def _entry_folders(base: Path) -> list[Path]:

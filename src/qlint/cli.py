@@ -8,31 +8,119 @@ import gc
 import importlib.util
 import json
 import os
+import re
 import sys
+from collections import Counter
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from qlint import __version__, baseline, problems
 from qlint.analysis.cli import add_parser as add_analyze_parser
 from qlint.analysis.cli import as_check, response_findings
 from qlint.bank_schema import bank_schema
+from qlint.cache import FOLDER as CACHE_FOLDER
 from qlint.cache import Cache
-from qlint.cli_common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UsageError, add_from_option, comma_list
+from qlint.cli_common import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    add_config_option,
+    add_from_option,
+    comma_list,
+    config_arguments,
+)
+from qlint.cli_completion import SHELLS, script
+from qlint.cli_show import render_settings, settings_view
+from qlint.cli_watch import signature, watch
+from qlint.config import CONFIG_FILES, ConfigError, find_config, load_config, resolve_rules, unapplied_ignores
 from qlint.docs import card, card_dict
 from qlint.engine import exit_code
+from qlint.files import SKIP_DIRS, relative
 from qlint.finding import Finding, Severity
 from qlint.fix_run import fix_run
 from qlint.formats import is_yaml, with_source_format
-from qlint.pipeline import SetupError, run_check, setup
+from qlint.pipeline import (
+    SetupError,
+    bank_files,
+    bank_roots,
+    checked_paths,
+    config_start,
+    files_to_check,
+    run_check,
+    setup,
+)
 from qlint.report import cli as report_cli
-from qlint.reporters import Report, renderers
-from qlint.reporters.text import use_colour
+from qlint.reporters import FORMATS, Report, escape_text, renderers
+from qlint.reporters.text import use_colour, use_snippets
 from qlint.sources import source_lines
 from qlint.wording import plural
 
 
+class ArgumentsError(Exception):
+    """What argparse found wrong with the command line, and the (sub)command it was parsing."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors raised to ``main`` (which adds a did-you-mean and returns 2) instead of printing
+    the top-level usage and exiting from inside the parse."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise ArgumentsError(self.prog, _with_suggestion(message))
+
+
+_INVALID_CHOICE = re.compile(r"invalid choice: '(.*)' \(choose from (.*)\)$")
+
+
+def _with_suggestion(message: str) -> str:
+    """argparse's message with the closest valid choice named, when the error is a misspelt choice."""
+    found = _INVALID_CHOICE.search(message)
+    if found is None:
+        return message
+    choices = re.findall(r"'([^']*)'", found[2])
+    close = difflib.get_close_matches(found[1], choices, n=1)
+    return f"{message}; did you mean {close[0]!r}?" if close else message
+
+
+def _unknown_arguments(parser: argparse.ArgumentParser, command: str | None, extras: list[str]) -> ArgumentsError:
+    """The error for arguments no option of the command takes, naming the closest option (ruff's tip)."""
+    sub = _subparsers(parser).get(command) if command else None
+    owner = sub or parser
+    first = extras[0]
+    if not first.startswith("-") or first == "-":
+        return ArgumentsError(owner.prog, f"unexpected argument {first!r}")
+    options = [o for action in owner._actions for o in action.option_strings]
+    close = difflib.get_close_matches(first.split("=", 1)[0], options, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return ArgumentsError(owner.prog, f"unknown option {first!r}{hint}")
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Each subcommand's parser, by name."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _jobs(value: str) -> int:
+    """``-j``: a number of worker processes, at least one."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{number} workers: give at least 1 (leave -j out for one per core)")
+    return number
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="qlint", description="Lint banks of multiple-choice exam questions.")
+    parser = _Parser(prog="qlint", description="Lint banks of multiple-choice exam questions.")
     parser.add_argument("--version", action="version", version=f"qlint {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_check_parser(sub)
@@ -46,28 +134,50 @@ def _add_check_parser(sub) -> None:
     check = sub.add_parser("check", help="check bank files and folders")
     check.add_argument("paths", nargs="*", help="files or folders (default: the config's paths, else .); - reads stdin")
     check.add_argument("--format", "--output-format", dest="format", choices=None, default=None,
-                       help="text (default), json, json-lines, sarif, github, gitlab, junit")
+                       help="text (default; snippets on a terminal), concise, full, grouped, json, json-lines, sarif, "
+                            "github, gitlab, junit, pylint, azure, rdjson (ruff's names), parsable, standard, colored, "
+                            "auto (yamllint's)")
     check.add_argument("--output-file", "-o", help="write the report here instead of stdout")
-    check.add_argument("--config", help="use this config file instead of searching for one")
-    check.add_argument("--select", type=comma_list, help="rules to run (names, codes, prefixes), replacing the config's")
-    check.add_argument("--extend-select", type=comma_list, default=[], help="rules to run in addition")
-    check.add_argument("--ignore", type=comma_list, default=[], help="rules not to run")
+    add_config_option(check)
+    check.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false", default=None,
+                       help="check files that .gitignore leaves out too (the respect-gitignore setting)")
+    check.add_argument("--respect-gitignore", dest="respect_gitignore", action="store_true",
+                       help="leave out what .gitignore leaves out (the default)")
+    # repeated, they add up (as ruff's do): --select a --select b runs both
+    check.add_argument("--select", type=comma_list, action="extend",
+                       help="rules to run (names, codes, prefixes), replacing the config's")
+    check.add_argument("--extend-select", type=comma_list, action="extend", default=[], help="rules to run in addition")
+    check.add_argument("--ignore", type=comma_list, action="extend", default=[], help="rules not to run")
     check.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails the run")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--statistics", action="store_true", help="count findings per rule")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
     check.add_argument("--stdin-filename", help="the path to report for text read from stdin")
-    check.add_argument("--no-show-source", action="store_true", help="never print source snippets")
+    check.add_argument("--show-source", action="store_true", default=None,
+                       help="print a source snippet under each finding, also when the output is no terminal")
+    check.add_argument("--no-show-source", dest="show_source", action="store_false",
+                       help="never print source snippets")
+    check.add_argument("--color", "--colour", dest="color", choices=("auto", "always", "never"), default="auto",
+                       help="colour the text output: auto (on a terminal, unless NO_COLOR is set), always, never")
     check.add_argument("--baseline", help="report only findings that this baseline file does not record")
     check.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
-    check.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    check.add_argument("-j", "--jobs", type=_jobs, default=None, help="worker processes (default: one per core)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write .qlint_cache/")
     check.add_argument("--fix", action="store_true", help="apply safe fixes in place, then report what is left")
-    check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing")
+    check.add_argument("--show-fixes", action="store_true",
+                       help="in the text output, list the fixes --fix made (or, without --fix, would make) per file")
+    check.add_argument("--diff", action="store_true", help="show the safe fixes as a diff; write nothing (with --fix too)")
     check.add_argument("--force-exclude", action="store_true",
                        help="apply exclude and the configured paths to files named too (for pre-commit)")
     check.add_argument("--allow-empty", action="store_true",
                        help="exit 0 when the paths hold no bank files (default: a usage error, exit 2)")
+    check.add_argument("--watch", "-w", action="store_true",
+                       help="check again each time a bank or config file changes, until Ctrl-C")
+    check.add_argument("--show-settings", action="store_true",
+                       help="print the settings a check of the (first) path would use, each with where it was set, "
+                            "the bank it is compared with and the rules that run; check nothing")
+    check.add_argument("--show-files", "--list-files", action="store_true",
+                       help="print the files the check would report on, one a line; check nothing")
     check.add_argument("--responses", action="append", metavar="FILE",
                        help="response data to analyse against the bank (repeatable); turns on the response rules")
     check.add_argument("--form", action="append", metavar="FORM",
@@ -80,51 +190,64 @@ def _add_other_parsers(sub) -> None:
     """rules, rule, server, schema, clean, convert."""
     rules = sub.add_parser("rules", help="list every rule")
     rules.add_argument("--format", choices=("text", "json"), default="text")
-    rules.add_argument("--config", help="config file (for its rule packs)")
+    add_config_option(rules)
 
     rule = sub.add_parser("rule", help="print a rule's card")
     rule.add_argument("name", help="rule name or code")
     rule.add_argument("--format", choices=("text", "json"), default="text")
-    rule.add_argument("--config", help="config file (for its rule packs)")
+    add_config_option(rule)
 
     sub.add_parser("server", help="run the language server (LSP) over stdio, for editors")
+
+    completion = sub.add_parser("completion", aliases=["generate-shell-completion"],
+                                help="print a shell completion script: bash, zsh or fish")
+    completion.add_argument("shell", choices=SHELLS, help="the shell to complete qlint in")
+    add_config_option(completion)
 
     schema = sub.add_parser("schema", help="print a JSON Schema (draft-07) of the bank format, for YAML editors")
     schema.add_argument("--output", "-o", help="write it here instead of stdout")
 
     clean = sub.add_parser("clean", help="delete the cache folder (.qlint_cache/)")
-    clean.add_argument("--config", help="config file (the cache lives beside it)")
+    add_config_option(clean)
 
     convert = sub.add_parser("convert", help="write a bank in another format (yaml, gift, aiken, moodle-xml, qti12, qti21)")
     convert.add_argument("paths", nargs="+", help="bank files and folders to read, in any format qlint reads")
     convert.add_argument("--to", required=True, choices=("yaml", "gift", "aiken", "moodle-xml", "qti12", "qti21"),
                          help="the format to write")
     convert.add_argument("--output", "-o", required=True, help="folder to write into (a path ending in .zip: one package)")
-    convert.add_argument("--config", help="use this config file instead of searching for one")
+    convert.add_argument("--force", action="store_true", help="replace files that already exist in the output")
+    add_config_option(convert)
     add_from_option(convert)
 
 
 def _setup(args: argparse.Namespace, start: Path):
     try:
-        return setup(getattr(args, "config", None), start)
+        config_path, overrides = config_arguments(args)
+        return setup(config_path, start, overrides)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
 
 
+_FOR_PEOPLE = ("text", "concise", "full", "grouped", "standard", "colored")   # a progress bar goes with these
+
+
 def cmd_check(args: argparse.Namespace, out) -> int:
-    fmt = args.format or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    available = renderers()
-    if fmt not in available:
-        raise UsageError(f"unknown format {fmt!r}; choose from {', '.join(available)}")
-    run = _check_run(args, progress=fmt == "text")
+    if getattr(args, "show_settings", False) or getattr(args, "show_files", False):
+        return _show(args, out)
+    if getattr(args, "watch", False):
+        return _watch(args, out)
+    fmt = _format(args)
+    run = _check_run(args, progress=fmt in _FOR_PEOPLE)
+    _notes(args, run)
     if run.excluded and not run.results:
         return EXIT_OK   # --force-exclude left nothing named (pre-commit passed no bank file): nothing to say
     if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
         where = ", ".join(args.paths) or "the configured paths"
         raise UsageError(f"no bank files found in {where} (YAML, GIFT, Aiken, Moodle XML or QTI files); "
                          "pass --allow-empty to accept that")
+    fixed = None
     if args.fix or args.diff:
-        changed, run = _fix_and_recheck(args, run, out)
+        changed, run, fixed = _fix_and_recheck(args, run, out)
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
     if getattr(args, "responses", None):
@@ -135,8 +258,110 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         return _write_baseline(args, run.findings)
     findings = _new_findings(args, run.findings)
     fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
-    _render(args, fmt, run, findings, fail_on, out)
-    return EXIT_OK if args.exit_zero else exit_code(findings, fail_on)
+    code = EXIT_OK if args.exit_zero else exit_code(findings, fail_on)
+    with _reader_may_leave():   # `qlint check bank | head -1` still fails the pipeline on errors
+        _render(args, fmt, run, findings, fail_on, out, _fixes_shown(args, fixed, findings))
+    return code
+
+
+def _format(args: argparse.Namespace) -> str:
+    """The output format asked for (yamllint's ``auto``, or none: github on GitHub Actions, else text)."""
+    chosen = None if args.format == "auto" else args.format
+    fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    available = renderers()
+    if fmt not in available:
+        close = difflib.get_close_matches(fmt, available, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(available)})")
+    return fmt
+
+
+def _notes(args: argparse.Namespace, run) -> None:
+    """On stderr: each ignore that cannot apply, and, once, that named files were compared only with each other."""
+    for warning in unapplied_ignores(run.config, run.registry, args.ignore):
+        print(f"qlint: warning: {warning}", file=sys.stderr)
+    if run.alone and run.results and not args.quiet and not getattr(args, "noted", False):
+        args.noted = True   # once: a watch's later runs do not say it again
+        print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
+              "for among the named files only; to compare them with the whole bank, set paths = [\"bank\"] in "
+              "qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
+
+
+def _fixes_shown(args: argparse.Namespace, fixed: dict | None, findings) -> dict | None:
+    """--show-fixes: the fixes --fix made, per file and rule; without --fix, those it would make."""
+    if not getattr(args, "show_fixes", False):
+        return None
+    if fixed is not None:
+        return {"done": True, "files": fixed}
+    would: dict[str, Counter] = {}
+    for finding in findings:
+        if finding.fix is not None:
+            would.setdefault(finding.path, Counter())[finding.code, finding.rule] += 1
+    return {"done": False, "files": would}
+
+
+@contextmanager
+def _reader_may_leave():
+    """Output to a reader that may stop reading (``| head``): a closed pipe ends the output, not the run, whose exit
+    code stands. What is still buffered for the closed pipe goes nowhere, so the exit flushes without an error."""
+    try:
+        yield
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):   # a stream with no file behind it (tests)
+            pass
+
+
+def _watch(args: argparse.Namespace, out, wait=None) -> int:
+    """--watch: the check, again at each change of what it reads; an error in one run (a config being edited) is
+    said, and the watch goes on."""
+    if args.paths == ["-"] or args.diff or args.write_baseline:
+        raise UsageError("--watch checks files again as they change: not with stdin, --diff or --write-baseline")
+    once = argparse.Namespace(**{**vars(args), "watch": False, "noted": False})
+
+    def check() -> None:
+        try:
+            cmd_check(once, out)
+        except UsageError as exc:
+            print(f"qlint: error: {exc}", file=sys.stderr)
+
+    def snapshot():
+        start = config_start(args.paths)
+        try:
+            config, _ = _setup(args, start)
+            targets, _ = checked_paths(args.paths, config, force_exclude=args.force_exclude)
+            roots = [*targets, *(r for r in bank_roots(config) if r.exists())]
+            return signature([*config.chain, *bank_files(config, roots)])
+        except (UsageError, SetupError, ConfigError):   # a broken config: its fix is the change to wait for
+            found = find_config(start) if start.exists() else None
+            return signature([*args.paths, *([found] if found else [])])
+
+    return watch(check, snapshot, out, wait=wait)
+
+
+def _show(args: argparse.Namespace, out) -> int:
+    """--show-settings (text, or JSON with --format json) or --show-files: what the check would use and read."""
+    config, registry = _setup(args, config_start(args.paths, args.stdin_filename))
+    if getattr(args, "source_format", None):
+        config = with_source_format(config, args.source_format)
+    if args.show_files:
+        try:
+            files = files_to_check(args.paths, config, stdin_filename=args.stdin_filename,
+                                   force_exclude=args.force_exclude)
+        except SetupError as exc:
+            raise UsageError(str(exc)) from None
+        out.writelines(f"{escape_text(name)}\n" for name in files)
+        return EXIT_OK
+    named = args.stdin_filename if args.paths == ["-"] and args.stdin_filename else (args.paths or ["."])[0]
+    try:
+        view = settings_view(config, registry, named, select=args.select, extend_select=args.extend_select,
+                             ignore=args.ignore)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    render_settings(view, out, "json" if args.format == "json" else "text")
+    return EXIT_OK
 
 
 def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: bool = False):
@@ -148,7 +373,8 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
     # a form is checked against every question of the bank: a warm run from the cache would not read them
     forms = bool(getattr(args, "form", None))
     try:
-        return run_check(args.paths, config_path=args.config, select=args.select,
+        config_path, overrides = config_arguments(args)
+        return run_check(args.paths, config_path=config_path, overrides=overrides, select=args.select,
                          extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
                          stdin_filename=args.stdin_filename, jobs=args.jobs,
                          use_cache=not (args.no_cache or fixing or forms), progress=progress,
@@ -159,13 +385,14 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
 
 
 def _fix_and_recheck(args: argparse.Namespace, run, out):
-    """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported."""
-    changed, skips = _fix(args, run, out)
-    if args.fix and changed:
+    """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported. Also
+    returns the fixes made, per file and rule."""
+    changed, skips, fixed = _fix(args, run, out)
+    if args.fix and not args.diff and changed:
         run = _check_run(args, after_fix=True)
     if skips:
         run.findings = sorted(run.findings + skips, key=Finding.sort_key)
-    return changed, run
+    return changed, run, fixed
 
 
 def _with_forms(args: argparse.Namespace, run) -> list:
@@ -203,13 +430,13 @@ def _new_findings(args: argparse.Namespace, findings):
         raise UsageError(str(exc)) from None
 
 
-def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> None:
+def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fixes: dict | None = None) -> None:
     render = renderers()[fmt]
     # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
     options = {"quiet": args.quiet, "statistics": args.statistics, "fix_hint": not args.fix,
-               "fail_on": None if args.exit_zero else fail_on}   # what fails the run: nothing with --exit-zero
-    if args.no_show_source:
-        options["show_source"] = False
+               "fail_on": None if args.exit_zero else fail_on,   # what fails the run: nothing with --exit-zero
+               "fixes": fixes}
+    options["colour"], options["show_source"] = use_colour(out, args.color), _show_source(args, fmt, out)
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
                     rules=[a.rule for a in run.active], sources=_sources(args, fmt, run, findings, out))
     if not args.output_file:
@@ -217,14 +444,24 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out) -> 
         return
     try:  # streamed: a million findings need not sit in memory twice
         with open(args.output_file, "w", encoding="utf-8") as handle:
-            render(report, handle, {**options, "colour": False, "show_source": False})
+            render(report, handle, {**options, "colour": False})
     except OSError as exc:
         raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
 
 
+def _show_source(args: argparse.Namespace, fmt: str, out) -> bool:
+    """Whether the text output shows snippets: as asked (--show-source, --no-show-source, the full and concise
+    formats), else on a terminal."""
+    if fmt == "full" or fmt == "concise":
+        return fmt == "full"
+    if fmt != "text" or args.output_file:
+        return False
+    return args.show_source if args.show_source is not None else use_snippets(out, args.color)
+
+
 def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
-    """The source lines for snippets, read only when the text format will show them (on a terminal)."""
-    if fmt != "text" or args.output_file or args.no_show_source or not use_colour(out):
+    """The source lines for snippets, read only when the text format will show them."""
+    if not _show_source(args, fmt, out):
         return {}
     return source_lines(findings, run.config.settings.limits, run.stdin)
 
@@ -232,30 +469,33 @@ def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
 FIX_SKIPPED = problems.FIX_SKIPPED
 
 
-def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list]:
-    """Apply (--fix) or show (--diff) the safe fixes. Returns whether any file changed, and a warning finding for
-    every file or fix left alone, so that the report (and with it the exit code) says so, not only stderr."""
+def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
+    """Apply (--fix) or show (--diff) the safe fixes. Returns whether any file changed, a warning finding for every
+    file or fix left alone, so that the report (and with it the exit code) says so, not only stderr, and the fixes
+    made in each file, by rule."""
     if args.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")
     run = _yaml_only(run)
-    outcome = fix_run(run, write=args.fix)
+    outcome = fix_run(run, write=args.fix and not args.diff)   # --diff writes nothing, with --fix or without
     for path, reason in outcome.skipped:
         print(f"qlint: warning: {path}: not fixed: {reason}", file=sys.stderr)
     if args.diff:
-        for path, (old, new) in sorted(outcome.changed.items()):
-            out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
-                                                f"a/{path}", f"b/{path}"))
+        with _reader_may_leave():
+            for path, (old, new) in sorted(outcome.changed.items()):
+                out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                                    f"a/{path}", f"b/{path}"))
     elif outcome.changed and not args.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
     skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
              for path, reason in outcome.skipped]
-    return bool(outcome.changed), skips
+    return bool(outcome.changed), skips, outcome.by_rule
 
 
 def _yaml_only(run):
     """The run with only YAML files' findings: fixes rewrite qlint's own format, never GIFT, Aiken, XML or QTI."""
     limits = run.config.settings.limits
-    others = sorted({o.path for o in run.results if not is_yaml(o.path, limits)})
+    # the files the run reports on: the rest of a named file's bank was read for the bank rules, and not given
+    others = sorted({o.path for o in run.shown if not is_yaml(o.path, limits)})
     if not others:
         return run
     shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
@@ -267,7 +507,7 @@ def _yaml_only(run):
 
 def cmd_convert(args: argparse.Namespace, out) -> int:
     # the writers of every format: loaded by convert alone, so that check starts without them
-    from qlint.formats.convert import convert
+    from qlint.formats.convert import convert, summary
     from qlint.formats.write import UnsafePath
 
     config, _ = _setup(args, Path(args.paths[0]))
@@ -278,7 +518,7 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
         raise UsageError(f"no such file or folder: {missing[0]}")
     try:
         done = convert([Path(p) for p in args.paths], args.to, Path(args.output), config.settings.limits,
-                       tuple(config.settings.exclude))
+                       tuple(config.settings.exclude), force=args.force)
     except UnsafePath as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
@@ -288,31 +528,84 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
               f"{problem.message}", file=sys.stderr)
     for warning in done.warnings:
         print(f"qlint: warning: {warning}", file=sys.stderr)
-    out.write(f"Wrote {done.questions} question{'s' if done.questions != 1 else ''} as {args.to} "
-              f"to {len(done.written)} file{'s' if len(done.written) != 1 else ''} in {args.output}\n")
+    out.write(summary(done, args.to, args.output))
     return EXIT_FINDINGS if any(p.severity >= 3 for p in done.problems) else EXIT_OK
 
 
 def cmd_rules(args: argparse.Namespace, out) -> int:
+    """Every rule, as the config in force sets it: on or off, and at which severity (the defaults beside them)."""
     config, registry = _setup(args, Path.cwd())
+    try:
+        chosen = {a.rule.name: a for a in resolve_rules(config, registry)}
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
     rules = list(registry)
     if args.format == "json":
-        json.dump([{"code": r.code, "name": r.name, "severity": str(r.severity), "enabled": r.enabled,
+        json.dump([{"code": r.code, "name": r.name,
+                    "severity": str(chosen[r.name].severity if r.name in chosen else r.severity),
+                    "enabled": r.name in chosen, "default_severity": str(r.severity), "enabled_by_default": r.enabled,
                     "kind": r.kind, "summary": r.summary} for r in rules], out, indent=2)
         out.write("\n")
         return EXIT_OK
     width = max(len(r.name) for r in rules)
     for r in rules:
-        state = "on " if r.enabled else "off"
-        out.write(f"{r.code}  {r.name:<{width}}  {str(r.severity):<7}  {state}  {r.summary}\n")
+        active = chosen.get(r.name)
+        state = "on " if active else "off"
+        severity = str(active.severity if active else r.severity)
+        # what the config changed, so that "on" next to a rule off by default is not a surprise either
+        changed = [] if (active is not None) == r.enabled else ["on by default" if r.enabled else "off by default"]
+        changed += [f"default {r.severity}"] if active and active.severity != r.severity else []
+        note = f" ({', '.join(changed)})" if changed else ""
+        out.write(f"{r.code}  {r.name:<{width}}  {severity:<7}  {state}  {r.summary}{note}\n")
     return EXIT_OK
 
 
 def cmd_clean(args: argparse.Namespace, out) -> int:
+    """Delete the cache of the config in force and, as ruff's clean does, every cache below the working folder: those
+    of sub-configs (their cache-dir) and every .qlint_cache folder. Only names qlint made are touched."""
     config, _ = _setup(args, Path.cwd())
-    base = Cache.location(config)
-    removed = Cache.clean(base)
-    out.write(f"removed {plural(removed, 'cache folder')} from {base}\n")
+    bases = [Cache.location(config)]
+    if not os.environ.get("QLINT_CACHE_DIR"):   # the user's own cache folder: that one alone
+        bases += _caches_below(Path.cwd())
+    removed: dict[Path, int] = {}
+    for base in bases:
+        key = Path(os.path.abspath(base))
+        if key not in removed:
+            removed[key] = Cache.clean(base)
+    total = sum(removed.values())
+    shown = [relative(p) for p, n in removed.items() if n] or [relative(Path(os.path.abspath(bases[0])))]
+    out.write(f"removed {plural(total, 'cache folder')} from {', '.join(shown)}\n")
+    return EXIT_OK
+
+
+MAX_CLEAN_FOLDERS = 100_000   # folders looked at below the working folder: a bound, not a limit any bank meets
+
+
+def _caches_below(top: Path) -> list[Path]:
+    """The cache folders below ``top``: every ``.qlint_cache``, and the cache-dir of every config file met (one
+    that cannot be read is passed over: its .qlint_cache is still found by name). Hidden and tool folders other
+    than caches are not entered, nor are symbolic links followed."""
+    found: list[Path] = []
+    for count, (dirpath, dirnames, filenames) in enumerate(os.walk(top, followlinks=False)):
+        if count >= MAX_CLEAN_FOLDERS:
+            break
+        found += [Path(dirpath, d) for d in dirnames if d == CACHE_FOLDER]
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS]
+        for name in CONFIG_FILES:
+            if name in filenames and Path(dirpath) != top:
+                try:
+                    sub = load_config(Path(dirpath, name), Path(dirpath))
+                except ConfigError:
+                    continue
+                found.append(Cache.location(sub))
+    return found
+
+
+def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, out) -> int:
+    """A completion script for the shell, with the rule names and codes of the registry in force (its packs)."""
+    _, registry = _setup(args, Path.cwd())
+    rules = sorted({r.name for r in registry} | {r.code for r in registry})
+    out.write(script(args.shell, parser, rules, [*FORMATS, "auto"]))
     return EXIT_OK
 
 
@@ -352,6 +645,14 @@ def cmd_rule(args: argparse.Namespace, out) -> int:
     return EXIT_OK
 
 
+def _analyze_as_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.Namespace:
+    """``analyze``'s arguments as the check run it stands for: check's defaults for every option analyze lacks."""
+    wanted = as_check(args)
+    if getattr(wanted, "no_show_source", False):
+        wanted.show_source = False
+    return argparse.Namespace(**vars(parser.parse_args(["check"])) | vars(wanted))
+
+
 def run() -> None:
     """The ``qlint`` command: ``main``, then exit without tearing down the interpreter. A big bank leaves hundreds
     of thousands of objects that the exit would free one by one (a tenth of a second) for nothing; everything
@@ -379,7 +680,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        args, extras = parser.parse_known_args(argv)
+        if extras:
+            raise _unknown_arguments(parser, getattr(args, "command", None), extras)
+    except ArgumentsError as exc:
+        print(f"{exc.prog}: error: {exc}\nFor more information, try `{exc.prog} --help`.", file=sys.stderr)
+        return EXIT_USAGE
     out = sys.stdout
     try:
         if args.command == "check":
@@ -394,8 +701,10 @@ def _main(argv: Sequence[str] | None = None) -> int:
             return cmd_schema(args, out)
         if args.command == "server":
             return cmd_server(args, out)
+        if args.command in ("completion", "generate-shell-completion"):
+            return cmd_completion(parser, args, out)
         if args.command == "analyze":
-            return cmd_check(as_check(args), out)
+            return cmd_check(_analyze_as_check(parser, args), out)
         if args.command == "convert":
             return cmd_convert(args, out)
         if args.command in ("report", "stats"):
@@ -408,7 +717,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("qlint: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:   # a listing (`qlint rules | head`) whose reader left: it said what it had to
         return EXIT_OK
     except Exception as exc:  # the last line of defence: never a traceback
         print(f"qlint: internal error: {type(exc).__name__}: {exc}\n"

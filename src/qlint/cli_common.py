@@ -1,4 +1,4 @@
-"""What qlint's subcommands share: exit codes, the usage error, comma-separated lists and ``--from``.
+"""What qlint's subcommands share: exit codes, the usage error, comma-separated lists, ``--config`` and ``--from``.
 
 ``qlint.cli`` builds the parser from its own commands and those of ``qlint.report.cli`` and ``qlint.analysis.cli``;
 all three import what they share from here, so none of them imports another's caller.
@@ -6,7 +6,9 @@ all three import what they share from here, so none of them imports another's ca
 from __future__ import annotations
 
 import argparse
+import os
 
+from qlint.config import ConfigError, Override, parse_override
 from qlint.formats import ALIASES, FORMATS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -26,3 +28,30 @@ def add_from_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from", dest="source_format", choices=[*FORMATS, *ALIASES], default=None,
                         help="read files whose suffix leaves their format open (.txt, .xml, none) as this bank "
                              "format: " + ", ".join(FORMATS))
+
+
+def add_config_option(parser: argparse.ArgumentParser) -> None:
+    """``--config``, as ruff has it: a config file to use instead of searching for one, or (repeatable) one setting
+    over the config's, written as in a config file: ``--config 'fail-on = "warning"'``."""
+    parser.add_argument("--config", action="append", metavar="FILE | KEY=VALUE",
+                        help="a config file to use instead of searching for one, or a setting over the config's "
+                             "(TOML, as in qlint.toml: 'fail-on = \"warning\"'; repeatable)")
+
+
+def config_arguments(args: argparse.Namespace) -> tuple[str | None, list[Override]]:
+    """The config file named by ``--config`` (at most one), and the settings given over it, in order: each
+    ``--config KEY=VALUE``, then the flags that stand for a setting (``--fail-on``, ``--no-respect-gitignore``)."""
+    given = args.config if isinstance(getattr(args, "config", None), list) else [getattr(args, "config", None)]
+    files = [v for v in given if v is not None and (os.path.exists(v) or "=" not in v)]
+    if len(files) > 1:
+        raise UsageError(f"--config names two config files ({files[0]}, {files[1]}); use one, and KEY=VALUE settings")
+    try:
+        overrides = [parse_override(v) for v in given if v is not None and v not in files]
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if getattr(args, "fail_on", None):
+        overrides.append(("--fail-on", {"fail-on": args.fail_on}))
+    if getattr(args, "respect_gitignore", None) is not None:
+        flag = "--respect-gitignore" if args.respect_gitignore else "--no-respect-gitignore"
+        overrides.append((flag, {"respect-gitignore": args.respect_gitignore}))
+    return (files[0] if files else None), overrides

@@ -9,8 +9,8 @@ import difflib
 import os
 import re
 import tomllib
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from qlint.files import matches_glob
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
 from qlint.limits import Limits
+from qlint.problems import ALWAYS_REPORTED
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Rule
 from qlint.wording import validation_message
@@ -49,6 +50,7 @@ class Settings(BaseModel):
     per_file_ignores: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     paths: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = Field(default=True, strict=True)   # leave out what git ignores, as ruff does
     fail_on: Severity = Severity.ERROR
     rule_packs: tuple[str, ...] = ()
     cache_dir: str | None = None
@@ -59,6 +61,7 @@ class Settings(BaseModel):
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
     # glob -> bank format (gift, aiken, moodle-xml, qti, yaml) for files whose suffix does not say (Aiken's .txt)
     formats: dict[str, str] = Field(default_factory=dict)
+    extend: str | None = None   # a config file in this folder or above whose settings these add to
     # the exam blueprint: a YAML file (relative to the config's folder) or the blueprint itself as a table
     blueprint: str | dict[str, Any] | None = None
 
@@ -80,22 +83,47 @@ class Settings(BaseModel):
 
 
 @dataclass(frozen=True)
+class Layer:
+    """The rule selection of one config file, or of one --config override, applied in turn as ruff applies its
+    layers: a ``select`` starts afresh, then ``extend-select`` adds and ``ignore`` takes away."""
+
+    where: str
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Config:
-    """Settings plus where they came from (paths in them are relative to ``root``)."""
+    """Settings plus where they came from (paths in them are relative to ``root``): ``chain`` holds the config files
+    read (those extended first, ``source`` last), ``origins`` where each setting (and ``rules.NAME`` table) was set,
+    ``layers`` the rule selection of each file and override in order."""
 
     settings: Settings
     root: Path
     source: Path | None
+    chain: tuple[Path, ...] = ()
+    origins: Mapping[str, str] = field(default_factory=dict)
+    layers: tuple[Layer, ...] = ()
     blueprint: Blueprint | None = None   # the exam blueprint ``settings.blueprint`` names, read and validated
 
     @property
     def pack_paths(self) -> list[Path]:
         return [self.root / p for p in self.settings.rule_packs]
 
+    @property
+    def selection(self) -> tuple[Layer, ...]:
+        """The layers to apply; a Config made in code (no file read) has its settings' selection as its one layer."""
+        if self.layers:
+            return self.layers
+        s = self.settings
+        return (Layer(str(self.source or "config"), s.select, s.extend_select, s.ignore),)
+
 
 def find_config(start: Path) -> Path | None:
     """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]. One that
-    cannot be read as TOML is a ConfigError: it may hold [tool.qlint], and its settings must not silently lapse."""
+    cannot be read as TOML, or whose ``tool`` is not a table, is a ConfigError: it may hold qlint's settings, and
+    they must not silently lapse."""
     here = Path(os.path.realpath(start))  # realpath: a symlink loop is a path, not an exception
     if here.is_file() or not here.exists():
         here = here.parent
@@ -106,7 +134,10 @@ def find_config(start: Path) -> Path | None:
                 continue
             if name != "pyproject.toml":
                 return candidate
-            tool = read_toml(candidate)[1].get("tool")
+            text, data = read_toml(candidate)
+            tool = data.get("tool")
+            if tool is not None and not isinstance(tool, dict):   # not a pyproject.toml any tool can read
+                raise ConfigError(f"{candidate}:{key_line(text, '', 'tool') or 1}: [tool] must be a table")
             if isinstance(tool, dict) and "qlint" in tool:
                 return candidate
     return None
@@ -153,12 +184,74 @@ def key_line(text: str, table: str, key: str) -> int | None:
     return None
 
 
-def load_config(path: Path | None, start: Path) -> Config:
-    """Read and validate the config at ``path`` (or the one found from ``start``; none -> defaults)."""
+Override = tuple[str, dict[str, Any]]   # a --config KEY=VALUE (or a flag that stands for one): where, its table
+MAX_EXTEND = 8   # config files in one chain of ``extend``
+
+
+@dataclass(frozen=True)
+class _File:
+    """One config file as read: its text (for error lines), its qlint table and where that table sits."""
+
+    path: Path
+    text: str
+    table: dict[str, Any]
+    table_name: str   # "tool.qlint" in pyproject.toml, "" in qlint.toml and .qlint.toml
+    folder: Path      # its folder, symbolic links resolved
+
+    def where(self, key: str) -> str:
+        line = key_line(self.text, self.table_name, key)
+        return f"{self.path}:{line}" if line is not None else str(self.path)
+
+
+def load_config(path: Path | None, start: Path, overrides: Sequence[Override] = ()) -> Config:
+    """Read and validate the config at ``path`` (or the one found from ``start``; none -> defaults), with the files
+    it extends beneath it and ``overrides`` (--config KEY=VALUE) over it. Paths and globs are relative to ``root``:
+    the folder of the outermost config file that the chain of ``extend`` reaches (else of the one found)."""
     source = path or find_config(start)
-    if source is None:
-        root = Path(os.path.realpath(start))
-        return Config(Settings(), root if root.is_dir() else root.parent, None)
+    files = _extended(source) if source is not None else []
+    if files:
+        root = files[0].folder
+    else:
+        here = Path(os.path.realpath(start))
+        root = here if here.is_dir() else here.parent
+    merged: dict[str, Any] = {}
+    origins: dict[str, str] = {}
+    layers = []
+    for f in files:
+        settings = _validated(f.table, str(f.path), partial(key_line, f.text, f.table_name))
+        _check_paths(settings, f.folder, f.where)
+        set_keys = _set_keys(settings)
+        _merge(merged, origins, settings, set_keys, f.folder.relative_to(root).as_posix(),
+               lambda key, f=f: f.where(key))
+        layers.append(_layer(str(f.path), settings, set_keys))
+    for where, table in overrides:
+        if "extend" in table:
+            raise ConfigError(f"{where}: extend names a config file and goes in one, not on the command line")
+        settings = _validated(table, where)
+        _check_paths(settings, root, lambda key, where=where: where)
+        set_keys = _set_keys(settings)
+        _merge(merged, origins, settings, set_keys, ".", lambda key, where=where: where)
+        layers.append(_layer(where, settings, set_keys))
+    merged.pop("extend", None)
+    settings = Settings.model_validate(merged)
+    blueprint = _blueprint(settings.blueprint, root, origins.get("blueprint", str(source or "config")))
+    return Config(settings, root, source, tuple(f.path for f in files), origins, tuple(layers), blueprint)
+
+
+def parse_override(text: str) -> Override:
+    """``--config KEY=VALUE``: one TOML assignment (``fail-on = "warning"``, ``rules.reading-level.max-grade = 14``),
+    checked as a line of a config file is when the run loads the config."""
+    where = f"--config {text!r}"
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        raise ConfigError(f"{where}: not a config file, nor a TOML setting such as 'fail-on = \"warning\"' or "
+                          "'rules.reading-level.max-grade = 14' (strings in quotes)") from None
+    return where, table
+
+
+def _read_config_file(source: Path) -> _File:
+    """One config file's qlint table; ConfigError when it is no regular file, is no TOML, or is not shaped so."""
     if not source.is_file():  # a FIFO or a device would block the read
         raise ConfigError(f"{source}: a config file must be a regular file")
     text, data = read_toml(source)
@@ -176,18 +269,108 @@ def load_config(path: Path | None, start: Path) -> Config:
         line = key_line(text, "", "tool.qlint") or key_line(text, "", "tool") or 1
         raise ConfigError(f"{source}:{line}: [tool.qlint]: in {source.name} the settings go at the top level, "
                           "without a table header (remove the [tool.qlint] line)")
+    return _File(source, text, table, table_name, Path(os.path.realpath(source.parent)))
+
+
+def _extended(source: Path) -> list[_File]:
+    """The config file and those it extends, outermost first. ``extend`` names a config file (qlint.toml,
+    .qlint.toml or a pyproject.toml with [tool.qlint]) in the same folder or one above: a sub-bank's config adds to
+    its parent's, and a repository's config can never make qlint read a file elsewhere on the machine."""
+    chain = [_read_config_file(source)]
+    while (named := chain[-1].table.get("extend")) is not None:
+        current = chain[-1]
+        where = current.where("extend")
+        if not isinstance(named, str) or not named.strip():
+            raise ConfigError(f"{where}: extend must name a config file, as a string")
+        target = Path(os.path.realpath(current.folder / named))
+        if target.name not in CONFIG_FILES or not (target.parent == current.folder
+                                                   or target.parent in current.folder.parents):
+            raise ConfigError(f"{where}: extend {named!r} must name a qlint.toml, .qlint.toml or pyproject.toml in "
+                              "this folder or a folder above it")
+        if any(os.path.realpath(f.path) == str(target) for f in chain):
+            raise ConfigError(f"{where}: extend {named!r} leads back to a config file already in the chain")
+        if len(chain) >= MAX_EXTEND:
+            raise ConfigError(f"{where}: more than {MAX_EXTEND} config files extend one another")
+        if not target.exists():
+            raise ConfigError(f"{where}: extend {named!r}: no such file")
+        parent = _read_config_file(target)
+        if parent.table_name and not parent.table:
+            raise ConfigError(f"{where}: extend {named!r}: that pyproject.toml has no [tool.qlint] table")
+        chain.append(parent)
+    return chain[::-1]
+
+
+def _validated(table: dict[str, Any], where: str, lines=None) -> Settings:
     try:
-        settings = Settings.model_validate(table)
+        return Settings.model_validate(table)
     except ValidationError as exc:
         allowed = [f.alias or name for name, f in Settings.model_fields.items()]
-        lines = partial(key_line, text, table_name)
-        raise ConfigError(validation_message(exc, allowed, str(source), lines)) from None
+        raise ConfigError(validation_message(exc, allowed, where, lines)) from None
     except ValueError as exc:
-        raise ConfigError(f"{source}: {exc}") from None
-    root = Path(os.path.realpath(source.parent))
-    _check_cache_dir(settings, root, f"{source}:{key_line(text, table_name, 'cache-dir') or 1}")
-    where = f"{source}:{key_line(text, table_name, 'blueprint') or 1}"
-    return Config(settings, root, source, _blueprint(settings.blueprint, root, where))
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def _set_keys(settings: Settings) -> list[str]:
+    """The settings (by their names in a config file) that a table sets, in the model's order."""
+    return [f.alias or name for name, f in Settings.model_fields.items() if name in settings.model_fields_set]
+
+
+def _layer(where: str, settings: Settings, set_keys: list[str]) -> Layer:
+    return Layer(where, settings.select if "select" in set_keys else None, settings.extend_select, settings.ignore)
+
+
+def _check_paths(settings: Settings, folder: Path, where: Callable[[str], str]) -> None:
+    """A config's bank ``paths`` lie inside its own folder (discovery never climbs above the config), and its
+    ``cache-dir`` stays there too, clear of them."""
+    for name in settings.paths:
+        real = Path(os.path.realpath(folder / name))
+        if real != folder and folder not in real.parents:
+            raise ConfigError(f"{where('paths')}: paths: {name!r} lies outside {folder}, the folder of the config "
+                              "that names it; a bank is read from the config's folder down")
+    _check_cache_dir(settings, folder, where("cache-dir"))
+
+
+_ADDED = ("exclude", "per-file-ignores", "formats", "rules")   # an extending config adds to these
+
+
+def _merge(merged: dict[str, Any], origins: dict[str, str], settings: Settings, set_keys: list[str], prefix: str,
+           where: Callable[[str], str]) -> None:
+    """One config's settings over those merged so far: relative paths and globs rebased from its folder
+    (``prefix``, relative to the root) to the root; lists and tables of ``_ADDED`` added to, the rest replaced."""
+    values = settings.model_dump(by_alias=True, include=settings.model_fields_set)
+    for key in set_keys:
+        value = values[key]
+        if key in ("paths", "rule-packs"):
+            value = [_rebased_path(p, prefix) for p in value]
+        elif key in ("cache-dir", "blueprint") and isinstance(value, str):
+            value = _rebased_path(value, prefix)
+        elif key == "exclude":
+            value = [*merged.get(key, ()), *(_rebased_glob(g, prefix) for g in value)]
+        elif key in ("per-file-ignores", "formats"):
+            value = {**merged.get(key, {}), **{_rebased_glob(g, prefix): v for g, v in value.items()}}
+        elif key == "rules":
+            for name in value:
+                origins[f"rules.{name}"] = where(f"rules.{name}")
+            value = {**merged.get(key, {}),
+                     **{n: {**merged.get(key, {}).get(n, {}), **t} if isinstance(t, dict) else t for n, t in value.items()}}
+        elif key in ("extend-select", "ignore") and "select" not in set_keys:
+            value = [*merged.get(key, ()), *value]   # a select starts the selection afresh; else they add up
+        merged[key] = value
+        origins[key] = where(key)
+
+
+def _rebased_path(name: str, prefix: str) -> str:
+    return name if prefix == "." or os.path.isabs(name) else os.path.normpath(os.path.join(prefix, name))
+
+
+def _rebased_glob(pattern: str, prefix: str) -> str:
+    """A glob relative to a config's folder (``prefix`` below the root) as a glob relative to the root, with the
+    gitignore syntax's meaning kept: a pattern with no slash matches a name at any depth below that folder."""
+    if prefix == ".":
+        return pattern
+    negated, body = (True, pattern[1:]) if pattern.startswith("!") else (False, pattern)
+    rebased = f"{prefix}/{body.lstrip('/')}" if "/" in body.rstrip("/") or body.startswith("/") else f"{prefix}/**/{body}"
+    return ("!" if negated else "") + rebased
 
 
 def _blueprint(named: str | dict[str, Any] | None, root: Path, where: str) -> Blueprint | None:
@@ -230,6 +413,8 @@ def _check_cache_dir(settings: Settings, root: Path, where: str) -> None:
 
 def _rules_where(config: Config, key: str) -> str:
     """``file:line`` of the ``[rules.<key>]`` table, for an error about it (the file is read again: errors only)."""
+    if f"rules.{key}" in config.origins:
+        return config.origins[f"rules.{key}"]
     where = str(config.source or "config")
     if config.source is None:
         return where
@@ -263,20 +448,16 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
     """Which rules run, with which options and severity. CLI selectors override the config's."""
     settings = config.settings
     where = str(config.source or "config")
-    if select is not None:
-        names = {r.name for sel in select for r in _match(registry, sel, "--select")}
-    elif settings.select is not None:
-        names = {r.name for sel in settings.select for r in _match(registry, sel, f"{where}: select")}
-    else:
-        names = {r.name for r in registry if r.enabled}
-    for sel in settings.extend_select:
-        names |= {r.name for r in _match(registry, sel, f"{where}: extend-select")}
-    for sel in extend_select:
-        names |= {r.name for r in _match(registry, sel, "--extend-select")}
-    for sel in settings.ignore:
-        names -= {r.name for r in _match(registry, sel, f"{where}: ignore")}
-    for sel in ignore:
-        names -= {r.name for r in _match(registry, sel, "--ignore")}
+    names = {r.name for r in registry if r.enabled}
+    cli = Layer("", tuple(select) if select is not None else None, tuple(extend_select), tuple(ignore))
+    for layer in (*config.selection, cli):   # each config file, each --config, then the flags: ruff's order
+        label = (lambda key: f"--{key}") if layer is cli else (lambda key, w=layer.where: f"{w}: {key}")
+        if layer.select is not None:
+            names = {r.name for sel in layer.select for r in _match(registry, sel, label("select"))}
+        for sel in layer.extend_select:
+            names |= {r.name for r in _match(registry, sel, label("extend-select"))}
+        for sel in layer.ignore:
+            names -= {r.name for r in _match(registry, sel, label("ignore"))}
     for pattern, selectors in settings.per_file_ignores.items():
         for sel in selectors:
             _match(registry, sel, f"{where}: per-file-ignores[{pattern!r}]")
@@ -309,6 +490,28 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
         if rule.name in names:
             active.append(ActiveRule(rule, options, severity))
     return active
+
+
+def unapplied_ignores(config: Config, registry: Registry, ignore: Iterable[str] = ()) -> list[str]:
+    """A warning for each ``ignore`` (the CLI's, the config's, per-file-ignores) that names a rule whose findings
+    are always reported, so that the user learns the ignore did nothing instead of trusting it."""
+    where = str(config.source or "config")
+    named = [("--ignore", sel) for sel in ignore] + [(f"{where}: ignore", sel) for sel in config.settings.ignore]
+    named += [(f"{where}: per-file-ignores[{pattern!r}]", sel)
+              for pattern, selectors in config.settings.per_file_ignores.items() for sel in selectors]
+    warnings = []
+    for origin, sel in named:
+        try:
+            matched = _match(registry, sel, origin)
+        except ConfigError:
+            continue
+        # a prefix or ALL that also names other rules ignores those; only a selector aimed at these says so
+        if len(matched) == 1 and matched[0].name in ALWAYS_REPORTED:
+            name = matched[0].name
+            warnings.append(f"{origin} {sel}: {name} findings are always reported (the other rules did not check "
+                            f"what they hide); to accept one, suppress it where it is with a reason, or set its "
+                            f"severity in [rules.{name}]")
+    return warnings
 
 
 def ignored_for(config: Config, registry: Registry, relpath: str) -> frozenset[str]:

@@ -42,7 +42,7 @@ def card_dict(rule: Rule) -> dict:
         "code": rule.code, "name": rule.name, "severity": str(rule.severity), "enabled": rule.enabled,
         "kind": rule.kind, "summary": rule.summary, "why": rule.why, "use_instead": rule.use_instead,
         "failing": list(rule.failing), "passing": list(rule.passing), "options": _options(rule),
-        "notes": rule.notes, "accuracy": accuracy(rule),
+        "notes": rule.notes, "accuracy": accuracy(rule), "fixable": rule.fixable, "fix_safety": fix_safety(rule),
     }
 
 
@@ -80,6 +80,26 @@ def _accuracy_lines(measured: dict | None) -> list[str]:
     return lines + [""] if len(lines) > 1 else []
 
 
+FIX_GUARANTEES = ("Whatever the rule, `--fix` applies only safe fixes, edits only the field a finding names (keeping "
+                  "comments, key order and quoting), reads the rewritten file again and writes it only if every "
+                  "question changed in exactly those fields, atomically; a file it cannot fix so is left alone with a "
+                  "`fix-skipped` warning. `--diff` shows the change without writing it.")
+
+
+def fix_safety(rule: Rule) -> str | None:
+    """What the card says under Fix safety: the rule's own account, then what every fix is held to; None for a rule
+    with no fix."""
+    if not rule.fixable:
+        return None
+    own = rule.fix_safety or "This rule offers a fix."
+    return f"{own} {FIX_GUARANTEES}"
+
+
+def _fix_safety(rule: Rule) -> list[str]:
+    text = fix_safety(rule)
+    return ["## Fix safety", text, ""] if text else []
+
+
 def card(rule: Rule) -> str:
     """The rule card as Markdown-flavoured text."""
     state = "on by default" if rule.enabled else "off by default (enable with --extend-select)"
@@ -97,6 +117,7 @@ def card(rule: Rule) -> str:
         for o in opts:
             parts.append(f"- `{o['name']}` (default `{o['default']}`): {o['description']}")
         parts.append("")
+    parts += _fix_safety(rule)
     parts += _accuracy_lines(accuracy(rule))
     if rule.notes:
         parts += ["## Notes", rule.notes, ""]

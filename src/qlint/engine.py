@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from time import monotonic
 
 from qlint.finding import Finding, Severity
-from qlint.items import BankItem, CheckedFile, to_item
-from qlint.problems import INTERNAL_ERROR, RULE_TIMEOUT, UNSUPPORTED
+from qlint.items import BankItem, CheckedFile, rejected_item, to_item
+from qlint.problems import IMPORT_HAZARD, INTERNAL_ERROR, RATIONALES_NOT_HELD, RULE_TIMEOUT, UNSUPPORTED
 from qlint.rule import ActiveRule, BankRule, QuestionRule, Store
 from qlint.sourcemap import LoadedQuestion, ParsedFile
 
@@ -20,7 +20,8 @@ from qlint.sourcemap import LoadedQuestion, ParsedFile
 # every built-in rule is linear in a question's size, so the overshoot is a few calls of one rule
 _CLOCK_STRIDE = 16
 # loader findings that are reported only while their rule is on (parse and schema errors always are)
-_SWITCHABLE = frozenset((UNSUPPORTED.name, RULE_TIMEOUT.name))
+_SWITCHABLE = frozenset((UNSUPPORTED.name, RULE_TIMEOUT.name, RATIONALES_NOT_HELD.name, IMPORT_HAZARD.name))
+_MISSING_RATIONALE = "missing-rationale"
 
 
 def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:
@@ -29,7 +30,7 @@ def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, e
 
 
 def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveRule],
-                    budget: float = math.inf, held: frozenset[int] = frozenset()) -> list[Finding]:
+                    budget: float = math.inf, held: frozenset[int] = frozenset(), spent: float = 0.0) -> list[Finding]:
     """All question-rule findings for the questions of one file, rule by rule.
 
     Each rule runs over every question before the next starts: one rule's code, patterns and memos stay hot in
@@ -42,9 +43,10 @@ def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveR
     which cannot go inside the block, is where the author said the field's findings are fine.
 
     Once ``budget`` seconds have passed the remaining work is skipped and one rule-timeout finding, last in the
-    list, says which rules did not run (or stopped part way), so that one file can never stall a run.
+    list, says which rules did not run (or stopped part way), so that one file can never stall a run. ``spent`` is
+    what reading the file already took of the budget.
     """
-    deadline = monotonic() + budget
+    deadline = monotonic() + budget - spent
     out: list[Finding] = []
     for index, active in enumerate(rules):
         rule = active.rule
@@ -88,16 +90,19 @@ def _with_severity(finding: Finding, severity: Severity) -> Finding:
 
 
 def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions: bool = False,
-               budget: float = math.inf) -> CheckedFile:
+               budget: float = math.inf, spent: float = 0.0) -> CheckedFile:
     """Everything that depends on this file alone: reader findings that are on, question rules, bank features.
 
-    ``budget`` is the seconds the question rules may take over this file (the run's ``rule-time-budget``).
+    ``budget`` is the seconds reading and the question rules may take over this file (the run's
+    ``rule-time-budget``); ``spent`` what reading took of it.
     """
     by_name = {a.rule.name: a for a in active}
     question_rules = [a for a in active if isinstance(a.rule, QuestionRule)]
     extractors = [a for a in active if isinstance(a.rule, BankRule) and a.rule.extract is not None]
     held = frozenset(s.target_line for s in result.suppressions if s.scope == "line")
-    checked = check_questions(result.questions, question_rules, budget, held)
+    checked = check_questions(result.questions, question_rules, budget, held, spent)
+    if result.rationales_not_held:   # the format cannot hold them: its reader's note says so once instead
+        checked = [f for f in checked if f.rule != _MISSING_RATIONALE or f.question not in result.rationales_not_held]
     timed_out = checked[-1:] if checked and checked[-1].rule == RULE_TIMEOUT[1] else []
     findings: list[Finding] = []
     for finding in result.findings + timed_out:
@@ -106,6 +111,8 @@ def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions:
         chosen = by_name.get(finding.rule)
         if chosen is None and finding.rule in _SWITCHABLE:
             continue
+        if finding.rule == RATIONALES_NOT_HELD.name and _MISSING_RATIONALE not in by_name:
+            continue   # nobody asked for rationales
         findings.append(_with_severity(finding, chosen.severity if chosen else finding.severity))
     findings += checked[:len(checked) - len(timed_out)]
     items = []
@@ -118,7 +125,8 @@ def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions:
                 findings.append(_crash(a.rule.name, loaded.path, loaded.line, loaded.column, item.id, exc))
         items.append(item)
     return CheckedFile(result.path, findings, items, result.suppressions,
-                       list(result.questions) if keep_questions else None)
+                       list(result.questions) if keep_questions else None,
+                       rejected=[rejected_item(r, result.path) for r in result.rejected])
 
 
 def timed_out(outcome: CheckedFile) -> bool:
@@ -127,17 +135,20 @@ def timed_out(outcome: CheckedFile) -> bool:
 
 
 def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule],
-               stores: Callable[[str], Store] | None = None) -> list[Finding]:
+               stores: Callable[[str], Store] | None = None, with_rejected: Sequence[BankItem] | None = None
+               ) -> list[Finding]:
     """Whole-bank rules, run once over every question; a rule that keeps work between runs (``memo``) gets the
-    store ``stores(name)`` hands out for it (nothing without a cache)."""
+    store ``stores(name)`` hands out for it (nothing without a cache). A rule that ``counts_rejected`` sees
+    ``with_rejected`` instead: the same items with the rejected questions that name an id among them."""
     out: list[Finding] = []
     for chosen in active:
         rule = chosen.rule
         if not isinstance(rule, BankRule):
             continue
         extra = {"store": stores(rule.name) if stores is not None else None} if rule.memo else {}
+        seen = with_rejected if rule.counts_rejected and with_rejected is not None else items
         try:
-            for violation in rule.check(items, chosen.options, **extra):
+            for violation in rule.check(seen, chosen.options, **extra):
                 item = violation.item
                 path, (line, column) = item.path, item.locate(violation.field)
                 if violation.at is not None:

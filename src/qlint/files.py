@@ -5,9 +5,12 @@ Nothing here knows a bank format: readers turn the bytes into questions.
 from __future__ import annotations
 
 import os
-import re
 import stat
+from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
+
+import pathspec
 
 from qlint.limits import Limits
 
@@ -104,30 +107,101 @@ def first_time(path: Path, seen: set[object]) -> bool:
 
 
 def matches_glob(path: Path, patterns: tuple[str, ...]) -> bool:
-    """True when a path matches any glob (``**`` spans folders)."""
+    """True when a path matches any glob: as the gitignore syntax reads it (``**`` spans folders, a pattern with no
+    slash matches a name at any depth, ``!`` re-includes), or as ``Path.match`` does from the right
+    (``drafts/*.yaml`` matches ``bank/drafts/a.yaml``)."""
     if not patterns:
         return False
-    text = path.as_posix()
-    return any(path.match(p) or re.fullmatch(_glob_to_regex(p), text) for p in patterns)
+    return any(path.match(p) for p in patterns) or _spec(patterns).match_file(path.as_posix())
 
 
-def _glob_to_regex(pattern: str) -> str:
-    out = ""
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out += "(?:.*/)?"
-            i += 3
-        elif pattern.startswith("**", i):
-            out += ".*"
-            i += 2
-        elif pattern[i] == "*":
-            out += "[^/]*"
-            i += 1
-        elif pattern[i] == "?":
-            out += "[^/]"
-            i += 1
-        else:
-            out += re.escape(pattern[i])
-            i += 1
-    return out
+@lru_cache(maxsize=64)
+def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    """The patterns compiled once, on RE2 (linear in the path whatever the pattern: a pattern from a repository's
+    config or .gitignore cannot stall a run); a line that is no valid pattern matches nothing."""
+    return pathspec.GitIgnoreSpec.from_lines(_valid(patterns), backend="re2")
+
+
+def _valid(lines: Iterable[str]) -> list[str]:
+    kept = []
+    for line in lines:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([line], backend="re2")
+        except Exception:  # pathspec's error for a malformed pattern (a lone "!", a bad escape): git ignores it too
+            continue
+        kept.append(line)
+    return kept
+
+
+GITIGNORE_LIMITS = Limits(max_file_size=1024 * 1024)   # a .gitignore is a few hundred bytes; a huge one is skipped
+GITIGNORE_MAX_LINES = 10_000
+
+
+class GitIgnored:
+    """Whether git ignores a path: the rules of ``.git/info/exclude`` and of each ``.gitignore`` from the path's work
+    tree top (the nearest folder holding ``.git``) down to its folder, a deeper file having the last word, as git reads
+    them (pathspec's ``GitIgnoreSpec``). A path in no git work tree is never ignored. Each folder's rules are read
+    once (regular files only, within GITIGNORE_LIMITS)."""
+
+    def __init__(self) -> None:
+        self._chains: dict[str, tuple[tuple[str, pathspec.GitIgnoreSpec], ...] | None] = {}
+
+    def __call__(self, path: Path, is_dir: bool = False, parents: bool = False) -> bool:
+        """``parents``: also when a folder above the path is ignored, for a path named directly rather than met on
+        a walk (which never enters an ignored folder)."""
+        here = os.path.abspath(path)
+        chain = self._chain(os.path.dirname(here))
+        if not chain:
+            return False
+        if parents:
+            base, folder, above = chain[0][0], os.path.dirname(here), []
+            while len(folder) > len(base):   # the folders below the first that has rules, down to the path's own
+                above.append(folder)
+                folder = os.path.dirname(folder)
+            if any(self._matches(folder, True) for folder in reversed(above)):
+                return True
+        return self._matches(here, is_dir)
+
+    def _matches(self, here: str, is_dir: bool) -> bool:
+        verdict = None
+        for base, spec in self._chain(os.path.dirname(here)) or ():
+            rel = os.path.relpath(here, base).replace(os.sep, "/") + ("/" if is_dir else "")
+            include = spec.check_file(rel).include
+            if include is not None:
+                verdict = include
+        return bool(verdict)
+
+    def _chain(self, folder: str) -> tuple[tuple[str, pathspec.GitIgnoreSpec], ...] | None:
+        """The rules that apply in ``folder``, top first; None outside every git work tree."""
+        pending = []
+        at = folder
+        while at not in self._chains:
+            pending.append(at)
+            if os.path.lexists(os.path.join(at, ".git")):
+                info = _rules(os.path.join(at, ".git", "info", "exclude"))
+                self._chains[at] = tuple((at, spec) for spec in (info, _rules(os.path.join(at, ".gitignore")))
+                                         if spec is not None)
+                pending.pop()
+                break
+            parent = os.path.dirname(at)
+            if parent == at:
+                self._chains[at] = None
+                pending.pop()
+                break
+            at = parent
+        for below in reversed(pending):   # from the nearest known folder down to ``folder``
+            up = self._chains[os.path.dirname(below)]
+            own = _rules(os.path.join(below, ".gitignore")) if up is not None else None
+            self._chains[below] = None if up is None else up + (((below, own),) if own is not None else ())
+        return self._chains[folder]
+
+
+def _rules(path: str) -> pathspec.GitIgnoreSpec | None:
+    """One ignore file's rules, or None when there is none (or it is no regular file, or too big)."""
+    if not os.path.lexists(path):
+        return None
+    data, _, problem = read_file(Path(path), GITIGNORE_LIMITS)
+    if data is None or problem is not None:
+        return None
+    lines = data.decode("utf-8", "replace").splitlines()[:GITIGNORE_MAX_LINES]
+    return pathspec.GitIgnoreSpec.from_lines(_valid(lines), backend="re2")

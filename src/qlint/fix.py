@@ -267,6 +267,7 @@ class Applied:
     text: str
     applied: int = 0
     refused: list[str] = field(default_factory=list)
+    used: list[int] = field(default_factory=list)   # the index of each fix that went in
 
 
 def apply_fixes(text: str, fixes: Sequence[tuple[str, Fix]], limits: Limits | None = None) -> Applied:
@@ -280,7 +281,7 @@ def apply_fixes(text: str, fixes: Sequence[tuple[str, Fix]], limits: Limits | No
     located = _located(checked, entries)
     result = Applied(text)
     planned: list[tuple[int, Edit]] = []
-    for qid, fix in fixes:
+    for number, (qid, fix) in enumerate(fixes):
         index, question = located.get(qid, (None, None))
         if index is None or any(i == index and _overlaps(e.field, edit.field)
                                 for i, e in planned for edit in fix.edits):
@@ -297,6 +298,7 @@ def apply_fixes(text: str, fixes: Sequence[tuple[str, Fix]], limits: Limits | No
                 _reorder(container[key], edit.order)
             planned.append((index, edit))
         result.applied += 1
+        result.used.append(number)
     if planned:
         result.text = _dump(yaml_rt, data)
         _verify(text, checked, result.text, planned, limits)

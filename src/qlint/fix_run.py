@@ -2,6 +2,7 @@
 per-file path as ``check`` until nothing more is fixable; a file that cannot be fixed safely is skipped, with why."""
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ class FixReport:
     changed: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (old text, new text)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason): a file or one fix in it
     applied: int = 0
+    by_rule: dict[str, Counter[tuple[str, str]]] = field(default_factory=dict)   # path -> (code, rule) -> fixes
 
 
 def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixReport:
@@ -44,7 +46,7 @@ def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixReport:
             original = data.decode("utf-8")
             if original.startswith("\ufeff"):
                 raise FixError("it starts with a byte-order mark")
-            text, applied, refused = _fix_text(run, path, original, rounds)
+            text, fixed, refused = _fix_text(run, path, original, rounds)
         except UnicodeDecodeError:
             outcome.skipped.append((path, "it is not valid UTF-8"))
             continue
@@ -66,25 +68,28 @@ def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixReport:
             outcome.skipped.append((path, f"cannot write it: {exc.strerror or type(exc).__name__}"))
         else:
             outcome.changed[path] = (original, text)
-            outcome.applied += applied
+            outcome.applied += sum(fixed.values())
+            outcome.by_rule[path] = fixed
     return outcome
 
 
-def _fix_text(run: Run, path: str, text: str, rounds: int) -> tuple[str, int, list[str]]:
-    """A file's text with its fixes applied round after round (a fix can reveal another), how many went in, and
-    the fixes refused in the last round, with why."""
+def _fix_text(run: Run, path: str, text: str, rounds: int) -> tuple[str, Counter[tuple[str, str]], list[str]]:
+    """A file's text with its fixes applied round after round (a fix can reveal another), how many went in of each
+    rule (by code and name), and the fixes refused in the last round, with why."""
     setup = FileSetup(tuple(run.active), run.config.settings.limits)
     names = [r.name for r in run.registry] + [r.code for r in run.registry]
-    applied, refused = 0, []
+    fixed: Counter[tuple[str, str]] = Counter()
+    refused: list[str] = []
     for _ in range(rounds):
         checked = check_source(text.encode("utf-8"), path, setup, Path(path))
-        fixes = fixable(apply_suppressions(checked.findings, [checked], run.active, names))
-        if not fixes:
+        found = [f for f in apply_suppressions(checked.findings, [checked], run.active, names)
+                 if f.fix is not None and f.question is not None]
+        if not found:
             break
-        result = apply_fixes(text, fixes, setup.limits)
+        result = apply_fixes(text, fixable(found), setup.limits)   # one fix per finding of ``found``, in order
         refused = result.refused
         if result.text == text:
             break
-        applied += result.applied
+        fixed.update((found[i].code, found[i].rule) for i in result.used)
         text = result.text
-    return text, applied, refused
+    return text, fixed, refused

@@ -7,11 +7,12 @@ run recomputes cross-file findings without re-reading a single question).
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from qlint.finding import Finding
-from qlint.sourcemap import LoadedQuestion, Suppression, locate, pack
+from qlint.sourcemap import LoadedQuestion, RejectedQuestion, Suppression, locate, pack
 
 # the positions bank rules and suppressions report at; the rest stay with the file (a million questions
 # keep a million of these)
@@ -55,6 +56,21 @@ def to_item(loaded: LoadedQuestion) -> BankItem:
     )
 
 
+def rejected_item(rejected: RejectedQuestion, path: str) -> BankItem:
+    """A question the format rejected as the bank rules that count ids see it: its id and where it is, no more."""
+    return BankItem(id=rejected.id, path=path, line=rejected.line, column=rejected.column, end_line=rejected.line,
+                    select=1, keys=(), option_count=0, objective=None, tags=(), difficulty=None, ignore=NO_IGNORE,
+                    positions={"id": pack(rejected.id_line, rejected.id_column)})
+
+
+def with_rejected(files: Sequence[CheckedFile]) -> list[BankItem]:
+    """Every file's items and its rejected questions' items, in the order they stand in the file."""
+    out: list[BankItem] = []
+    for checked in files:
+        out += sorted([*checked.items, *checked.rejected], key=lambda i: i.line) if checked.rejected else checked.items
+    return out
+
+
 @dataclass(eq=False)
 class CheckedFile:
     """Everything per-file work produced for one file: cacheable, and all the engine needs afterwards."""
@@ -65,6 +81,7 @@ class CheckedFile:
     suppressions: list[Suppression]
     questions: list[LoadedQuestion] | None = None  # kept only when asked for (report, stats)
     count: int | None = None   # set when ``items`` was left undecoded (a warm run that needs none of them)
+    rejected: list[BankItem] = field(default_factory=list)   # questions the format rejected that name an id
 
     @property
     def question_count(self) -> int:

@@ -11,4 +11,4 @@ class Limits:
     max_file_size: int = 20 * 1024 * 1024
     max_depth: int = 64
     max_alias_expansion: int = 10_000
-    rule_time_budget: float = 60.0  # seconds the question rules may take over one file before the rest are skipped
+    rule_time_budget: float = 60.0  # seconds reading one file and its question rules may take before the rest is skipped

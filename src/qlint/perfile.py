@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from time import monotonic
 
 from qlint.cache import Cache, Codec, Codecs, encoded
 from qlint.engine import check_file, timed_out
@@ -42,8 +43,10 @@ def check_source(data: bytes | None, display: str, setup: FileSetup, real_path: 
                  problem: str | None = None) -> CheckedFile:
     """One file's outcome from its bytes, read by the reader its format takes (YAML, GIFT, Aiken, Moodle XML,
     QTI); ``data`` None when the file could not be read, and ``problem`` says why (a parse-error finding)."""
+    started = monotonic()
     result = parse(data, display, setup.limits, real_path, problem)
-    return check_file(result, setup.active, setup.keep, setup.limits.rule_time_budget)
+    # reading and the rules share one budget per file: what reading took, the rules no longer have
+    return check_file(result, setup.active, setup.keep, setup.limits.rule_time_budget, monotonic() - started)
 
 
 def check_path(path: Path, display: str, setup: FileSetup, cache: Cache | None, want_text: bool = False

@@ -10,18 +10,18 @@ its work in the cache between runs.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from qlint.batch import Batch, default_jobs, process_all
-from qlint.config import Config, ConfigError, ignored_for, load_config, resolve_rules
+from qlint.config import Config, ConfigError, Override, ignored_for, load_config, resolve_rules
 from qlint.engine import check_bank
-from qlint.files import SKIP_DIRS, matches_glob, relative
+from qlint.files import SKIP_DIRS, GitIgnored, matches_glob, relative
 from qlint.finding import Finding, Severity
 from qlint.formats import discover_banks, with_source_format
-from qlint.items import CheckedFile
+from qlint.items import CheckedFile, with_rejected
 from qlint.limits import Limits
 from qlint.packs import PackError
 from qlint.perfile import FileSetup, check_source
@@ -48,6 +48,8 @@ class Run:
     shown: list[CheckedFile] = field(default_factory=list)
     stdin: tuple[str, bytes | OSError] | None = None   # the name and the bytes read from standard input
     excluded: list[str] = field(default_factory=list)   # paths named but left out by --force-exclude
+    # named files (or a buffer) that bank rules compared only with each other, since no config names the bank
+    alone: bool = False
 
     def published(self, name: str) -> tuple[Any, Any, bool]:
         """What bank rule ``name`` publishes about every question this run read (its ``publish``; None when it has
@@ -64,28 +66,49 @@ class Run:
         return publish([i for o in self.results for i in o.items], options), options, chosen is not None
 
 
-def setup(config_path: str | None, start: Path) -> tuple[Config, Registry]:
+def setup(config_path: str | None, start: Path, overrides: Sequence[Override] = ()) -> tuple[Config, Registry]:
     try:
-        config = load_config(Path(config_path) if config_path else None, start)
+        config = load_config(Path(config_path) if config_path else None, start, overrides)
         registry = load_registry(config.pack_paths)
     except (ConfigError, PackError, RegistryError) as exc:
         raise SetupError(str(exc)) from None
     return config, registry
 
 
-def bank_roots(config: Config, files: Sequence[Path]) -> list[Path]:
-    """The whole bank that named files belong to: the config's ``paths`` (relative to its folder), else the
-    config's folder, else the git work tree holding the files, else the folder the files share."""
-    if config.settings.paths:
-        return [config.root / p for p in config.settings.paths]
-    if config.source is not None:
-        return [config.root]
-    folders = [Path(os.path.realpath(f)).parent for f in files]
-    common = Path(os.path.commonpath(folders)) if folders else Path.cwd()
-    for folder in (common, *common.parents):
-        if (folder / ".git").exists():
-            return [folder]
-    return [common]
+def bank_roots(config: Config) -> list[Path]:
+    """The whole bank that named files (or an editor's buffer) are compared with: the config's ``paths``, which
+    lie inside its folder. Without them there is none: the named files are compared only with each other, and
+    nothing else is read (not the git work tree, not the files' folder, never a walk up to ``/``)."""
+    return [config.root / p for p in config.settings.paths]
+
+
+def bank_files(config: Config, roots: Sequence[Path]) -> Iterator[Path]:
+    """The bank files under ``roots`` (files named among them are always taken): the walk leaves out what the
+    config's ``exclude`` globs name (as walked, or relative to the config's folder) and, unless
+    ``respect-gitignore`` is off, what git ignores."""
+    settings = config.settings
+    exclude = tuple(settings.exclude)
+    ignored = GitIgnored() if settings.respect_gitignore else None
+    folders: dict[str, str | None] = {}   # a walked folder -> where it is relative to the config's, once each
+
+    def skip(path: Path, is_folder: bool) -> bool:
+        if ignored is not None and ignored(path, is_folder):
+            return True
+        if is_folder or not exclude:
+            return False
+        parent = str(path.parent)
+        if parent not in folders:
+            folders[parent] = _below(Path(parent), config.root)
+        rel = folders[parent]
+        return rel is not None and matches_glob(Path(rel, path.name), exclude)
+
+    return discover_banks(list(roots), exclude, settings.limits, skip)
+
+
+def _below(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` when it lies inside it (symbolic links resolved), else None."""
+    real = Path(os.path.realpath(path))
+    return real.relative_to(root).as_posix() if real.is_relative_to(root) else None
 
 
 def force_excluded(config: Config, path: Path) -> bool:
@@ -103,6 +126,8 @@ def force_excluded(config: Config, path: Path) -> bool:
     exclude = tuple(config.settings.exclude)
     if matches_glob(path, exclude) or (rel is not None and matches_glob(rel, exclude)):
         return True
+    if config.settings.respect_gitignore and GitIgnored()(path, parents=True):
+        return True
     if rel is not None and any(part.startswith(".") or part in SKIP_DIRS for part in rel.parts):
         return True
     banks = [Path(os.path.realpath(config.root / p)) for p in config.settings.paths]
@@ -113,33 +138,21 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
               extend_select: Sequence[str] = (), ignore: Sequence[str] = (), stdin: bytes | BinaryIO | None = None,
               stdin_filename: str | None = None, jobs: int | None = None, use_cache: bool = True,
               keep_questions: bool = False, progress: bool = False, source_format: str | None = None,
-              force_exclude: bool = False) -> Run:
+              force_exclude: bool = False, overrides: Sequence[Override] = ()) -> Run:
     """Check the given paths (``["-"]`` with ``stdin``, bytes or a binary stream, checks standard input). With
     ``force_exclude``, named paths that ``force_excluded`` rejects are left out (and listed in ``Run.excluded``)."""
     use_stdin = paths == ["-"]
-    targets = [Path(p) for p in paths]
-    start = Path(stdin_filename) if use_stdin and stdin_filename else (targets[0] if targets else Path.cwd())
-    config, registry = setup(config_path, start)
+    config, registry = setup(config_path, config_start(paths, stdin_filename), overrides)
     if source_format:   # --from: files whose suffix does not settle their format are read as this one
         config = with_source_format(config, source_format)
     try:
         active = resolve_rules(config, registry, select=select, extend_select=extend_select, ignore=ignore)
     except ConfigError as exc:
         raise SetupError(str(exc)) from None
-    settings = config.settings
-    limits = settings.limits
-    if not targets:
-        targets = [config.root / p for p in settings.paths] or [Path.cwd()]
-    missing = [p for p in targets if not use_stdin and not p.exists() and not p.is_symlink()]
-    if missing:
-        raise SetupError(f"no such file or folder: {missing[0]}")
-    # standard input is judged by the name it stands for, as an editor passes it
-    named = ([Path(stdin_filename)] if stdin_filename else []) if use_stdin else targets
-    excluded = [relative(p) for p in named if force_exclude and force_excluded(config, p)]
-    if excluded:
-        targets = [] if use_stdin else [p for p in targets if relative(p) not in excluded]
-        if not targets:   # nothing named is a bank file: nothing to check, not even the rest of the bank
-            return Run(config, registry, active, [], [], set(), excluded=excluded)
+    limits = config.settings.limits
+    targets, excluded = checked_paths(paths, config, stdin_filename=stdin_filename, force_exclude=force_exclude)
+    if excluded and not targets:   # nothing named is a bank file: nothing to check, not even the rest of the bank
+        return Run(config, registry, active, [], [], set(), excluded=excluded)
 
     jobs = jobs or default_jobs()
     if use_stdin:
@@ -153,7 +166,43 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
                                                           progress=progress)
     findings = _findings(outcomes, processed, report_only, config, registry, active)
     shown = [o for o in outcomes if report_only is None or o.path in report_only]
-    return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded)
+    named_only = stdin_filename is not None if use_stdin else all(p.is_file() for p in targets)
+    alone = named_only and not bank_roots(config) and any(isinstance(a.rule, BankRule) for a in active)
+    return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone)
+
+
+def config_start(paths: Sequence[str], stdin_filename: str | None = None) -> Path:
+    """Where the search for a config starts: the first path named (standard input's by its --stdin-filename),
+    else the working folder."""
+    if list(paths) == ["-"]:
+        return Path(stdin_filename) if stdin_filename else Path.cwd()
+    return Path(paths[0]) if paths else Path.cwd()
+
+
+def checked_paths(paths: list[str], config: Config, *, stdin_filename: str | None = None,
+                  force_exclude: bool = False) -> tuple[list[Path], list[str]]:
+    """What a run checks: the paths given (the config's ``paths``, else the working folder, when none are), less
+    those ``--force-exclude`` leaves out, and those it left out. Standard input (``["-"]``) is judged by the name
+    ``--stdin-filename`` gives it, as an editor passes it."""
+    use_stdin = paths == ["-"]
+    targets = [Path(p) for p in paths] or [config.root / p for p in config.settings.paths] or [Path.cwd()]
+    missing = [p for p in targets if not use_stdin and not p.exists() and not p.is_symlink()]
+    if missing:
+        raise SetupError(f"no such file or folder: {missing[0]}")
+    named = ([Path(stdin_filename)] if stdin_filename else []) if use_stdin else targets
+    excluded = [relative(p) for p in named if force_exclude and force_excluded(config, p)]
+    if excluded:
+        targets = [] if use_stdin else [p for p in targets if relative(p) not in excluded]
+    return targets, excluded
+
+
+def files_to_check(paths: list[str], config: Config, *, stdin_filename: str | None = None,
+                   force_exclude: bool = False) -> list[str]:
+    """The files a run with these paths reports on, as it names them (``--show-files``)."""
+    targets, _ = checked_paths(paths, config, stdin_filename=stdin_filename, force_exclude=force_exclude)
+    if paths == ["-"]:
+        return [relative(Path(stdin_filename)) if stdin_filename else "<stdin>"] if targets else []
+    return [relative(f) for f in bank_files(config, targets)]
 
 
 Gathered = tuple[list[CheckedFile], "Batch | None", "set[str] | None"]   # outcomes, bank cache, report only
@@ -169,9 +218,10 @@ def _stdin_outcomes(read: tuple[str, bytes | OSError], stdin_filename: str | Non
     if not stdin_filename or not any(isinstance(a.rule, BankRule) for a in active):
         return outcomes, None, None
     here = os.path.realpath(stdin_filename)
-    roots = [u for u in bank_roots(config, [Path(stdin_filename)]) if u.is_dir()]
-    others = [f for f in discover_banks(roots, tuple(config.settings.exclude), config.settings.limits)
-              if os.path.realpath(f) != here]
+    roots = [u for u in bank_roots(config) if u.exists()]
+    if not roots:   # no config names a bank: the buffer is checked alone
+        return outcomes, None, None
+    others = [f for f in bank_files(config, roots) if os.path.realpath(f) != here]
     # the buffer is not on disk: its bank findings are not for the cache (bank_before None)
     processed = process_all(others, config, registry, _bank_only(active), jobs=jobs, use_cache=use_cache,
                             keep=keep, progress=False, bank_before=None)
@@ -183,8 +233,7 @@ def _file_outcomes(targets: list[Path], config: Config, registry: Registry, acti
     """The outcomes of the files under ``targets``. When only files are named (pre-commit passes the changed
     ones) and bank rules are on, the rest of the bank is checked with them, and only the named files (and a named
     package's entries) are reported on."""
-    limits = config.settings.limits
-    files = list(discover_banks(targets, tuple(config.settings.exclude), limits))
+    files = list(bank_files(config, targets))
     if not (all(p.is_file() for p in targets) and any(isinstance(a.rule, BankRule) for a in active)):
         processed = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
                                 progress=progress)
@@ -215,7 +264,8 @@ def _findings(outcomes: list[CheckedFile], processed: Batch | None, report_only:
     findings = [f for o in outcomes for f in o.findings]
     bank = processed.bank if processed is not None else None
     if bank is None:
-        bank = check_bank([i for o in outcomes for i in o.items], active, processed.stores if processed else None)
+        bank = check_bank([i for o in outcomes for i in o.items], active, processed.stores if processed else None,
+                          with_rejected(outcomes))
         if processed is not None and processed.store_bank is not None:
             processed.store_bank(bank)
     if report_only is not None:
@@ -245,8 +295,7 @@ def _named_in_bank(files: list[Path], config: Config, registry: Registry, active
     under the digests of all of them, in the same order, so a run naming other files never reuses them; when they
     are, the rest's outcomes are not read at all (nothing of them would be reported)."""
     named = {os.path.realpath(f) for f in files}
-    rest = [f for f in discover_banks([u for u in bank_roots(config, files) if u.is_dir()],
-                                      tuple(config.settings.exclude), config.settings.limits)
+    rest = [f for f in bank_files(config, [u for u in bank_roots(config) if u.exists()])
             if os.path.realpath(f) not in named]
     first = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
                         progress=False, bank_before=None, signatures=False)
@@ -290,5 +339,5 @@ def check_sources(sources: Sequence[tuple[str, bytes]], active: Sequence[ActiveR
     setup = FileSetup(tuple(active), limits or Limits())
     outcomes = [check_source(data, name, setup, Path(name)) for name, data in sources]
     findings = [f for o in outcomes for f in o.findings]
-    findings += check_bank([i for o in outcomes for i in o.items], active)
+    findings += check_bank([i for o in outcomes for i in o.items], active, with_rejected=with_rejected(outcomes))
     return finish(outcomes, findings, active, all_rules=all_rules, report_only=report_only)

@@ -18,9 +18,15 @@ class Problem(NamedTuple):
 PARSE_ERROR = Problem("Q101", "parse-error")
 SCHEMA = Problem("Q102", "schema")
 UNSUPPORTED = Problem("Q109", "unsupported-question")
+RATIONALES_NOT_HELD = Problem("Q110", "rationales-not-held")
+IMPORT_HAZARD = Problem("Q111", "import-hazard")
 RESPONSE_DATA = Problem("Q700", "response-data")
 INTERNAL_ERROR = Problem("Q901", "internal-error")
 UNUSED_SUPPRESSION = Problem("Q902", "unused-suppression")
 INVALID_SUPPRESSION = Problem("Q903", "invalid-suppression")
 RULE_TIMEOUT = Problem("Q904", "rule-timeout")
 FIX_SKIPPED = Problem("Q905", "fix-skipped")
+
+# reported whatever --select, --ignore or per-file-ignores say (as ruff never hides a syntax error): the rules that
+# are on did not see what they hide. Their severity can still be changed, and a finding suppressed where it is.
+ALWAYS_REPORTED = frozenset((PARSE_ERROR.name, SCHEMA.name))

@@ -91,6 +91,7 @@ class Rule:
     enabled: bool = True
     options: type[RuleOptions] = NoOptions
     fixable: bool = False
+    fix_safety: str = ""   # what the fix changes and why that keeps the question's meaning (the card's Fix safety)
     notes: str = ""
     accuracy: dict[str, Any] | None = field(default=None, compare=False)
 
@@ -136,6 +137,9 @@ class BankRule(Rule):
 
     ``publish``, when given, returns what the rule found about the bank as plain data (a table, clusters) from the
     same items and options ``check`` sees: the bank report shows it instead of computing it a second time.
+
+    ``counts_rejected``, when set, means ``check`` also sees the questions the format rejected that still name an
+    id, in their place among the others: items with their id and position only (no options, keys or features).
     """
 
     check: Callable[..., Iterable[BankViolation]]
@@ -144,6 +148,7 @@ class BankRule(Rule):
     decode: Callable[[Any, int], list[Any]] | None = None
     memo: bool = False
     publish: Callable[[Sequence[BankItem], Any], Any] | None = None
+    counts_rejected: bool = False
 
     @property
     def kind(self) -> str:

@@ -167,14 +167,31 @@ class Suppression:
     reason: str
 
 
+@dataclass(frozen=True)
+class RejectedQuestion:
+    """A question the bank format rejects (its schema findings say why) that still names an id: no rule checks it,
+    but the id is taken, so the rules about ids across the bank (duplicate-id) count it."""
+
+    id: str
+    line: int
+    column: int
+    id_line: int
+    id_column: int
+
+
 @dataclass
 class ParsedFile:
-    """What one file yielded: its questions, its suppression comments and the problems found reading it."""
+    """What one file yielded: its questions, its suppression comments and the problems found reading it, and the
+    ids of the questions it could not accept."""
 
     path: str
     questions: list[LoadedQuestion] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     suppressions: list[Suppression] = field(default_factory=list)
+    rejected: list[RejectedQuestion] = field(default_factory=list)
+    # ids of questions whose format cannot hold their options' rationales: the reader's one rationales-not-held
+    # finding stands for their missing-rationale findings
+    rationales_not_held: set[str] = field(default_factory=set)
 
 
 _SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore-file|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")

@@ -120,7 +120,8 @@ def apply_suppressions(findings: list[Finding], files: Sequence[CheckedFile],
 def _index_comments(result: CheckedFile, index: _Index, resolve, extra: list[Finding],
                     invalid: Severity | None) -> None:
     """A file's suppression comments into ``index``; one without rule names or a reason is an invalid-suppression."""
-    starts = sorted((q.line, i) for i, q in enumerate(result.items))
+    questions = [*result.items, *result.rejected]
+    starts = sorted((q.line, i) for i, q in enumerate(questions))
     lines = [s for s, _ in starts]
     for sup in result.suppressions:
         if not sup.reason or not sup.rules:
@@ -141,7 +142,7 @@ def _index_comments(result: CheckedFile, index: _Index, resolve, extra: list[Fin
         else:
             at = bisect.bisect_right(lines, sup.target_line) - 1
             if at >= 0:
-                item: BankItem = result.items[starts[at][1]]
+                item: BankItem = questions[starts[at][1]]
                 index.add(key, index.by_question, (result.path, item.id))
 
 

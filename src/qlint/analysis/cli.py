@@ -12,6 +12,7 @@ from qlint.analysis import AnalysisError
 from qlint.analysis.rule import ResponseRule
 from qlint.cli_common import UsageError, comma_list
 from qlint.config import ConfigError, resolve_rules
+from qlint.finding import Finding
 from qlint.registry import load_registry
 from qlint.suppress import finish
 
@@ -41,6 +42,8 @@ def add_parser(subparsers) -> None:
 def as_check(args: argparse.Namespace) -> argparse.Namespace:
     """The ``check`` arguments that ``analyze`` stands for: bank paths, the responses, response rules only."""
     responses = [p for p in args.paths if not (p.lower().endswith(_BANK_SUFFIXES) or Path(p).is_dir())]
+    if not responses:   # nothing to analyse is not "All clear"
+        raise UsageError("analyze needs response files (CSV, TSV or Parquet) before the bank files or folders")
     bank = [p for p in args.paths if p not in responses]
     names = [r.name for r in load_registry() if r.kind == "response"]
     return argparse.Namespace(
@@ -75,19 +78,36 @@ def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ig
     return analysis, wanted
 
 
-def response_findings(args: argparse.Namespace, run, findings: list) -> list:
-    """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
-    if args.paths == ["-"]:
-        raise UsageError("--responses needs the bank as files or folders, not stdin")
-    analysis, wanted = run_analysis(run, args.responses, select=args.select, extend_select=args.extend_select,
-                                    ignore=args.ignore)
+def reported_analysis(run, responses: list[str], *, select=None, extend_select=(), ignore=(), irt: bool = False):
+    """The item analysis of a check run's bank, its findings as check reports them (suppressions applied; only on
+    the files the run reports on), and the response rules that ran. Bad data: UsageError."""
+    analysis, wanted = run_analysis(run, responses, select=select, extend_select=extend_select, ignore=ignore, irt=irt)
     found = finish(run.results, analysis.findings, wanted, all_rules=[r.name for r in run.registry])
     if run.report_only is not None:
         banks = {o.path for o in run.results}
         found = [f for f in found if f.path in run.report_only or f.path not in banks]
+    analysis.findings = found
+    return analysis, wanted
+
+
+def add_responses(run, responses: list[str], *, select=None, extend_select=(), ignore=(), irt: bool = False):
+    """Add what the responses show to the run, as ``check --responses`` reports it: their findings join the run's
+    and the response rules join the rules that ran, so the report and ``stats`` count what check counts. Returns
+    the Analysis."""
+    analysis, wanted = reported_analysis(run, responses, select=select, extend_select=extend_select, ignore=ignore,
+                                         irt=irt)
+    run.findings = sorted([*run.findings, *analysis.findings], key=Finding.sort_key)
+    run.active = [*run.active, *(a for a in wanted if a not in run.active)]
+    return analysis
+
+
+def response_findings(args: argparse.Namespace, run, findings: list) -> list:
+    """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
+    if args.paths == ["-"]:
+        raise UsageError("--responses needs the bank as files or folders, not stdin")
+    analysis, _ = reported_analysis(run, args.responses, select=args.select, extend_select=args.extend_select,
+                                    ignore=args.ignore)
     if not args.quiet:
         for line in analysis.summary():
             print(f"qlint: {line}", file=sys.stderr)
-    merged = list(findings) + found
-    merged.sort(key=type(merged[0]).sort_key if merged else None)
-    return merged
+    return sorted([*findings, *analysis.findings], key=Finding.sort_key)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from qlint.analysis import AnalysisError
 from qlint.analysis.bankkeys import BankQuestion, normalise
+from qlint.analysis.sources import check_lines, explain, opened, quote, refuse_by_name, source
 
 ANSWERED, OMITTED, UNKNOWN_ITEM, UNKNOWN_OPTION, NOT_SCORED = 0, 1, 2, 3, 4
 STATUS_NAMES = {ANSWERED: "answered", OMITTED: "omitted", UNKNOWN_ITEM: "unknown question id",
@@ -50,41 +51,16 @@ class Rejected:
 
 @dataclass
 class Intake:
-    """What the readers did: rows per status, rejected rows, and which layout each file was read as."""
+    """What the readers did: rows per status, rejected rows, which layout each file was read as, and how many
+    answers each file gave."""
 
     layouts: dict[str, str] = field(default_factory=dict)
+    answers: dict[str, int] = field(default_factory=dict)
+    empty: dict[str, str] = field(default_factory=dict)   # a file that gave no answers: why
     rejected: list[Rejected] = field(default_factory=list)
     status_counts: dict[int, int] = field(default_factory=dict)
     unknown_items: list[tuple[str, int]] = field(default_factory=list)
     unknown_options: list[tuple[str, str, int]] = field(default_factory=list)
-
-
-def _encoding(path: Path) -> str:
-    """UTF-16 when the file starts with its byte-order mark (Excel's "Unicode text" export), else UTF-8."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(2)
-    except OSError:
-        return ""
-    return ", encoding='utf-16'" if head in (b"\xff\xfe", b"\xfe\xff") else ""
-
-
-def _csv_source(path: Path, tag: str) -> str:
-    delim = ", delim='\\t'" if path.suffix.lower() in (".tsv", ".tab") else ""
-    delim += _encoding(path)
-    return (f"read_csv({_quote(str(path))}, header=true, all_varchar=true, ignore_errors=true, store_rejects=true, "
-            f"rejects_table='rejects_{tag}', rejects_scan='scans_{tag}', null_padding=false{delim})")
-
-
-def source(path: Path, tag: str) -> str:
-    """The SQL table function that reads one file."""
-    if path.suffix.lower() == ".parquet":
-        return f"read_parquet({_quote(str(path))})"
-    return _csv_source(path, tag)
-
-
-def _quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def ident(name: str) -> str:
@@ -92,59 +68,7 @@ def ident(name: str) -> str:
 
 
 def columns(con, src: str) -> list[str]:
-    try:
-        return [row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()]
-    except Exception as exc:  # duckdb.Error: unreadable, not CSV, not Parquet
-        raise AnalysisError(first_line(exc)) from None
-
-
-def first_line(exc: BaseException) -> str:
-    """An engine error in a line or two: its headline and what went wrong, never the quoted row or the advice."""
-    lines = [line.strip()[:200] for line in str(exc).strip().splitlines()
-             if line.strip() and not line.startswith(("Original Line", "Possible Solution", "  ", "\t"))]
-    return ": ".join(lines[:2]) if lines else type(exc).__name__
-
-
-MAX_LINE = 2_000_000   # DuckDB's longest line by default
-_CHUNK = 8 * 1024 * 1024
-
-
-def check_lines(path: Path) -> None:
-    """Refuse a text file holding a line longer than ``MAX_LINE`` before the engine reads it: the engine
-    rejects such a line too, but only after minutes per gigabyte. One streaming pass, line breaks found by
-    numpy a chunk at a time (a second or so for 10 million rows)."""
-    # numpy only when responses are read: the response rules' module is loaded on every run, and a check whose
-    # bank findings are cached imports no numpy at all
-    import numpy as np
-
-    try:
-        handle = open(path, "rb")
-    except OSError as exc:
-        raise AnalysisError(f"{path}: cannot read it: {exc.strerror}") from None
-    with handle:
-        run, line = 0, 1   # bytes since the last line break, and that line's number
-        while chunk := handle.read(_CHUNK):
-            if line == 1 and run == 0 and chunk.startswith(b"PAR1"):
-                return   # Parquet: no lines
-            data = np.frombuffer(chunk, dtype=np.uint8)
-            breaks = np.flatnonzero((data == 10) | (data == 13))
-            if breaks.size == 0:
-                run += len(chunk)
-            else:
-                gaps = np.diff(breaks, prepend=-1) - 1
-                gaps[0] += run
-                longest = int(gaps.argmax())
-                if gaps[longest] > MAX_LINE:
-                    break_count = int(np.count_nonzero(data[breaks[:longest]] == 10))
-                    run, line = int(gaps[longest]), line + break_count
-                    break
-                line += int(np.count_nonzero(data[breaks] == 10))
-                run = len(chunk) - 1 - int(breaks[-1])
-            if run > MAX_LINE:
-                break
-        else:
-            return
-    raise AnalysisError(f"{path}: line {line} is longer than {MAX_LINE:,} bytes: not a table of responses")
+    return [row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {src}").fetchall()]
 
 
 def _pick(names: Sequence[str], wanted: Sequence[str]) -> str | None:
@@ -173,7 +97,7 @@ def _insert(con, rows_sql: str) -> None:
 
     ``item`` is a question id, or ``SLOT`` + N for the bank's Nth question (Moodle slots, Canvas columns
     matched by question text); both become one equality join against ``refs``."""
-    omit = ", ".join(_quote(t) for t in OMIT_TOKENS)
+    omit = ", ".join(quote(t) for t in OMIT_TOKENS)
     con.execute(f"""
         INSERT INTO answers
         WITH raw AS ({rows_sql}),
@@ -198,27 +122,42 @@ def _insert(con, rows_sql: str) -> None:
 
 
 def read_file(con, path: Path, tag: str, questions: Sequence[BankQuestion], intake: Intake) -> None:
-    """Append one response file's rows to ``answers``."""
-    if not path.is_file():
-        raise AnalysisError(f"{path}: not a readable file")
-    if path.suffix.lower() in (".xlsx", ".xls", ".ods"):
-        raise AnalysisError(f"{path}: a spreadsheet; export it as CSV (or Parquet) first")
-    check_lines(path)
-    src = source(path, tag)
-    try:
-        names = columns(con, src)
-    except AnalysisError as exc:
-        raise AnalysisError(f"{path}: {exc}") from None
+    """Append one response file's rows to ``answers``. The engine reads the file qlint opened, never a pattern;
+    whatever it cannot read is an AnalysisError naming the file (and the line, where there is one)."""
+    # the engine's own error class: DuckDB is loaded by now (connect), and only item analysis needs it
+    import duckdb
+
+    refuse_by_name(path)
+    with opened(path) as file:
+        if file.size == 0:
+            intake.answers[str(path)], intake.empty[str(path)] = 0, "the file is empty"
+            return
+        check_lines(file, path)
+        before = _answer_count(con)
+        try:
+            _read_rows(con, path, source(path, file, tag), tag, questions, intake)
+        except duckdb.Error as exc:
+            raise AnalysisError(explain(exc, path, file)) from None
+        except AnalysisError as exc:
+            raise AnalysisError(f"{path}: {exc}") from None
+        count = intake.answers[str(path)] = _answer_count(con) - before
+    if not count:
+        rejected = sum(r.count for r in intake.rejected if r.path == str(path))
+        intake.empty[str(path)] = (f"none of its {rejected} rows could be read" if rejected
+                                   else "it has a header and no rows")
+
+
+def _answer_count(con) -> int:
+    return int(con.execute("SELECT count(*) FROM answers").fetchone()[0])
+
+
+def _read_rows(con, path: Path, src: str, tag: str, questions: Sequence[BankQuestion], intake: Intake) -> None:
+    names = columns(con, src)
     kind = layout_of(names)
     intake.layouts[str(path)] = kind
     rows = {"long": _long_rows, "wide": _wide_rows, "moodle": _moodle_rows, "canvas": _canvas_rows}[kind](
         names, src, questions)
-    try:
-        _insert(con, rows)
-    except AnalysisError:
-        raise
-    except Exception as exc:  # duckdb.Error: a file that reads as a header but not as rows
-        raise AnalysisError(f"{path}: {first_line(exc)}") from None
+    _insert(con, rows)
     if src.startswith("read_csv"):
         for kind_, count, lines in con.execute(
                 f"SELECT error_type, count(DISTINCT line), list(DISTINCT line ORDER BY line)[1:5] "
@@ -240,7 +179,7 @@ def _unpivot(src: str, person: str, item_columns: dict[str, str], form: str | No
     """Wide rows to long ones: ``item_columns`` maps each answer column to the item it holds."""
     if not item_columns:
         raise AnalysisError("no answer columns: a wide file needs a person column and one column per question id")
-    cases = " ".join(f"WHEN {_quote(col)} THEN {_quote(item)}" for col, item in item_columns.items())
+    cases = " ".join(f"WHEN {quote(col)} THEN {quote(item)}" for col, item in item_columns.items())
     cols = ", ".join(ident(c) for c in item_columns)
     keep = ", ".join(f"CAST({ident(c)} AS VARCHAR) AS {ident(c)}" for c in item_columns)
     extra = f", {ident(form)} AS __form" if form else ", '' AS __form"
@@ -271,10 +210,10 @@ def _moodle_rows(names: Sequence[str], src: str, questions: Sequence[BankQuestio
     person = _pick(names, ("email address", "username", "id number")) or names[0]
     slots = {n: int(m.group(1)) - 1 for n in names if (m := _MOODLE_RESPONSE.fullmatch(n.strip()))}
     stems = {int(m.group(1)) - 1: n for n in names if (m := re.fullmatch(r"question (\d+)", n.strip(), re.I))}
-    stem_case = " ".join(f"WHEN {_quote(col)} THEN {ident(stems[slot])}" for col, slot in slots.items()
+    stem_case = " ".join(f"WHEN {quote(col)} THEN {ident(stems[slot])}" for col, slot in slots.items()
                          if slot in stems)
     stem_expr = f"CASE __column {stem_case} END" if stem_case else "NULL"
-    slot_case = " ".join(f"WHEN {_quote(col)} THEN '{SLOT}{slot}'" for col, slot in slots.items())
+    slot_case = " ".join(f"WHEN {quote(col)} THEN '{SLOT}{slot}'" for col, slot in slots.items())
     kept = ", ".join(ident(stems[s]) for s in sorted(set(stems) & set(slots.values())))
     answers = ", ".join(f"CAST({ident(c)} AS VARCHAR) AS {ident(c)}" for c in slots)
     return (f"SELECT '' AS form, CAST(__person AS VARCHAR) AS person, "

@@ -1,6 +1,7 @@
 """Item analysis end to end: bank files and response files in, located findings and statistics out."""
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +12,7 @@ from qlint.analysis.ctt import Statistics, compute
 from qlint.analysis.irt import fit_2pl
 from qlint.analysis.readers import NOT_SCORED, SLOT, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers, read_file
 from qlint.analysis.rule import ItemView, ResponseRule
+from qlint.analysis.sources import first_line
 from qlint.finding import Finding, Severity
 from qlint.formats import read_path as load_file
 from qlint.problems import INTERNAL_ERROR, RESPONSE_DATA
@@ -59,22 +61,36 @@ def bank_questions(paths: Sequence[str]) -> list[BankQuestion]:
 
 def analyze(questions: list[BankQuestion], responses: Sequence[Path], active: Sequence[ActiveRule],
             data_severity: Severity | None = Severity.WARNING, irt: bool = False) -> Analysis:
-    """Read the responses, compute the statistics (and a 2PL fit when ``irt``), run the response rules."""
+    """Read the responses (a file named twice, once), compute the statistics (and a 2PL fit when ``irt``), run the
+    response rules."""
+    named: dict[str, Path] = {}
+    for path in responses:
+        named.setdefault(os.path.realpath(path), path)
+    responses = list(named.values())
+    if not responses:
+        raise AnalysisError("no response files to analyse: name at least one (CSV, TSV or Parquet) besides the bank")
     if not questions:
         raise AnalysisError("the bank has no valid questions to join the responses to")
     con = connect()
+    # the engine's own error class: connect() has loaded DuckDB (or said how to install it), an optional extra
+    import duckdb
+
     try:
         load_bank(con, questions)
         create_answers(con)
         intake = Intake()
         for i, path in enumerate(responses):
             read_file(con, path, f"f{i}", questions, intake)
+        if not any(intake.answers.values()):
+            raise AnalysisError("no answers to analyse: " + "; ".join(f"{p}: {why}" for p, why in intake.empty.items()))
         _tally(con, intake)
         attempts = con.execute("SELECT 1 FROM answers WHERE attempt IS NOT NULL LIMIT 1").fetchone() is not None
         stats = compute(con, {q.index: q.key for q in questions}, {q.index: len(q.options) for q in questions},
                         attempts)
         unknown_options = _unknown_options(con)
         fitted = fit_2pl(con, [f.form for f in stats.forms]) if irt else []
+    except duckdb.Error as exc:   # the files were read: what is left is the engine itself (memory, disk)
+        raise AnalysisError(f"item analysis failed: {first_line(exc)}") from None
     finally:
         con.close()
     result = Analysis([], stats, intake, questions, irt=fitted)
@@ -131,7 +147,7 @@ def data_findings(result: Analysis, responses: Sequence[Path],
                   severity: Severity) -> list[Finding]:
     """Response rows that could not be used, as findings: on the response file, or on the question they name."""
     code, name = DATA_RULE
-    out = []
+    out = [Finding(path, 1, 1, code, name, severity, f"no answers read: {why}") for path, why in result.intake.empty.items()]
     for rejected in result.intake.rejected:
         lines = ", ".join(str(n) for n in rejected.lines)
         more = ", ..." if rejected.count > len(rejected.lines) else ""

@@ -1,8 +1,8 @@
 """Bank formats: one reader (and writer) module per format, and the dispatch that picks a file's reader.
 
 A file's format is, in order: ``--from`` or the first ``formats`` glob of the config that matches it; else its
-suffix (``.yaml``/``.yml``, ``.gift``, ``.aiken``, ``.xml`` by its root element, ``.zip`` by its manifest); else
-what its content looks like; else YAML, whose loader then says what is wrong with it.
+suffix (``.yaml``/``.yml``, ``.gift`` or ``.gift.txt``, ``.aiken`` or ``.aiken.txt``, ``.xml`` by its root element,
+``.zip`` by its manifest); else what its content looks like; else YAML, whose loader then says what is wrong with it.
 """
 from __future__ import annotations
 
@@ -10,19 +10,23 @@ import dataclasses
 import importlib
 import os
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from time import monotonic
 
 from qlint.files import SKIP_DIRS, first_time, matches_glob, read_file
-from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, format_name, parse_error
+from qlint.formats import zipsafe
+from qlint.finding import Severity
+from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, ReadTimeout, finding, format_name, parse_error
 from qlint.limits import Limits
+from qlint.problems import RULE_TIMEOUT
 from qlint.sourcemap import ParsedFile
 
 __all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "parse", "read", "read_path", "reader",
            "reader_for"]
 
 _MODULES = {"yaml": "yaml_reader", "gift": "gift", "aiken": "aiken", "moodle-xml": "moodle", "qti": "qti"}
-_SETTLED = (".yaml", ".yml", ".gift", ".aiken", ".zip")
+_SETTLED = (".yaml", ".yml", ".gift", ".aiken", ".gift.txt", ".aiken.txt", ".zip")
 
 
 def reader(name: str) -> Reader:
@@ -53,9 +57,9 @@ def reader_for(path: str, data: bytes, forced_format: str | None = None) -> Read
         return reader("yaml")
     if lower.endswith((".gift", ".gift.txt")):
         return reader("gift")
-    if lower.endswith(".aiken"):
+    if lower.endswith((".aiken", ".aiken.txt")):
         return reader("aiken")
-    if lower.endswith((".xml", ".zip", ".imscc")):
+    if lower.endswith((".xml", ".zip", ".imscc", ".qti")):
         moodle = reader("moodle-xml")
         return moodle if moodle.sniff(data, path) else reader("qti")
     for name in ("gift", "aiken"):
@@ -80,62 +84,84 @@ def parse(data: bytes | None, path: str, limits: Limits, real_path: Path | None 
     return read(data, path, limits, real_path)
 
 
+def with_deadline(limits: Limits, deadline: float) -> ReadLimits:
+    """The limits with the clock time by which reading must be done."""
+    if isinstance(limits, ReadLimits):
+        return dataclasses.replace(limits, deadline=deadline)
+    fields = {f.name: getattr(limits, f.name) for f in dataclasses.fields(Limits)}
+    return ReadLimits(**fields, deadline=deadline)
+
+
 def read(data: bytes, path: str, limits: Limits, real_path: Path | None = None) -> ParsedFile:
-    """One file's bytes -> its questions, source map and problems, by whichever reader its format takes."""
+    """One file's bytes -> its questions, source map and problems, by whichever reader its format takes. Reading
+    counts against the file's time budget (``rule-time-budget``): a reader past it ends as a rule-timeout finding."""
     chosen = reader_for(path, data, forced(real_path.as_posix() if real_path else path, limits) or forced(path, limits))
+    budget = limits.rule_time_budget
     try:
-        return chosen.read(data, path, limits)
+        return chosen.read(data, path, with_deadline(limits, monotonic() + budget))
+    except ReadTimeout:
+        return ParsedFile(path, findings=[finding(
+            path, 1, 1, RULE_TIMEOUT, f"reading this {chosen.name} file ran past its time budget "
+            f"(rule-time-budget = {budget:g} s); the file is not checked", severity=Severity.ERROR)])
     except (RecursionError, MemoryError) as exc:
         return parse_error(path, 1, 1, f"{chosen.name} file too deeply nested or too big to read ({type(exc).__name__})")
     except Exception as exc:  # a reader's own bug must cost one file, named with a line, never the run
         return parse_error(path, 1, 1, f"{chosen.name} file could not be read: {type(exc).__name__}: {exc}")
 
 
-_EXTRA = {"gift": (".gift", ".txt"), "aiken": (".aiken", ".txt"), "moodle-xml": (".xml",), "qti": (".xml", ".zip")}
+_EXTRA = {"gift": (".gift", ".txt"), "aiken": (".aiken", ".txt"), "moodle-xml": (".xml",), "qti": (".xml", ".zip", ".qti")}
 
 
-def _wanted(name: str, candidate: Path, globs: tuple[tuple[str, str], ...]) -> bool:
+def _wanted(name: str, candidate: Path, globs: tuple[tuple[str, str], ...], limits: Limits | None) -> bool:
     """Whether discovery takes a file the YAML loader's discovery does not: a config glob names it, ``--from``
-    names its suffix's format, or its suffix is a bank format's (``.xml`` and ``.zip`` only when they look it)."""
+    names its suffix's format, or its suffix is a bank format's (``.xml``, ``.qti`` and ``.zip`` only when they
+    look it)."""
     lower = name.lower()
     for pattern, fmt in globs:
         if pattern == "**" and lower.endswith(_EXTRA.get(fmt, ())):
             return True
         if pattern != "**" and matches_glob(candidate, (pattern,)):
             return True
-    if lower.endswith((".gift", ".aiken")):
+    if lower.endswith((".gift", ".aiken", ".gift.txt", ".aiken.txt")):   # what convert writes for the LMS
         return True
-    return lower.endswith((".xml", ".zip")) and _looks_like_bank(candidate)
+    return lower.endswith((".xml", ".zip", ".qti")) and _looks_like_bank(candidate, limits or ReadLimits())
 
 
-def _looks_like_bank(path: Path) -> bool:
-    """A folder's ``.xml`` file is a bank when its root is Moodle's ``<quiz>`` or QTI; a ``.zip`` when it is a
-    content package (holds ``imsmanifest.xml``). Other XML in a bank folder (a build file) is left alone."""
+def _looks_like_bank(path: Path, limits: Limits) -> bool:
+    """A folder's ``.xml`` file is a bank when its root element (found by parsing its prolog, however long, in any
+    encoding) is Moodle's ``<quiz>`` or QTI's; a ``.zip`` when it is a content package (holds ``imsmanifest.xml``).
+    Other XML in a bank folder (a build file, a Canvas export's quiz settings) is left alone."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(4096)
+            if path.name.lower().endswith(".zip"):
+                return handle.read(2) == b"PK" and _has_manifest(handle, limits)
+            # lxml comes in with the XML readers, on first use: a YAML-only run never loads it
+            xml = importlib.import_module("qlint.formats.xmlsafe")
+            return xml.bank_format(xml.prolog(xml.file_chunks(handle, limits.max_file_size))) is not None
     except OSError:
         return True   # unreadable: the reader says so
-    if path.name.lower().endswith(".zip"):
-        return head.startswith(b"PK") and b"imsmanifest.xml" in _zip_names(path)
-    if b"canvas.instructure.com" in head and b"questestinterop" not in head:
-        return False   # a Canvas export's quiz settings (assessment_meta.xml), not questions
-    return any(marker in head for marker in (b"<quiz", b"questestinterop", b"assessmentItem", b"qti-assessment-item"))
 
 
-def _zip_names(path: Path) -> bytes:
+def _has_manifest(handle, limits: Limits) -> bool:
+    """Whether a zip holds ``imsmanifest.xml``; its central directory is sized before it is read, and one too big
+    to read is taken (the reader reports it)."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            return "\n".join(archive.namelist()[:10_000]).encode()
-    except (OSError, zipfile.BadZipFile, ValueError):
-        return b"imsmanifest.xml"   # broken: the reader reports it
+        if zipsafe.too_big(zipsafe.of_file(handle), getattr(limits, "max_zip_entries", ReadLimits.max_zip_entries)):
+            return True
+        handle.seek(0)
+        with zipfile.ZipFile(handle) as archive:
+            return any(i.filename == "imsmanifest.xml" for i in archive.infolist())
+    except (OSError, zipfile.BadZipFile, ValueError, EOFError):
+        return True   # broken: the reader reports it
 
 
-def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Limits | None = None) -> Iterator[Path]:
+def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Limits | None = None,
+                   skip: Callable[[Path, bool], bool] | None = None) -> Iterator[Path]:
     """Every bank file under ``paths``, in one walk and a stable order: YAML files and the files named explicitly
     (always taken) first, then the files of the other formats. A file reached twice (named by a relative and an
     absolute path, its folder named twice, a link or hard link to another bank file) is taken once, under the
-    first name met: checked twice, it would clash with itself."""
+    first name met: checked twice, it would clash with itself. ``skip(path, is_folder)``, when given, leaves out
+    what the walk meets (a .gitignore'd folder is never entered); files named explicitly are always taken."""
     globs = tuple(getattr(limits, "formats", ()))
     yaml_suffixes = FORMATS["yaml"]
     first: list[Path] = []
@@ -147,15 +173,16 @@ def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Lim
                 first.append(root)
             continue
         for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
+                                 and not (skip is not None and skip(Path(dirpath) / d, True)))
             for name in sorted(filenames):
                 candidate = Path(dirpath) / name
-                if name.startswith(".") or matches_glob(candidate, exclude):
+                if name.startswith(".") or matches_glob(candidate, exclude) or (skip is not None and skip(candidate, False)):
                     continue
                 if name.endswith(yaml_suffixes):
                     if first_time(candidate, identities):
                         first.append(candidate)
-                elif _wanted(name, candidate, globs):
+                elif _wanted(name, candidate, globs, limits):
                     rest.append(candidate)
     yield from first
     taken = set(first)

@@ -1,19 +1,27 @@
-"""Aiken: a stem line, lettered options (``A.`` or ``A)``), then ``ANSWER: X``; questions apart by blank lines.
+"""Aiken: a stem line, lettered options (``A.`` or ``A)``, the space after it optional as in Moodle), then
+``ANSWER: X``; questions apart by blank lines.
 
-Aiken files are plain ``.txt``: a folder's ``.txt`` files are read as Aiken only with ``--from aiken`` or a
-``formats`` glob in the config; a ``.txt`` file named on the command line is read as Aiken when it looks like it.
+Aiken files are plain ``.txt``: a folder's ``.aiken`` and ``.aiken.txt`` files are read as Aiken, other ``.txt``
+files only with ``--from aiken`` or a ``formats`` glob in the config; a ``.txt`` file named on the command line is
+read as Aiken when it looks like it. Aiken holds no feedback, so the file gets one rationales-not-held finding
+instead of a missing-rationale error for every option.
+
+Every pattern here is matched at the start of a stripped line, with no quantifier that can give back what it took
+(Python's possessive forms), so a line of a million spaces costs one pass.
 """
 from __future__ import annotations
 
 import re
 
-from qlint.formats.base import Draft, build, decode_text, finding
+from qlint.finding import Severity
+from qlint.formats.base import Draft, build, decode_text, finding, text_lines
 from qlint.limits import Limits
-from qlint.problems import SCHEMA
+from qlint.problems import RATIONALES_NOT_HELD, SCHEMA
 from qlint.sourcemap import ParsedFile
 
-_OPTION = re.compile(r"^\s*([A-Z])\s*[.)]\s+(.*\S)\s*$")
-_ANSWER = re.compile(r"^\s*ANSWER\s*:\s*(\S*)\s*$", re.I)
+_OPTION = re.compile(r"([A-Z])[ \t]*+[.)][ \t]*+(.*)", re.S)
+_ANSWER = re.compile(r"ANSWER[ \t]*+:[ \t]*+(.*)", re.S | re.I)
+_SEPARATORS = re.compile(r"[\s,;/&]+")
 
 
 class _Question:
@@ -28,22 +36,25 @@ def _groups(text: str) -> list[_Question]:
     """Consecutive non-blank lines, each group one question; an ANSWER line also ends its question."""
     found: list[_Question] = []
     current: _Question | None = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
+    for number, line in enumerate(text_lines(text), start=1):
+        stripped = line.strip()
+        if not stripped:
             current = None
             continue
         if current is None or current.answer is not None:
             current = _Question(number)
             found.append(current)
-        answer = _ANSWER.match(line)
-        option = _OPTION.match(line)
+        indent = len(line) - len(line.lstrip())
+        answer = _ANSWER.match(stripped)
+        option = _OPTION.match(stripped)
         if answer:
-            current.answer = (number, line.index(answer.group(1)) + 1 if answer.group(1) else 1, answer.group(1))
-        elif option and (current.stem or current.options):
-            current.options.append((number, option.start(2) + 1, option.group(1), option.group(2)))
+            key = answer.group(1)
+            current.answer = (number, indent + answer.start(1) + 1 if key else indent + 1, key)
+        elif option and option.group(2) and (current.stem or current.options):
+            current.options.append((number, indent + option.start(2) + 1, option.group(1), option.group(2)))
         elif current.options:   # a line after the options continues the last one
             n, c, letter, body = current.options[-1]
-            current.options[-1] = (n, c, letter, f"{body} {line.strip()}")
+            current.options[-1] = (n, c, letter, f"{body} {stripped}")
         else:
             current.stem.append((number, line))
     return found
@@ -55,7 +66,8 @@ class AikenReader:
 
     def sniff(self, data: bytes, path: str) -> bool:
         head = data[:8192].decode("utf-8", "ignore")
-        return bool(re.search(r"(?m)^\s*ANSWER\s*:\s*[A-Z]\s*$", head)) and bool(re.search(r"(?m)^\s*[A-Z][.)]\s", head))
+        return bool(re.search(r"(?m)^[ \t]*ANSWER[ \t]*:[ \t]*[A-Z][ \t]*$", head)) and \
+            bool(re.search(r"(?m)^[ \t]*[A-Z][.)]", head))
 
     def read(self, data: bytes, path: str, limits: Limits) -> ParsedFile:
         text, problems = decode_text(data, path)
@@ -69,7 +81,22 @@ class AikenReader:
                 drafts.append(draft)
         if not drafts and not result.findings:
             result.findings.append(finding(path, 1, 1, SCHEMA, "file holds no Aiken questions"))
-        return build(drafts, result)
+        build(drafts, result)
+        if result.questions:
+            self._no_rationales(result)
+        return result
+
+    @staticmethod
+    def _no_rationales(result: ParsedFile) -> None:
+        """One finding for the file: Aiken holds no feedback, so no option has a rationale."""
+        first = result.questions[0]
+        count = len(result.questions)
+        result.rationales_not_held.update(q.question.id for q in result.questions)
+        result.findings.append(finding(
+            result.path, first.line, first.column, RATIONALES_NOT_HELD,
+            f"Aiken cannot hold rationales: the {count} question{'s' if count != 1 else ''} of this file "
+            f"{'have' if count != 1 else 'has'} none for any option; convert the bank (qlint convert --to yaml or "
+            "--to gift) to give each option its rationale", severity=Severity.WARNING))
 
     def _draft(self, group: _Question, result: ParsedFile) -> Draft | None:
         column = len(group.stem[0][1]) - len(group.stem[0][1].lstrip()) + 1 if group.stem else 1
@@ -81,10 +108,16 @@ class AikenReader:
             return None
         letters = [letter for _, _, letter, _ in group.options]
         line, col, key = group.answer
+        key = key.strip()
         if key.upper() not in letters:
-            shown = f"'{key}'" if key else "nothing"
-            result.findings.append(finding(result.path, line, col, SCHEMA,
-                                           f"ANSWER names {shown}, not one of the options {', '.join(letters) or '(none)'}"))
+            named = [k for k in _SEPARATORS.split(key) if k]
+            if len(named) > 1 and all(len(k) == 1 and k.isalpha() for k in named):
+                message = (f"ANSWER names {key!r}: Aiken holds one key per question, a single letter; a question "
+                           "with several keys needs a format that holds them (YAML, GIFT, Moodle XML, QTI)")
+            else:
+                shown = f"{key!r}" if key else "nothing"
+                message = f"ANSWER names {shown}, not one of the options {', '.join(letters) or '(none)'}"
+            result.findings.append(finding(result.path, line, col, SCHEMA, message))
             return None
         options = []
         for index, (number, col, letter, body) in enumerate(group.options):

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from time import monotonic
 from typing import Any, Protocol
 
 from pydantic import ValidationError
@@ -45,11 +47,24 @@ def format_name(name: str) -> str:
 @dataclass(frozen=True)
 class ReadLimits(Limits):
     """The loader's limits plus which reader files take: (glob, format) pairs, the first match wins; a run with
-    ``--from`` puts ``("**", format)`` first. Zip packages are bounded in entries, bytes and compression ratio."""
+    ``--from`` puts ``("**", format)`` first. Zip packages are bounded in entries, bytes and compression ratio.
+    ``deadline`` is the clock time (``time.monotonic``) by which a reader must be done with the file."""
 
     formats: tuple[tuple[str, str], ...] = ()
     max_zip_entries: int = 10_000
     max_zip_ratio: int = 100
+    deadline: float = math.inf
+
+
+class ReadTimeout(Exception):
+    """A reader ran past the file's time budget (``rule-time-budget``, reading and rules together)."""
+
+
+def on_time(limits: Limits) -> None:
+    """Raise ReadTimeout once the file's reading is past its deadline; readers call it as they go (per question,
+    per package entry), so a slow file ends as a finding instead of stalling the run."""
+    if monotonic() > getattr(limits, "deadline", math.inf):
+        raise ReadTimeout
 
 
 class Reader(Protocol):
@@ -120,10 +135,13 @@ def assign_ids(drafts: list[Draft]) -> None:
         draft.fields.setdefault("id", qid)
 
 
-def build(drafts: list[Draft], result: ParsedFile) -> ParsedFile:
-    """Validate drafts into questions (ids assigned first); a draft that does not fit is a schema finding."""
+def build(drafts: list[Draft], result: ParsedFile, limits: Limits | None = None) -> ParsedFile:
+    """Validate drafts into questions (ids assigned first); a draft that does not fit is a schema finding. With
+    ``limits``, validation stops at the file's reading deadline (``on_time``)."""
     assign_ids(drafts)
-    for draft in drafts:
+    for index, draft in enumerate(drafts):
+        if index % 64 == 0 and limits is not None:
+            on_time(limits)
         try:
             question = Question.model_validate(draft.fields)
         except ValidationError as exc:
@@ -134,6 +152,16 @@ def build(drafts: list[Draft], result: ParsedFile) -> ParsedFile:
             continue
         result.questions.append(LoadedQuestion(question, result.path, draft.line, draft.column, draft.positions))
     return result
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """A text file's lines as editors, the language server protocol and Moodle's importers count them: broken at
+    ``\n``, ``\r\n`` and ``\r`` only (``str.splitlines`` also breaks at form feeds, U+2028 and others, which are
+    characters inside a line to every tool that edits the file)."""
+    return _LINE_BREAK.split(text)
 
 
 def parse_error(path: str, line: int, column: int, message: str) -> ParsedFile:

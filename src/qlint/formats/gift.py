@@ -1,10 +1,14 @@
-"""GIFT, Moodle's text format, read with a grammar.
+"""GIFT, Moodle's text format, read with a grammar and Moodle's importer as the reference.
 
-A file is split into questions at blank lines (as Moodle does); ``//`` comment lines are dropped and
-``$CATEGORY:`` lines set the tags of the questions after them. Each question is parsed by the grammar below, so
-a syntax error carries the line and column it was met at. Escapes (``\\{ \\} \\= \\~ \\# \\:``, ``\\n``) are
-undone in every text. Multiple choice (``=right ~wrong``, weighted ``~%50%``) and true/false become questions;
-other types (short answer, numeric, matching, essay, descriptions) are counted and reported once per file.
+A file is split into questions at blank lines (as Moodle does; lines break at ``\\n``, ``\\r\\n`` and ``\\r`` only);
+``//`` comment lines are dropped and ``$CATEGORY:`` lines set the tags of the questions after them. Each question is
+parsed by the grammar below, so a syntax error carries the line and column it was met at. As in Moodle, every text
+may open with a format marker (``[html]``, ``[moodle]``, ``[plain]``, ``[markdown]``; answers and feedback default to
+the question's), only ``\\: \\# \\= \\{ \\} \\~ \\n \\\\`` are escapes (any other backslash is kept), and blank
+answers (``~=answer``) are left out. Multiple choice and true/false become questions: in a question with an ``=``
+answer (single answer) a weighted ``~%50%`` answer is a distractor with partial credit, in one without, the answers
+with a positive weight are its keys. Other types (short answer, numeric, matching, essay, descriptions) are counted
+and reported once per file.
 """
 from __future__ import annotations
 
@@ -14,53 +18,73 @@ from dataclasses import dataclass
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from qlint.formats.base import Draft, build, decode_text, finding, unsupported
+from qlint.formats.base import Draft, build, decode_text, finding, text_lines, unsupported
 from qlint.formats.html import to_plain
 from qlint.limits import Limits
-from qlint.problems import PARSE_ERROR, SCHEMA
+from qlint.finding import Severity
+from qlint.problems import IMPORT_HAZARD, PARSE_ERROR, RATIONALES_NOT_HELD, SCHEMA
 from qlint.sourcemap import ParsedFile, find_suppressions
 
+# White space between tokens is what Moodle trims off (PHP's trim): a no-break space opening a text is text.
+# Each text terminal takes a run of ordinary characters at a time and an escape pair between runs, possessively:
+# an alternation repeated per character (``(?:[^\\{}]|\\.)+``) made Python's regex engine keep a backtracking frame
+# for every character of a token, 170 bytes a character (a 19.5 MB one-line file took 3.3 GB).
 GRAMMAR = r"""
 start: TITLE? STEM? answers STEM?      -> question
      | TITLE? STEM                     -> description
 answers: "{" body "}"
 ?body: tf | numeric | choices | gfeedback? -> essay
 tf: TFWORD feedback? feedback? gfeedback?
-numeric: "#" (ATEXT feedback? | items)? gfeedback?
+numeric: "#" (ATEXT feedback? items? | items)? gfeedback?
 choices: items gfeedback?
 items: item+
 item: MARK WEIGHT? ATEXT? feedback?
 feedback: "#" ATEXT?
 gfeedback: "####" ATEXT?
 
-TITLE.3: /::(?:[^:\\]|\\.|:(?!:))*::/s
-STEM: /(?:[^\\{}]|\\.)+/s
-ATEXT: /(?:[^\\{}=~#]|\\.)+/s
+TITLE.3: /::(?:[^:\\]++|\\.|:(?!:))*+::/s
+STEM: /(?:[^\\{}]++|\\.)++/s
+ATEXT: /(?:[^\\{}=~#]++|\\.)++/s
 MARK: "=" | "~"
 WEIGHT.2: /%-?\d+(?:\.\d+)?%/
 TFWORD.2: /(?i:true|false|t|f)(?![^\s#}])/
-WS.4: /\s+/
+WS.4: /[ \t\n\r\x0b]+/
 %ignore WS
 """
 _PARSER = Lark(GRAMMAR, parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=False)
 
 _ESCAPE = re.compile(r"\\(.)", re.S)
-_FORMAT = re.compile(r"^\s*\[(html|moodle|plain|markdown)\]", re.I)
+_ESCAPED = {":": ":", "#": "#", "=": "=", "{": "{", "}": "}", "~": "~", "n": "\n", "\\": "\\"}
+_FORMATS = frozenset(("html", "moodle", "plain", "markdown"))
+_TRIM = " \t\n\r\0\x0b"   # what PHP's trim() takes off, which Moodle applies to every text
 
 
 def unescape(text: str, kind: str = "moodle") -> str:
-    """GIFT's backslash escapes undone and, in a question whose format is HTML (Moodle's default), HTML made
-    plain."""
+    """GIFT's backslash escapes undone as Moodle does (``\\: \\# \\= \\{ \\} \\~ \\n \\\\``; a backslash before any
+    other character stays) and, in a text whose format is HTML (Moodle's default), HTML made plain."""
     if kind in ("html", "moodle") and ("<" in text or "&" in text):
+        if kind == "moodle":   # Moodle's own format shows a line break of the file as one
+            text = text.replace("\n", "<br>")
         text = to_plain(text)   # before the escapes are undone: an escaped line break is not HTML whitespace
-    return _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), text).strip()
+    return _ESCAPE.sub(lambda m: _ESCAPED.get(m.group(1), m.group(0)), text).strip(_TRIM)
 
 
-def text_format(stem: str) -> tuple[str, str]:
-    """A question's format, from the ``[html]``/``[plain]``/``[markdown]``/``[moodle]`` marker its text may open
-    with (it applies to the whole question), and the text without it."""
-    marker = _FORMAT.match(stem)
-    return (marker.group(1).lower(), stem[marker.end():]) if marker else ("moodle", stem)
+def text_format(text: str, default: str = "moodle") -> tuple[str, str]:
+    """A text's format and the text without its marker: as in Moodle, a trimmed text that opens with ``[html]``,
+    ``[moodle]``, ``[plain]`` or ``[markdown]`` (lower case) has that format, any other text ``default`` (for answers
+    and feedback, the question's format)."""
+    stripped = text.lstrip(_TRIM)
+    if stripped.startswith("["):
+        end = stripped.find("]")
+        if end > 0 and stripped[1:end] in _FORMATS:
+            return stripped[1:end], stripped[end + 1:]
+    return default, text
+
+
+def read_text(raw: str, default: str = "moodle") -> str:
+    """A GIFT text as the rules read it: its format marker taken off, escapes undone, HTML made plain."""
+    kind, body = text_format(raw, default)
+    return unescape(body, kind)
 
 
 @dataclass
@@ -70,18 +94,25 @@ class _Block:
     category: str | None
 
 
-def blocks(text: str) -> list[_Block]:
-    """Questions' texts split at blank lines, comment lines left out; each knows the ``$CATEGORY`` above it."""
+def blocks(text: str) -> tuple[list[_Block], list[int]]:
+    """Questions' texts split at blank lines, comment lines left out; each knows the ``$CATEGORY`` above it. Also
+    the lines of ``$CATEGORY:`` lines with question text right below them (no blank line between)."""
     found: list[_Block] = []
     lines: list[str] = []
     numbers: list[int] = []
     category: str | None = None
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
+    crowded: list[int] = []
+    after_category = 0
+    for number, line in enumerate(text_lines(text), start=1):
+        stripped = line.strip(_TRIM)   # as Moodle trims: a line of no-break spaces is not blank
         if stripped.startswith("//"):
             continue
+        if after_category and stripped and not stripped.startswith("$CATEGORY:"):
+            crowded.append(after_category)
+        after_category = 0
         if stripped.startswith("$CATEGORY:"):
             category = _category(stripped[len("$CATEGORY:"):])
+            after_category = number
             stripped = ""
         if not stripped:
             if lines:
@@ -92,7 +123,7 @@ def blocks(text: str) -> list[_Block]:
         numbers.append(number)
     if lines:
         found.append(_Block("\n".join(lines), numbers, category))
-    return found
+    return found, crowded
 
 
 def _category(raw: str) -> str:
@@ -128,6 +159,7 @@ def _sub(tree: Tree, name: str) -> list[Tree]:
 class _Outcome:
     draft: Draft | None
     kind: str | None   # an unsupported question's type
+    no_feedback: bool = False   # a true/false question without feedback for its answers
 
 
 def _weight(token: Token | None) -> float | None:
@@ -135,7 +167,12 @@ def _weight(token: Token | None) -> float | None:
 
 
 def _choices(tree: Tree, place: _Place, draft: Draft) -> str | None:
-    """Options from ``=``/``~`` items; the question type's name when it is not multiple choice."""
+    """Options from ``=``/``~`` items; the question type's name when it is not multiple choice.
+
+    As in Moodle, a question with an ``=`` answer is single-answer: its keys are the ``=`` answers (and any weighted
+    100%), a weighted ``~%50%`` answer is a distractor that earns partial credit. In one without, every answer with
+    a positive weight is a key and ``select`` counts them. Blank answers are left out, as Moodle leaves them out
+    when it saves the question (``~=answer`` writes one before every key)."""
     items = _sub(_sub(tree, "items")[0], "item")
     marks = [_tokens(i, "MARK")[0].value for i in items]
     texts = [_tokens(i, "ATEXT") for i in items]
@@ -144,21 +181,33 @@ def _choices(tree: Tree, place: _Place, draft: Draft) -> str | None:
     weights = [_weight(next(iter(_tokens(i, "WEIGHT")), None)) for i in items]
     if "~" not in marks:
         return "short answer"
+    single = "=" in marks
     options = []
-    for index, (item, mark, text, weight) in enumerate(zip(items, marks, texts, weights)):
-        where = f"options[{index}]"
+    for item, mark, text, weight in zip(items, marks, texts, weights):
+        raw = text[0].value if text else ""
+        if mark == "=" and weight is not None:   # Moodle reads no weight after "=": "=%50% off" is the text
+            token = _tokens(item, "WEIGHT")[0]
+            raw = place.block.text[token.start_pos:text[0].end_pos] if text else token.value
+            weight = None
+        if not unescape(text_format(raw, place.kind)[1], "plain"):
+            continue   # blank as written (an answer of markup alone is not blank to Moodle: its text is checked)
+        body = read_text(raw, place.kind)
+        feedback = _sub(item, "feedback")
+        where = f"options[{len(options)}]"
         mark_token = _tokens(item, "MARK")[0]
         draft.positions[where] = place(mark_token)
-        option = {"text": unescape(text[0].value, place.kind) if text else "", "correct": mark == "=" or (weight or 0) > 0}
+        correct = mark == "=" or (weight or 0) >= 100 if single else (weight or 0) > 0
+        option: dict = {"text": body, "correct": correct}
+        if weight and not (single and correct):   # a single-answer key earns full marks: nothing to keep
+            option["credit"] = weight
         draft.positions[f"{where}.text"] = place(text[0] if text else mark_token)
-        feedback = _sub(item, "feedback")
         if feedback:
             fb = _tokens(feedback[0], "ATEXT")
-            option["rationale"] = unescape(fb[0].value, place.kind) if fb else ""
+            option["rationale"] = read_text(fb[0].value, place.kind) if fb else ""
             draft.positions[f"{where}.rationale"] = place(fb[0] if fb else mark_token)
         options.append(option)
     draft.fields["options"] = options
-    if "=" not in marks and any(w is not None for w in weights):
+    if not single and any(w is not None for w in weights):
         draft.fields["select"] = max(1, sum(1 for o in options if o["correct"]))
     _general(tree, place, draft)
     return None
@@ -168,12 +217,14 @@ def _general(tree: Tree, place: _Place, draft: Draft) -> None:
     general = _sub(tree, "gfeedback")
     if general:
         text = _tokens(general[0], "ATEXT")
-        if text:
-            draft.fields["explanation"] = unescape(text[0].value, place.kind)
+        explanation = read_text(text[0].value, place.kind) if text else ""
+        if explanation:
+            draft.fields["explanation"] = explanation
             draft.positions["explanation"] = place(text[0])
 
 
-def _truefalse(tree: Tree, place: _Place, draft: Draft) -> None:
+def _truefalse(tree: Tree, place: _Place, draft: Draft) -> bool:
+    """True/false as two options; whether the question has feedback for its answers."""
     word = _tokens(tree, "TFWORD")[0]
     right = word.value.strip().upper() in ("T", "TRUE")
     feedback = [_tokens(f, "ATEXT") for f in _sub(tree, "feedback")]
@@ -186,11 +237,12 @@ def _truefalse(tree: Tree, place: _Place, draft: Draft) -> None:
         draft.positions[f"options[{index}]"] = draft.positions[f"options[{index}].text"] = place(word)
         fb = right_fb if is_key else wrong_fb
         if fb is not None:
-            option["rationale"] = unescape(fb.value, place.kind)
+            option["rationale"] = read_text(fb.value, place.kind)
             draft.positions[f"options[{index}].rationale"] = place(fb)
         options.append(option)
     draft.fields["options"] = options
     _general(tree, place, draft)
+    return bool(feedback)
 
 
 def _question(tree: Tree, block: _Block) -> _Outcome:
@@ -218,7 +270,9 @@ def _question(tree: Tree, block: _Block) -> _Outcome:
     draft.positions["stem"] = place(before[0] if before else (after[0] if after else None), start)
     if block.category:
         draft.fields["tags"] = [block.category]
-    kind = _truefalse(body, place, draft) if body.data == "tf" else _choices(body, place, draft)
+    if body.data == "tf":
+        return _Outcome(draft, None, no_feedback=not _truefalse(body, place, draft))
+    kind = _choices(body, place, draft)
     return _Outcome(None, kind) if kind else _Outcome(draft, None)
 
 
@@ -231,14 +285,19 @@ def _error(exc: UnexpectedInput, block: _Block) -> tuple[int, int, str]:
                 "}": "an unescaped '}' (write \\} for a literal brace)"}.get(char, f"unexpected {char!r}")
         return line, column, f"GIFT syntax error: {what}"
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
-        return block.lines[-1], len(block.text.splitlines()[-1]) + 1, "GIFT syntax error: the question ends before its '}'"
+        return block.lines[-1], len(block.text.rsplit("\n", 1)[-1]) + 1, "GIFT syntax error: the question ends before its '}'"
     token = getattr(exc, "token", None)
     return line, column, f"GIFT syntax error: unexpected {token.value if token is not None else 'text'!r}"
 
 
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
 def _suppression_text(text: str) -> str:
-    """``// qlint: ignore[...]`` comments read as the YAML loader's ``# qlint:`` comments, on the same lines."""
-    return "\n".join("#" + line.strip()[2:] if line.strip().startswith("//") else line for line in text.splitlines())
+    """``// qlint: ignore[...]`` comments read as the YAML loader's ``# qlint:`` comments, on the same lines (the
+    characters ``str.splitlines`` would also break at are spaces here, so that the lines stay the file's)."""
+    return "\n".join("#" + line.strip()[2:] if line.strip().startswith("//") else line
+                     for line in text_lines(_OTHER_BREAKS.sub(" ", text)))
 
 
 class GiftReader:
@@ -258,7 +317,14 @@ class GiftReader:
             result.suppressions = find_suppressions(_suppression_text(text))
         drafts: list[Draft] = []
         skipped: dict[str, tuple[int, int, int]] = {}
-        for block in blocks(text):
+        found, crowded = blocks(text)
+        for line in crowded:
+            result.findings.append(finding(
+                path, line, 1, IMPORT_HAZARD, "no blank line after $CATEGORY: Moodle reads the lines below it, up to the "
+                "next blank line, as part of the category's name and loses the question they hold; put a blank line "
+                "after the $CATEGORY: line", severity=Severity.WARNING))
+        untold: list[Draft] = []
+        for block in found:
             try:
                 tree = _PARSER.parse(block.text)
             except UnexpectedInput as exc:
@@ -271,6 +337,8 @@ class GiftReader:
             outcome = _question(tree, block)
             if outcome.draft is not None:
                 drafts.append(outcome.draft)
+                if outcome.no_feedback:
+                    untold.append(outcome.draft)
             elif outcome.kind and outcome.kind != "description":
                 count, line, column = skipped.get(outcome.kind, (0, block.lines[0], 1))
                 skipped[outcome.kind] = (count + 1, line, column)
@@ -278,7 +346,23 @@ class GiftReader:
             result.findings.append(finding(path, 1, 1, SCHEMA, "file holds no GIFT questions"))
         build(drafts, result)
         result.findings += unsupported(path, skipped)
+        _no_feedback(untold, result)
         return result
+
+
+def _no_feedback(drafts: list[Draft], result: ParsedFile) -> None:
+    """One rationales-not-held finding for each true/false question without feedback, instead of a missing-rationale
+    finding for each of its two answers."""
+    loaded = {q.question.id for q in result.questions}
+    for draft in drafts:
+        qid = draft.fields.get("id")
+        if qid not in loaded:
+            continue
+        result.rationales_not_held.add(qid)
+        result.findings.append(finding(
+            result.path, draft.line, draft.column, RATIONALES_NOT_HELD,
+            "true/false question without feedback, so neither answer has a rationale: write them as "
+            "{TRUE#shown for the wrong answer#shown for the right one}", qid, severity=Severity.WARNING))
 
 
 READER = GiftReader()

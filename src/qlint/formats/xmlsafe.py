@@ -1,24 +1,32 @@
 """XML read as hostile input: no DTD loaded, no entity expanded, nothing fetched, no huge trees.
 
-A document that declares entities is refused before parsing (a finding, not a parse): qlint never expands them,
-so an entity bomb or an external entity pointing at a local file costs nothing and reveals nothing.
+What a document declares is decided on the parsed prolog, in whatever encoding the document is written: the
+DOCTYPE's internal subset as libxml2 read it (a ``]>`` inside a DTD comment, or a UTF-16 document, hides nothing).
+A document that declares entities is refused before its body is parsed (a finding, not a parse): qlint never
+expands them, so an entity bomb or an external entity pointing at a local file costs nothing and reveals nothing.
+An external DTD is never loaded; an entity it would have defined is a finding, never silently dropped text.
 """
 from __future__ import annotations
 
+import codecs
 import copy
 import html
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from lxml import etree
 
 from qlint.finding import Finding
-from qlint.formats.base import finding
+from qlint.formats.base import finding, on_time
 from qlint.formats.html import to_plain
+from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR
 from qlint.sourcemap import find_suppressions
 
-_DOCTYPE = re.compile(rb"<!DOCTYPE", re.I)
-_ENTITY = re.compile(rb"<!ENTITY", re.I)
+_CHUNK = 65536
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 
 
 def _parser() -> etree.XMLParser:
@@ -26,24 +34,112 @@ def _parser() -> etree.XMLParser:
                            huge_tree=False, remove_blank_text=False, strip_cdata=True)
 
 
-def _line_of(data: bytes, offset: int) -> tuple[int, int]:
-    line = data.count(b"\n", 0, offset) + 1
-    return line, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+def _pull() -> etree.XMLPullParser:
+    return etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
+                               dtd_validation=False, huge_tree=False)
 
 
-def parse(data: bytes, path: str) -> tuple[etree._Element | None, list[Finding]]:
-    """The root element, or None and the finding that says why not."""
-    doctype = _DOCTYPE.search(data)
-    if doctype is not None:
-        end = data.find(b"]>", doctype.start())
-        subset = data[doctype.start(): end if end >= 0 else len(data)]
-        entity = _ENTITY.search(subset)
-        if entity is not None or re.search(rb"\b(SYSTEM|PUBLIC)\b", subset[:subset.find(b"[") if b"[" in subset else 400]):
-            where = doctype.start() + (entity.start() if entity is not None else 0)
-            line, column = _line_of(data, where)
-            what = "declares entities" if entity is not None else "names an external DTD"
-            return None, [finding(path, line, column, PARSE_ERROR,
-                                  f"XML DOCTYPE {what}; qlint never loads DTDs or expands entities: remove the DOCTYPE")]
+@dataclass(frozen=True)
+class Prolog:
+    """What comes before a document's root element, as parsed: the root's namespace and local name, the declared
+    encoding, and what the DOCTYPE holds."""
+
+    namespace: str
+    name: str
+    encoding: str | None
+    entities: tuple[str, ...]
+    external: bool
+
+
+def prolog(chunks: Iterable[bytes]) -> Prolog | None:
+    """The prolog of the document ``chunks`` make up, read only as far as the root element's start tag (a long
+    licence comment before the root is read through, whatever its length); None when it is not XML."""
+    parser = _pull()
+    for chunk in chunks:
+        try:
+            parser.feed(chunk)
+        except (etree.LxmlError, ValueError):   # the events before the error still tell what the prolog declared
+            return next((_head(element) for _, element in parser.read_events()), None)
+        for _, element in parser.read_events():
+            return _head(element)
+    return None
+
+
+def _head(element) -> Prolog:
+    info = element.getroottree().docinfo
+    dtd = info.internalDTD
+    tag = element.tag if isinstance(element.tag, str) else ""
+    namespace, _, name = tag[1:].partition("}") if tag.startswith("{") else ("", "", tag)
+    return Prolog(namespace, name.rsplit(":", 1)[-1], info.encoding,
+                  tuple(e.name or "" for e in dtd.iterentities()) if dtd is not None else (),
+                  bool(info.system_url or info.public_id))
+
+
+_CANVAS = "canvas.instructure.com"
+QTI_ROOTS = frozenset(("questestinterop", "assessmentitem", "assessmenttest"))
+
+
+def bank_format(head: Prolog | None) -> str | None:
+    """The bank format a document's root element names: ``moodle-xml`` for ``<quiz>`` in any namespace or prefix
+    (except a Canvas export's quiz settings, assessment_meta.xml), ``qti`` for QTI's roots, else None."""
+    if head is None:
+        return None
+    if head.name.lower() == "quiz" and _CANVAS not in head.namespace:
+        return "moodle-xml"
+    return "qti" if local_name(head.name) in QTI_ROOTS else None
+
+
+def chunked(data: bytes) -> Iterable[bytes]:
+    return (data[i:i + _CHUNK] for i in range(0, len(data), _CHUNK))
+
+
+def file_chunks(handle, limit: int) -> Iterable[bytes]:
+    """A file's bytes in chunks, no further than ``limit``."""
+    read = 0
+    while read < limit:
+        chunk = handle.read(min(_CHUNK, limit - read))
+        if not chunk:
+            return
+        read += len(chunk)
+        yield chunk
+
+
+def decoded(data: bytes, encoding: str | None = None) -> str:
+    """A document's text for positions and comments: by its byte-order mark, else its declared encoding, else
+    UTF-8; undecodable bytes replaced (the parser has already said whether the document is well formed)."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(codec, "replace")
+    try:
+        return data.decode(encoding or "utf-8", "replace")
+    except LookupError:
+        return data.decode("utf-8", "replace")
+
+
+def _line_of(text: str, needle: str) -> tuple[int, int]:
+    at = text.find(needle)
+    if at < 0:
+        return 1, 1
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+@dataclass
+class Document:
+    """A parsed XML document: its root, its text (decoded as the parser read it) and where its elements start."""
+
+    root: etree._Element
+    text: str
+    positions: Positions
+
+
+def parse(data: bytes, path: str, limits: Limits | None = None) -> tuple[Document | None, list[Finding]]:
+    """The parsed document, or None and the finding that says why not."""
+    head = prolog(chunked(data))
+    if head is not None and head.entities:
+        text = decoded(data, head.encoding)
+        line, column = _line_of(text, "<!ENTITY")
+        return None, [finding(path, line, column, PARSE_ERROR,
+                              "XML DOCTYPE declares entities; qlint never loads DTDs or expands entities: remove the DOCTYPE")]
     try:
         root = etree.fromstring(data, _parser())
     except etree.XMLSyntaxError as exc:
@@ -54,15 +150,32 @@ def parse(data: bytes, path: str) -> tuple[etree._Element | None, list[Finding]]
         return None, [finding(path, 1, 1, PARSE_ERROR, f"XML cannot be read: {exc}")]
     if root is None:
         return None, [finding(path, 1, 1, PARSE_ERROR, "XML document has no root element")]
-    return root, []
+    reference = next(root.iter(etree.Entity), None)
+    if reference is not None:   # an entity an external DTD would define: its text would silently go missing
+        return None, [finding(path, reference.sourceline or 1, 1, PARSE_ERROR,
+                              f"XML uses the entity {reference.text} from an external DTD, which qlint never loads: "
+                              "write the character itself or a character reference")]
+    text = decoded(data, root.getroottree().docinfo.encoding)
+    return Document(root, text, Positions(root, text.split("\n"), limits)), []
 
 
 def local(element) -> str:
     """An element's name without namespace, lower case, QTI 3's ``qti-`` prefix and dashes dropped: QTI 2.1's
     ``choiceInteraction`` and QTI 3's ``qti-choice-interaction`` are both ``choiceinteraction``."""
-    tag = element.tag if isinstance(element.tag, str) else ""
-    name = tag.rsplit("}", 1)[-1].lower()
-    return name.removeprefix("qti-").replace("-", "")
+    return local_name(element.tag if isinstance(element.tag, str) else "")
+
+
+def local_name(tag: str) -> str:
+    """``local`` for a tag's name as text."""
+    return tag.rsplit("}", 1)[-1].lower().removeprefix("qti-").replace("-", "")
+
+
+def attribute(element, name: str, default: str | None = None) -> str | None:
+    """An attribute by its QTI 2 name (``responseIdentifier``) or its QTI 3 one (``response-identifier``)."""
+    value = element.get(name)
+    if value is None:
+        value = element.get(re.sub(r"(?<=[a-z])([A-Z])", lambda m: "-" + m.group(1).lower(), name))
+    return default if value is None else value
 
 
 def children(element, name: str) -> list:
@@ -85,6 +198,8 @@ def inner_html(element, skip: frozenset[str] = frozenset(), literal: bool = Fals
     for sub in element:
         if isinstance(sub.tag, str) and local(sub) not in skip:
             parts.append(etree.tostring(_strip(sub, skip), encoding="unicode", with_tail=False))
+        elif not isinstance(sub.tag, str) and literal and sub.tag is etree.Entity:
+            parts.append(sub.text or "")
         parts.append(quote(sub.tail or ""))
     return "".join(parts)
 
@@ -93,57 +208,101 @@ def _strip(element, skip: frozenset[str]):
     if not skip or not any(local(e) in skip for e in element.iter() if isinstance(e.tag, str)):
         return element
     clone = copy.deepcopy(element)
-    for e in list(clone.iter()):
-        if isinstance(e.tag, str) and local(e) in skip and e is not clone and e.getparent() is not None:
-            parent = e.getparent()
-            tail = e.tail or ""
-            previous = e.getprevious()
-            if previous is not None:
-                previous.tail = (previous.tail or "") + tail
-            else:
-                parent.text = (parent.text or "") + tail
-            parent.remove(e)
+    for e in [e for e in clone.iter() if isinstance(e.tag, str) and local(e) in skip and e is not clone]:
+        parent = e.getparent()
+        if parent is None:
+            continue
+        tail = e.tail or ""
+        previous = e.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+        parent.remove(e)
     return clone
 
 
-def plain(element, skip: frozenset[str] = frozenset(), literal: bool = False) -> str:
+def plain(element, skip: frozenset[str] = frozenset(), literal: bool = False, keep_spacing: bool = False,
+          images: bool = False) -> str:
     """An element's text for the rules: its markup (or escaped HTML, or CDATA) made plain. ``literal``: its text
-    is text, not HTML source (QTI 2 XHTML, QTI 1.2 ``text/plain``, Moodle ``plain_text``)."""
+    is text, not HTML source (QTI 2 XHTML, QTI 1.2 ``text/plain``, Moodle ``plain_text``); ``keep_spacing``: its
+    spaces and line breaks are the author's (plain text, Moodle's auto-format); ``images``: an image-only text is
+    its alt text."""
     if element is None:
         return ""
     if len(element) == 0:
-        return to_plain(html.escape(element.text or "") if literal else element.text or "")
+        return to_plain(html.escape(element.text or "", quote=False) if literal else element.text or "",
+                        keep_spacing, images)
     # XHTML in the tree: drop namespaces so the markup reads as HTML
-    markup = re.sub(r"\sxmlns(:\w+)?=\"[^\"]*\"", "", inner_html(element, skip, literal))
-    markup = re.sub(r"<(/?)\w+:", r"<\1", markup)
-    return to_plain(markup)
+    markup = re.sub(r"\sxmlns(:[\w.-]+)?=\"[^\"]*\"", "", inner_html(element, skip, literal))
+    markup = re.sub(r"<(/?)[\w.-]+:", r"<\1", markup)
+    return to_plain(markup, keep_spacing, images)
 
 
-def column(lines: list[str], element) -> tuple[int, int]:
-    """Where an element starts: lxml knows its line; the column is where its tag opens on that line."""
-    line = element.sourceline or 1
-    name = element.tag.rsplit("}", 1)[-1] if isinstance(element.tag, str) else ""
-    pattern = re.compile(r"<([\w.-]+:)?" + re.escape(name) + r"(?![\w.:-])")
-    for back in range(line, max(0, line - 8), -1):   # lxml gives the line a multi-line start tag ends on
-        at = pattern.search(lines[back - 1]) if back <= len(lines) else None
-        if at:
-            return back, at.start() + 1
-    return line, 1
+_START = re.compile(r"<(?:[\w.-]+:)?([\w.-]+)")
 
 
-def source_lines(data: bytes) -> list[str]:
-    return data.decode("utf-8", "replace").splitlines()
+class Positions:
+    """Where each element's start tag opens, line and column, worked out once for the whole document.
+
+    lxml knows an element's line (the line its start tag ends on); the column is found by one scan of the text
+    for start tags, each element taking, in document order, the next unclaimed start tag of its name on its line
+    or the few lines above. A file of one 20 MB line costs one scan, not one per element."""
+
+    def __init__(self, root, lines: list[str], limits: Limits | None = None) -> None:
+        self.lines = lines
+        self.found: dict[object, tuple[int, int]] = {}
+        self._tags: dict[int, dict[str, list[int]]] = {}
+        self._next: dict[tuple[int, str], int] = {}
+        for count, element in enumerate(root.iter()):
+            if count % 4096 == 0 and limits is not None:
+                on_time(limits)
+            if isinstance(element.tag, str):
+                self.found[element] = self._claim(element)
+
+    def _starts(self, number: int) -> dict[str, list[int]]:
+        if number not in self._tags:
+            table: dict[str, list[int]] = {}
+            if 1 <= number <= len(self.lines):
+                for match in _START.finditer(self.lines[number - 1]):
+                    table.setdefault(match.group(1), []).append(match.start() + 1)
+            self._tags[number] = table
+        return self._tags[number]
+
+    def _claim(self, element) -> tuple[int, int]:
+        line = element.sourceline or 1
+        name = element.tag.rsplit("}", 1)[-1]
+        for back in range(line, max(0, line - 8), -1):
+            starts = self._starts(back).get(name, ())
+            taken = self._next.get((back, name), 0)
+            if taken < len(starts):
+                self._next[(back, name)] = taken + 1
+                return back, starts[taken]
+        return line, 1
+
+    def __call__(self, element) -> tuple[int, int]:
+        if element is None:
+            return 1, 1
+        return self.found.get(element) or (element.sourceline or 1, 1)
 
 
-_COMMENT = re.compile(r"<!--\s*(qlint:[^\n]*?)\s*(?:-->|$)")
-
-
-def suppressions(data: bytes) -> list:
+def suppressions(text: str) -> list:
     """``<!-- qlint: ignore[...] reason -->`` comments, read as the YAML loader reads ``# qlint:`` comments (a
-    comment alone on its line covers the next element's line; ``ignore-question`` the question it opens)."""
-    if b"qlint:" not in data:
+    comment alone on its line covers the next element's line; ``ignore-question`` the question it opens). Each
+    line is cut with ``str.find``: no pattern runs over a comment's body."""
+    if "qlint:" not in text:
         return []
-    lines = data.decode("utf-8", "replace").splitlines()
-    text = "\n".join(_COMMENT.sub(r"# \1", line) if "qlint:" in line else
-                     ("" if line.lstrip().startswith("#") else line) for line in lines)
-    return find_suppressions(text)
+    lines = []
+    for line in text.split("\n"):
+        if "qlint:" not in line:
+            lines.append("" if line.lstrip().startswith("#") else line)
+            continue
+        opening = line.find("<!--")
+        body = line[opening + 4:] if opening >= 0 else ""
+        closing = body.find("-->")
+        comment = (body[:closing] if closing >= 0 else body).strip()
+        if opening >= 0 and comment.startswith("qlint:"):
+            lines.append(line[:opening] + "# " + comment + (body[closing + 3:] if closing >= 0 else ""))
+        else:
+            lines.append("" if line.lstrip().startswith("#") else line)
+    return find_suppressions("\n".join(lines))

@@ -17,7 +17,15 @@ from qlint.formats.base import decode, did_you_mean, schema_messages
 from qlint.limits import Limits
 from qlint.model import Plain, Question
 from qlint.problems import PARSE_ERROR, SCHEMA
-from qlint.sourcemap import COLUMN_BITS, FAST_COLUMNS, LoadedQuestion, ParsedFile, ValueMap, find_suppressions
+from qlint.sourcemap import (
+    COLUMN_BITS,
+    FAST_COLUMNS,
+    LoadedQuestion,
+    ParsedFile,
+    RejectedQuestion,
+    ValueMap,
+    find_suppressions,
+)
 
 try:  # libyaml is ~10x faster; the pure-Python loader gives the same nodes.
     _BaseLoader: type = yaml.CSafeLoader
@@ -307,6 +315,9 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> ParsedFile:
         question = _validated(raw, path, line, column, positions, result.findings)
         if question is not None:
             result.questions.append(LoadedQuestion(question, path, line, column, positions, values))
+        elif (qid := _question_id(raw)) is not None:
+            where = LoadedQuestion(None, path, line, column, positions).locate("id")  # type: ignore[arg-type]
+            result.rejected.append(RejectedQuestion(qid, line, column, *where))
     result.findings.extend(walker.findings)
     return result
 

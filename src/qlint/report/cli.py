@@ -9,9 +9,10 @@ import argparse
 import importlib.util
 import json
 import sys
+import warnings
 from pathlib import Path
 
-from qlint.analysis.cli import run_analysis
+from qlint.analysis.cli import add_responses
 from qlint.cli_common import EXIT_OK, UsageError, add_from_option, comma_list
 from qlint.pipeline import SetupError, run_check
 from qlint.report.summary import summarize
@@ -42,10 +43,23 @@ def add_parsers(subparsers) -> None:
     _common(stats)
     stats.add_argument("--format", choices=("text", "json"), default="text",
                        help="text tables (default) or the summary as JSON")
-    stats.add_argument("--width", type=int, help="table width in columns (default: the terminal's)")
+    stats.add_argument("--width", type=_width, help="table width in columns, 20 to 1000 (default: the terminal's)")
+
+
+def _width(text: str) -> int:
+    """A table width that can hold a table: a narrower one prints a letter a line, a negative one nothing."""
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 20 <= width <= 1000:
+        raise argparse.ArgumentTypeError(f"{width} is not between 20 and 1000 columns")
+    return width
 
 
 def _summary(args: argparse.Namespace):
+    """The run, its summary, and with ``--responses`` the item analysis, whose findings the summary counts as
+    ``check --responses`` with the same arguments does."""
     if args.paths == ["-"]:
         raise UsageError("report and stats read a bank from files and folders, not from stdin")
     try:
@@ -54,7 +68,11 @@ def _summary(args: argparse.Namespace):
                         source_format=args.source_format)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
-    return run, summarize(run, args.paths, name=args.title)
+    analysis = None
+    if args.responses:
+        analysis = add_responses(run, args.responses, select=args.select, extend_select=args.extend_select,
+                                 ignore=args.ignore, irt=args.irt)
+    return run, summarize(run, args.paths, name=args.title), analysis
 
 
 def require_extra(command: str, modules: tuple[str, ...]) -> None:
@@ -70,15 +88,18 @@ def cmd_report(args: argparse.Namespace, out) -> int:
     from qlint.report import consistency  # the page and its sections: loaded only when a report is drawn
     from qlint.report.html import pyplot, render
 
-    run, summary = _summary(args)
+    run, summary, analysis = _summary(args)
     target = Path(args.output)
-    extra = consistency.html_sections(pyplot(), consistency.published(run))
-    if args.responses:
-        from qlint.report.items import html_section  # item analysis: loaded only with --responses
+    with warnings.catch_warnings():
+        # a character the chart font lacks is drawn as a box; that is no news for the person running the report
+        warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
+        extra = consistency.html_sections(pyplot(), consistency.published(run))
+        if analysis is not None:
+            from qlint.report.items import html_section  # item analysis: loaded only with --responses
 
-        extra += (("items", "Item analysis", html_section(pyplot(), _analysis(args, run))),)
-    page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
-                  sections=extra)
+            extra += (("items", "Item analysis", html_section(pyplot(), analysis)),)
+        page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
+                      sections=extra)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # a file name's bytes that are not UTF-8 are shown escaped (\xff), as every other output shows them
@@ -97,8 +118,7 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
         require_extra("stats", ("rich",))
     from qlint.report import consistency  # the bank-consistency sections: loaded only by stats and report
 
-    run, summary = _summary(args)
-    analysis = _analysis(args, run) if args.responses else None
+    run, summary, analysis = _summary(args)
     sections = consistency.published(run)
     if args.format == "json":
         data = summary.to_dict() | sections
@@ -120,8 +140,3 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
 
         render_text(analysis, out, colour=colour, width=args.width)
     return EXIT_OK
-
-
-def _analysis(args: argparse.Namespace, run):
-    """The item analysis of the run's bank against ``--responses`` (all response rules, for the flags)."""
-    return run_analysis(run, args.responses, irt=args.irt)[0]

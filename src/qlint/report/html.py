@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from qlint import __version__
 from qlint.report.summary import LETTERS, BankSummary
+from qlint.reporters.base import escape_text
 from qlint.wording import plural
 
 SEVERITY_COLOURS = {"error": "#c0392b", "warning": "#d68910", "info": "#2e86c1"}
@@ -79,6 +80,8 @@ def pyplot():
         "text.color": "#1f2933",
         "figure.dpi": 100,
         "figure.facecolor": "white",
+        # every label is plain text: bank text such as "$5 to $10" or "$\\sqrt{$" is never read as mathtext
+        "text.parse_math": False,
     })
     return plt
 
@@ -124,7 +127,10 @@ def _integer(axis) -> None:
     axis.set_major_locator(MaxNLocator(integer=True))
 
 
-def _short(text: str, width: int = 48) -> str:
+def chart_text(text: str, width: int = 48) -> str:
+    """Bank text for a chart's label: control characters as escapes, cut to ``width`` (math is off: a ``$`` is a
+    dollar sign, see ``pyplot``)."""
+    text = escape_text(text)
     return text if len(text) <= width else text[: width - 1] + "\u2026"
 
 
@@ -147,9 +153,9 @@ def chart_key_positions(plt, s: BankSummary) -> str:
         bars = ax.bar(letters, g.counts, color=colour, width=0.65)
         ax.bar_label(bars, padding=2, fontsize=9)
         ax.axhline(g.expected, color="#1f2933", linestyle="--", linewidth=1)
-        state = ("biased" if g.biased else "no bias detected") if g.tested else "not tested"
-        ax.set_title(f"{g.options} options \u00b7 {plural(g.questions, 'question')}\n{state} "
-                     f"(dashed: expected {g.expected:g})", fontsize=10)
+        state = (f"{'biased' if g.biased else 'no bias detected'} ({g.test})" if g.tested else "not tested")
+        ax.set_title(f"{g.options} options \u00b7 {plural(g.questions, 'question')}\n{state}, "
+                     f"dashed: expected {g.expected:g}", fontsize=10)
         _integer(ax.yaxis)
         ax.set_xlabel("key position")
         ax.grid(axis="x", visible=False)
@@ -235,7 +241,7 @@ def chart_findings_by_rule(plt, s: BankSummary) -> str:
     if not rows:
         _empty(ax, f"No findings: {_all_rules(s.rules_run)} passed")
         return svg_of(fig, "chart-rules", "Findings by rule")
-    _severity_barh(plt, ax, [f"{r.code} {r.name}" for r in rows], rows)
+    _severity_barh(plt, ax, [chart_text(f"{r.code} {r.name}") for r in rows], rows)
     ax.set_xlabel("findings")
     fig.tight_layout()
     return svg_of(fig, "chart-rules", "Findings by rule")
@@ -248,15 +254,26 @@ def chart_findings_by_folder(plt, s: BankSummary) -> str:
     if not rows:
         _empty(ax, f"No findings in {len(s.by_folder)} folders")
         return svg_of(fig, "chart-folders", "Findings by folder")
-    _severity_barh(plt, ax, [_short(r.folder, 40) for r in rows], rows)
+    _severity_barh(plt, ax, [chart_text(r.folder, 40) for r in rows], rows)
     ax.set_xlabel("findings")
     fig.tight_layout()
     return svg_of(fig, "chart-folders", "Findings by folder")
 
 
-def _coverage_barh(plt, title: str, prefix: str, items: list[dict], none_label: str, none_count: int) -> str:
+def _coverage_barh(plt, title: str, prefix: str, items: list[dict], none_label: str, none_count: int,
+                   noun: str) -> str:
+    """Questions per objective (or tag) as bars, the largest ``MAX_BARS``; when every one has a single question,
+    bars of one compare nothing, and the chart says so instead."""
+    if len(items) > 1 and all(i["questions"] == 1 for i in items):
+        fig, ax = plt.subplots(figsize=(7, 2.2))
+        ax.set_title(title)
+        without = f"\n{plural(none_count, 'question')} {none_label}" if none_count else ""
+        _empty(ax, f"Each of the {len(items)} {noun}s has one question: nothing to compare{without}")
+        return svg_of(fig, prefix, title)
+    if len(items) > MAX_BARS:
+        title = f"{title} (the {MAX_BARS} largest of {len(items)})"
     items = items[:MAX_BARS]
-    labels = [_short(i["name"]) for i in items]
+    labels = [chart_text(i["name"]) for i in items]
     values = [i["questions"] for i in items]
     if none_count:
         labels.append(none_label)
@@ -281,7 +298,7 @@ def _coverage_barh(plt, title: str, prefix: str, items: list[dict], none_label: 
 
 def chart_difficulty(plt, s: BankSummary) -> str:
     c = s.coverage
-    labels = [d["name"] for d in c.difficulty] + (["(none)"] if c.no_difficulty else [])
+    labels = [chart_text(d["name"], 24) for d in c.difficulty] + (["(none)"] if c.no_difficulty else [])
     values = [d["questions"] for d in c.difficulty] + ([c.no_difficulty] if c.no_difficulty else [])
     fig, ax = plt.subplots(figsize=(7, 3))
     ax.set_title("Questions by difficulty")
@@ -411,21 +428,31 @@ def _file_link(path: str, line: int | None, base: Path) -> str:
     return f'<a href="{_e(href)}"><code>{_e(label)}</code></a>' if href else f"<code>{_e(label)}</code>"
 
 
+def key_headline(k) -> str:
+    """What the answer-key position tests found, naming the test that found it."""
+    biased = [g for g in k.groups if g.biased]
+    if biased:
+        return "Biased: keys pile up in " + "; ".join(
+            f"the {g.options}-option questions ({g.test} test)" for g in biased)
+    if k.verdict == "runs":
+        return "Spread evenly, but keys repeat in long runs: " + "; ".join(
+            f"{r['length']} {g.options}-option questions in a row at {r['position']}" for g in k.groups for r in g.runs)
+    return {"no bias detected": "No position bias detected",
+            "not tested": "Not tested: no option count has two single-key questions",
+            "rule off": "answer-position-bias is not enabled in this run"}[k.verdict]
+
+
 def _section_keys(plt, s: BankSummary) -> str:
     k = s.key_positions
-    klass = {"biased": "bad", "no bias detected": "good"}.get(k.verdict, "neutral")
-    headline = {
-        "biased": "Biased: keys are not spread evenly",
-        "no bias detected": "No position bias detected",
-        "not tested": "Not tested: too few questions per option count",
-        "rule off": "answer-position-bias is not enabled in this run",
-    }[k.verdict]
+    klass = {"biased": "bad", "runs": "bad", "no bias detected": "good"}.get(k.verdict, "neutral")
     tested = [g for g in k.groups if g.tested]
-    detail = (f"Chi-square test per option count at alpha {k.alpha:g}; groups need at least {k.min_questions} "
-              "questions and 5 expected keys per position.")
+    detail = (f"Each option count is tested once, at alpha {k.alpha:g} shared among the groups tested: chi-square "
+              f"where a group has at least {k.min_questions} questions and 5 expected keys per position, else an "
+              "exact binomial test of its fullest position; a run of one key position is flagged when its chance "
+              "is below that alpha.")
     items = "".join(f"<li>{_e(g.options)}-option questions ({g.questions}): {_e(g.reason)}</li>" for g in k.groups)
     reported = "".join(f"<li><code>{_e(f['path'])}:{f['line']}</code> {_e(f['message'])}</li>" for f in k.findings)
-    box = (f'<div class="verdict {klass}"><strong>{_e(headline)}</strong>{_e(detail)}'
+    box = (f'<div class="verdict {klass}"><strong>{_e(key_headline(k))}</strong>{_e(detail)}'
            f"<ul>{items or '<li>No single-key questions.</li>'}</ul>"
            + (f"<div style='margin-top:8px'><b>{len(k.findings)} answer-position-bias "
               f"finding{'s' if len(k.findings) != 1 else ''}</b><ul>{reported}</ul></div>" if k.findings else
@@ -434,14 +461,16 @@ def _section_keys(plt, s: BankSummary) -> str:
            + "</div>")
     width = max((g.options for g in k.groups), default=0)
     rows = [[g.options, g.questions] + [g.counts[i] if i < g.options else "" for i in range(width)]
-            + [g.expected, _fixed(g.statistic, ".1f"), _fixed(g.p_value, ".2g"), g.reason.split(":")[0]]
+            + [g.expected, g.test or "none", _fixed(g.statistic, ".1f" if g.test == "chi-square" else ".0f"),
+               _fixed(g.p_value, ".2g"),
+               _fixed(g.alpha, ".2g"), g.reason.split(":")[0] + (" (runs)" if g.runs else "")]
             for g in k.groups]
-    table = html_table(["options", "questions", *LETTERS[:width], "expected each", "chi-square", "p", "verdict"],
-                   rows, numeric=set(range(0, width + 5)))
+    table = html_table(["options", "questions", *LETTERS[:width], "expected each", "test", "statistic", "p",
+                        "alpha", "verdict"], rows, numeric=set(range(0, width + 3)) | {width + 4, width + 5, width + 6})
     excluded = (f'<p class="muted">{k.excluded} multiple-key or key-less question'
                 f"{'s are' if k.excluded != 1 else ' is'} not part of the test.</p>" if k.excluded else "")
     return (f"<p class='lead'>Where the correct option sits, per number of options. Writers favour middle "
-            f"positions; a chi-square test tells a real pile-up from chance.</p>{box}"
+            f"positions; a test tells a real pile-up from chance.</p>{box}"
             f"<figure>{chart_key_positions(plt, s)}</figure>{table}{excluded}")
 
 
@@ -527,8 +556,8 @@ def _section_coverage(plt, s: BankSummary) -> str:
                     (c.no_objective, "without objective"), (len(c.tags), "tags"), (c.no_tags, "untagged"),
                     (len(c.difficulty), "difficulty levels"), (c.no_difficulty, "without difficulty")])
     objectives = _coverage_barh(plt, "Questions by objective", "chart-objectives", c.objectives,
-                                "(no objective)", c.no_objective)
-    tags = _coverage_barh(plt, "Questions by tag", "chart-tags", c.tags, "(untagged)", c.no_tags)
+                                "(no objective)", c.no_objective, "objective")
+    tags = _coverage_barh(plt, "Questions by tag", "chart-tags", c.tags, "(untagged)", c.no_tags, "tag")
     obj_table = html_table(["objective", "questions"], [[o["name"], o["questions"]] for o in c.objectives]
                        + ([["(no objective)", c.no_objective]] if c.no_objective else []), numeric={1})
     tag_table = html_table(["tag", "questions"], [[o["name"], o["questions"]] for o in c.tags]

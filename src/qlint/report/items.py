@@ -12,7 +12,7 @@ from typing import TextIO
 
 from qlint.analysis.bankkeys import letter
 from qlint.analysis.ctt import GROUPS
-from qlint.report.html import html_table, svg_of
+from qlint.report.html import chart_text, html_table, svg_of
 
 FLAGGING = ("likely-miskeyed", "non-discriminating", "too-easy", "too-hard", "non-functioning-distractor",
             "alpha-if-deleted")
@@ -48,36 +48,33 @@ def item_rows(analysis) -> list[dict]:
 
 
 def render_text(analysis, out: TextIO, *, colour: bool | None = None, width: int | None = None) -> None:
-    """The item-analysis table in the terminal (rich)."""
+    """The item-analysis table in the terminal (rich): fitted to its width, else a question at a time."""
     # rich is in the report extra; the JSON rows above need none of it
-    from rich import box
-    from rich.console import Console
-    from rich.table import Table
+    from qlint.report.terminal import Grid, console_for, show
 
-    console = Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None,
-                      highlight=False, soft_wrap=False)
+    console = console_for(out, colour, width)
     for form in analysis.stats.forms:
         title = (f"Item analysis{f' form {form.form}' if form.form else ''}: {form.persons} persons, {form.items} "
                  f"questions, KR-20 {_r(form.alpha, '.3f')}, mean {form.mean:.2f}, sd {form.sd:.2f}")
-        table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
         irt = any(a.form == form.form for a in analysis.irt)
-        columns = ["question", "n", "key", "p", "r(it-rest)", "D(27%)", "alpha-del", "omit", "options: share / r(opt-rest)"]
+        columns = ["id", "n", "key", "p", "item-rest r", "D (27%)", "alpha if deleted", "omit",
+                   "options: share / option-rest r"]
         columns += ["a (se)", "b (se)", "S-X2 p"] if irt else []
-        for i, column in enumerate(columns):
-            table.add_column(column, justify="left" if i in (0, 2, 8) else "right", overflow="fold")
+        table = Grid(title, columns, frozenset({1, 3, 4, 5, 6, 7} | ({9, 10, 11} if irt else set())))
         for row in item_rows(analysis):
             if row["form"] != form.form:
                 continue
-            options = "  ".join(f"{o['option']} {o['share']:.2f}/{_r(o['rest_pb'], '+.2f')}" for o in row["options"])
-            flag = " !" if row["flags"] else ""
-            cells = [row["id"] + flag, str(row["n"]), row["key"], f"{row['p']:.2f}", _r(row["item_rest"], "+.2f"),
-                     _r(row["discrimination"], "+.2f"), _r(row["alpha_if_deleted"], ".3f"), str(row["omitted"]), options]
+            # one option's share and option-rest r as one word: a table may wrap between options, never inside one
+            options = "  ".join(f"{o['option']}:{o['share']:.2f}/{_r(o['rest_pb'], '+.2f')}" for o in row["options"])
+            cells = [row["id"] + (" !" if row["flags"] else ""), row["n"], row["key"], f"{row['p']:.2f}",
+                     _r(row["item_rest"], "+.2f"), _r(row["discrimination"], "+.2f"), _r(row["alpha_if_deleted"], ".3f"),
+                     row["omitted"], options]
             if irt:
                 fit = row["irt"] or {}
                 cells += [f"{_r(fit.get('a'))} ({_r(fit.get('a_se'))})", f"{_r(fit.get('b'))} ({_r(fit.get('b_se'))})",
                           _r(fit.get("p"), ".3f")]
-            table.add_row(*cells)
-        console.print(table)
+            table.add(*cells)
+        show(console, table)
     console.print("! flagged by a response rule (qlint analyze lists why)")
 
 
@@ -109,7 +106,7 @@ def chart_option_curves(plt, row: dict, index: int) -> str:
     ax.set_xticks(groups, ["lowest", "2", "3", "4", "highest"])
     ax.set_xlabel("score group (fifths by total score)")
     ax.set_ylabel("share choosing")
-    ax.set_title(f"{row['id']}: option curves")
+    ax.set_title(f"{chart_text(row['id'])}: option curves")
     ax.legend(loc="upper left", frameon=False, fontsize=8)
     return svg_of(fig, f"ia-curve-{index}", f"Option curves of question {row['id']}")
 

@@ -89,10 +89,13 @@ class PositionGroup:
     counts: list[int]
     expected: float
     tested: bool
-    reason: str  # why not tested, or the verdict in words
-    statistic: float | None = None
+    reason: str  # why not tested, or what the test found, in words
+    statistic: float | None = None  # chi-square's statistic, or the exact test's keys at the fullest position
     p_value: float | None = None
     biased: bool | None = None
+    test: str | None = None  # the spread test the rule ran: "chi-square" or "exact binomial"
+    alpha: float | None = None  # the significance level the test was held to (shared among the groups)
+    runs: list[dict] = field(default_factory=list)  # runs of one key position: id, path, line, length, position
 
 
 @dataclass
@@ -103,7 +106,7 @@ class KeyPositions:
     groups: list[PositionGroup]
     excluded: int  # multi-key, key-less or > 10-option questions: not part of the test
     findings: list[dict]  # the answer-position-bias findings of this run, as check prints them
-    verdict: str  # "biased", "no bias detected", "not tested", "rule off"
+    verdict: str  # "biased" (a spread test fired), "runs" (only runs), "no bias detected", "not tested", "rule off"
 
 
 @dataclass
@@ -279,25 +282,33 @@ def _by_folder(run: Run) -> list[FolderCount]:
     return rows
 
 
+def _position_group(g: dict) -> PositionGroup:
+    """One option-count group of the rule's table, with what its test found in words."""
+    k, n = g["options"], g["questions"]
+    runs = g.get("runs", [])
+    if not g["tested"]:
+        return PositionGroup(k, n, g["counts"], round(n / k, 2), False, f"not tested: {plural(n, 'question')}")
+    statistic, p, biased, alpha = g["statistic"], g["p_value"], g["biased"], g["alpha"]
+    words = "biased" if biased else "no bias detected"
+    test = (f"chi-square {statistic:.1f}" if g["test"] == "chi-square" else
+            f"exact binomial test, {statistic:.0f} keys at one position")
+    reason = f"{words}: {test}, p={p:.2g} (alpha {alpha:.2g})"
+    if runs:
+        reason += "; " + ", ".join(f"a run of {r['length']} keys at {r['position']} from {r['id']}" for r in runs)
+    return PositionGroup(k, n, g["counts"], round(n / k, 2), True, reason, round(statistic, 4), float(f"{p:.4g}"),
+                         biased, g["test"], alpha, runs)
+
+
 def _key_positions(run: Run) -> KeyPositions:
     table, options, active = run.published(KEY_POSITIONS)
-    out = []
-    for g in table["groups"]:
-        k, n = g["options"], g["questions"]
-        if not g["tested"]:
-            out.append(PositionGroup(k, n, g["counts"], round(n / k, 2), False,
-                                     f"not tested: {plural(n, 'question')}, the test needs at least {g['needed']}"))
-            continue
-        statistic, p, biased = g["statistic"], g["p_value"], g["biased"]
-        words = "biased" if biased else "no bias detected"
-        out.append(PositionGroup(k, n, g["counts"], round(n / k, 2), True,
-                                 f"{words}: chi-square {statistic:.1f}, p={p:.2g} (alpha {options.alpha:g})",
-                                 round(statistic, 4), float(f"{p:.4g}"), biased))
+    out = [_position_group(g) for g in table["groups"]]
     findings = [f.to_dict() for f in run.findings if f.rule == KEY_POSITIONS]
     if not active:
         verdict = "rule off"
-    elif any(g.biased for g in out) or findings:
+    elif any(g.biased for g in out):
         verdict = "biased"
+    elif any(g.runs for g in out):
+        verdict = "runs"
     elif any(g.tested for g in out):
         verdict = "no bias detected"
     else:

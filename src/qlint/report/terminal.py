@@ -1,21 +1,40 @@
 """``qlint stats``: the bank summary as rich tables, for people who live in the shell.
 
+Bank text (ids, tags, objectives, folder and file names, messages) is never markup and never reaches the terminal
+as control characters: rich's markup and emoji codes are off, and every cell is plain text with control
+characters shown as escapes (``\\x1b``), so a tag like ``[/]`` or an escape sequence in a name prints as it is
+written. A table is fitted to the terminal without breaking a word (numbers never wrap); one that cannot fit is
+printed a row at a time instead, each value beside its column's name.
+
 rich is part of the ``report`` extra: this module is imported only when ``stats`` prints tables.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TextIO
 
 from rich import box
 from rich.console import Console
-from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 
 from qlint.report.summary import LETTERS, BankSummary
+from qlint.reporters.base import escape_text
 from qlint.wording import plural
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 MAX_ROWS = 25
+# characters that reorder what a terminal shows (bidirectional embeddings, overrides and isolates)
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def plain(value, style: str = "") -> Text:
+    """A value as terminal text: never markup, control and bidirectional characters shown as escapes."""
+    text = escape_text(_fmt(value))
+    return Text(_BIDI.sub(lambda m: f"\\u{ord(m.group()):04x}", text), style=style)
 
 
 def _fmt(value) -> str:
@@ -26,36 +45,139 @@ def _fmt(value) -> str:
     return str(value)
 
 
-def _table(title: str, *columns: str, numeric: tuple[int, ...] = ()) -> Table:
-    tab = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
-                min_width=len(title))
-    for i, column in enumerate(columns):
-        tab.add_column(column, justify="right" if i in numeric else "left", overflow="fold", no_wrap=i in numeric)
-    return tab
+@dataclass
+class Grid:
+    """A table as data: printed as a table fitted to the terminal, or a row at a time when none fits."""
+
+    title: str
+    columns: Sequence[str]
+    numeric: frozenset[int] = frozenset()
+    rows: list[list] = field(default_factory=list)
+    caption: str | None = None
+
+    def add(self, *cells) -> None:
+        self.rows.append([c if isinstance(c, Text) else plain(c) for c in cells])
+
+
+def console_for(out: TextIO, colour: bool | None, width: int | None) -> Console:
+    """A console that prints text as it is: no markup, no emoji codes, no highlighting."""
+    return Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None, highlight=False,
+                   soft_wrap=False, markup=False, emoji=False)
+
+
+def show(console: Console, grid: Grid) -> None:
+    """Print ``grid`` as a table when one fits the console's width without breaking a word, else a row at a time."""
+    heads = [plain(c) for c in grid.columns]
+    for head in heads:   # a heading may wrap between its words, even over a column of numbers that never wraps
+        head.no_wrap = False
+    widths = _widths(console, heads, grid.rows, grid.numeric)
+    if widths is None:
+        _records(console, grid, heads)
+        return
+    # at least as wide as its title and caption (as far as the console allows), so that they wrap only when they must
+    wanted = max(len(grid.title), len(grid.caption or ""))
+    table = Table(title=plain(grid.title, "bold"), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  caption=plain(grid.caption) if grid.caption else None, caption_justify="left",
+                  min_width=min(wanted, console.width))
+    for i, (head, width) in enumerate(zip(heads, widths)):
+        table.add_column(head, justify="right" if i in grid.numeric else "left", width=width,
+                         no_wrap=i in grid.numeric, overflow="fold")
+    for row in grid.rows:
+        table.add_row(*row)
+    console.print(table)
+
+
+def _widths(console: Console, heads: list[Text], rows: list[list[Text]], numeric: frozenset[int]) -> list[int] | None:
+    """Column widths that fit the console: every column at least its longest word (a numeric column its longest
+    value), what is left shared out towards each column's widest cell; None when even the least does not fit."""
+    n = len(heads)
+    least, most = [0] * n, [0] * n
+    for row, cells in enumerate((heads, *rows)):
+        for i, cell in enumerate(cells):
+            span = Measurement.get(console, console.options, cell)
+            least[i] = max(least[i], span.maximum if i in numeric and row else span.minimum)
+            most[i] = max(most[i], span.maximum)
+    room = console.width - (3 * n - 1)   # SIMPLE_HEAD without edge padding: one space each side of a separator
+    if sum(least) > room:
+        return None
+    widths, spare = list(least), room - sum(least)
+    for i in sorted(range(n), key=lambda i: most[i] - least[i]):   # the smallest needs are met first
+        extra = min(spare, most[i] - widths[i])
+        widths[i] += extra
+        spare -= extra
+    return widths
+
+
+def _records(console: Console, grid: Grid, heads: list[Text]) -> None:
+    """The rows one at a time: a row's name (its first cell, unless that is a number), then each value beside its
+    column's name, filled into lines; a line breaks between values, or inside a long value between its words,
+    never inside a word or number."""
+    console.print(plain(grid.title, "bold"))
+    width = console.width - 2
+    for row in grid.rows:
+        first = 0 if 0 in grid.numeric else 1
+        if first and row[0].plain:
+            console.print(row[0], no_wrap=True, crop=False, overflow="ignore")
+        units: list[tuple[Text, str]] = []
+        for i, cell in enumerate(row[first:], first):
+            if cell.plain:
+                units += _units(Text.assemble(heads[i], " ", cell), width)
+        for line in _fill(units, width):
+            console.print(Text("  ") + line, no_wrap=True, crop=False, overflow="ignore")
+    if grid.caption:
+        console.print(plain(grid.caption))
+    console.print()
+
+
+def _units(pair: Text, width: int) -> list[tuple[Text, str]]:
+    """A name and its value as one unit (two spaces before it), or as its words when it is longer than a line."""
+    if pair.cell_len <= width:
+        return [(pair, "  ")]
+    return [(word, " " if i else "  ") for i, word in enumerate(pair.split(" ")) if word.plain]
+
+
+def _fill(units: list[tuple[Text, str]], width: int) -> list[Text]:
+    lines: list[Text] = []
+    for unit, gap in units:
+        if lines and lines[-1].cell_len + len(gap) + unit.cell_len <= width:
+            lines[-1] = Text.assemble(lines[-1], gap, unit)
+        else:
+            lines.append(unit)
+    return lines
 
 
 def _totals(console: Console, s: BankSummary) -> None:
     t = s.totals
-    head = _table(f"Bank {s.name}", "files", "questions", "findings", "error", "warning", "info", "rules run",
-                  numeric=tuple(range(7)))
-    head.add_row(*(_fmt(v) for v in (t["files"], t["questions"], t["findings"], t["error"], t["warning"], t["info"],
-                                     s.rules_run)))
-    console.print(head)
+    head = Grid(f"Bank {s.name}", ("files", "questions", "findings", "error", "warning", "info", "rules run"),
+                frozenset(range(7)))
+    head.add(t["files"], t["questions"], t["findings"], t["error"], t["warning"], t["info"], s.rules_run)
+    show(console, head)
+
+
+def key_title(k) -> str:
+    """The key-position verdict naming the test that found it."""
+    biased = [f"{g.options} options, {g.test}" for g in k.groups if g.biased]
+    if biased:
+        return f"Answer-key positions: biased ({'; '.join(biased)}; alpha {k.alpha:g} shared)"
+    if k.verdict == "runs":
+        return "Answer-key positions: spread evenly, but keys repeat in long runs"
+    return f"Answer-key positions: {k.verdict} (alpha {k.alpha:g} shared among the option counts)"
 
 
 def _key_positions(console: Console, s: BankSummary) -> None:
     k = s.key_positions
     width_k = max((g.options for g in k.groups), default=0)
-    keys = _table(f"Answer-key positions: {k.verdict} (chi-square, alpha {k.alpha:g})", "options", "n",
-                  *LETTERS[:width_k], "expected", "chi2", "p", "verdict",
-                  numeric=tuple(range(width_k + 5)))
+    keys = Grid(key_title(k), ("options", "n", *LETTERS[:width_k], "expected", "test", "statistic", "p", "verdict"),
+                frozenset(range(width_k + 3)) | {width_k + 4, width_k + 5})
     for g in k.groups:
-        keys.add_row(str(g.options), str(g.questions), *[str(g.counts[i]) if i < g.options else "" for i in range(width_k)],
-                     _fmt(g.expected), "-" if g.statistic is None else f"{g.statistic:.1f}",
-                     "-" if g.p_value is None else f"{g.p_value:.2g}", g.reason.split(":")[0])
-    console.print(keys)
+        statistic = "-" if g.statistic is None else f"{g.statistic:.1f}" if g.test == "chi-square" else f"{g.statistic:.0f}"
+        keys.add(g.options, g.questions, *[g.counts[i] if i < g.options else "" for i in range(width_k)], g.expected,
+                 g.test or "-", statistic, "-" if g.p_value is None else f"{g.p_value:.2g}",
+                 g.reason.split(":")[0] + (" (runs)" if g.runs else ""))
+    show(console, keys)
     for f in k.findings:
-        console.print(f"  [yellow]{f['code']}[/] {escape(f['path'])}:{f['line']}: {escape(f['message'])}", markup=True)
+        console.print(Text.assemble("  ", plain(f["code"], "yellow"), " ", plain(f"{f['path']}:{f['line']}: "),
+                                    plain(f["message"])))
     if k.excluded:
         console.print(f"  {plural(k.excluded, 'multiple-key or key-less question')} "
                       f"{'is' if k.excluded == 1 else 'are'} not part of the test.")
@@ -63,44 +185,41 @@ def _key_positions(console: Console, s: BankSummary) -> None:
 
 def _reading(console: Console, s: BankSummary) -> None:
     r = s.reading
-    reading = _table(f"Reading level (Flesch-Kincaid, target <= {r.target:g})", "stems", "graded", "too short",
-                     "above target", "findings", "mean", "median", "max", numeric=tuple(range(8)))
-    reading.add_row(*(_fmt(v) for v in (r.stems, r.graded, r.too_short, r.above_target, r.findings, r.mean, r.median,
-                                        r.max)))
-    console.print(reading)
+    reading = Grid(f"Reading level (Flesch-Kincaid, target <= {r.target:g})", ("stems", "graded", "too short",
+                   "above target", "findings", "mean", "median", "max"), frozenset(range(8)))
+    reading.add(r.stems, r.graded, r.too_short, r.above_target, r.findings, r.mean, r.median, r.max)
+    show(console, reading)
 
 
 def _lengths(console: Console, s: BankSummary) -> None:
     length = s.lengths
-    lengths = _table("Option-length ratio (key chars / mean distractor chars)", "ratio band", "questions",
-                     numeric=(1,))
+    lengths = Grid("Option-length ratio (key chars / mean distractor chars)", ("ratio band", "questions"),
+                   frozenset({1}), caption=f"median {_fmt(length.median)}, max {_fmt(length.max)}; key longer than "
+                                           f"every distractor: {length.key_longest}; option-length findings: "
+                                           f"{length.findings}")
     for b in length.bands:
-        lengths.add_row(b["band"], str(b["questions"]))
-    lengths.caption = (f"median {_fmt(length.median)}, max {_fmt(length.max)}; key longer than every distractor: "
-                       f"{length.key_longest}; option-length findings: {length.findings}")
-    lengths.caption_justify = "left"
-    console.print(lengths)
+        lengths.add(b["band"], b["questions"])
+    show(console, lengths)
 
 
 def _by_rule(console: Console, s: BankSummary) -> None:
     fired = [rc for rc in s.by_rule if rc.findings]
-    rules = _table(f"Findings by rule ({len(fired)} of {plural(len(s.by_rule), 'rule')} fired)", "code", "rule",
-                   "severity", "findings", "error", "warning", "info", numeric=(3, 4, 5, 6))
+    rules = Grid(f"Findings by rule ({len(fired)} of {plural(len(s.by_rule), 'rule')} fired)",
+                 ("code", "rule", "severity", "findings", "error", "warning", "info"), frozenset({3, 4, 5, 6}))
     for rc in fired:
-        rules.add_row(rc.code, rc.name, f"[{SEVERITY_STYLES.get(rc.severity, '')}]{rc.severity}[/]" if rc.severity else "-",
-                      str(rc.findings), str(rc.error), str(rc.warning), str(rc.info))
+        rules.add(rc.code, rc.name, plain(rc.severity or "-", SEVERITY_STYLES.get(rc.severity, "")), rc.findings,
+                  rc.error, rc.warning, rc.info)
     if not fired:
-        rules.add_row("", "no findings", "", "0", "0", "0", "0")
-    console.print(rules)
+        rules.add("", "no findings", "", 0, 0, 0, 0)
+    show(console, rules)
 
 
 def _by_folder(console: Console, s: BankSummary) -> None:
-    folders = _table("Findings by folder", "folder", "files", "questions", "findings", "error", "warning", "info",
-                     numeric=(1, 2, 3, 4, 5, 6))
+    folders = Grid("Findings by folder", ("folder", "files", "questions", "findings", "error", "warning", "info"),
+                   frozenset({1, 2, 3, 4, 5, 6}))
     for fc in s.by_folder:
-        folders.add_row(fc.folder, str(fc.files), str(fc.questions), str(fc.findings), str(fc.error), str(fc.warning),
-                        str(fc.info))
-    console.print(folders)
+        folders.add(fc.folder, fc.files, fc.questions, fc.findings, fc.error, fc.warning, fc.info)
+    show(console, folders)
 
 
 def _coverage(console: Console, s: BankSummary) -> None:
@@ -109,14 +228,14 @@ def _coverage(console: Console, s: BankSummary) -> None:
             ("Coverage by objective", c.objectives, "(no objective)", c.no_objective),
             ("Coverage by tag", c.tags, "(untagged)", c.no_tags),
             ("Coverage by difficulty", c.difficulty, "(none)", c.no_difficulty)):
-        cov = _table(f"{title} ({len(items)})", "name", "questions", numeric=(1,))
+        cov = Grid(f"{title} ({len(items)})", ("name", "questions"), frozenset({1}))
         for item in items[:MAX_ROWS]:
-            cov.add_row(item["name"], str(item["questions"]))
+            cov.add(item["name"], item["questions"])
         if len(items) > MAX_ROWS:
-            cov.add_row(f"... {len(items) - MAX_ROWS} more", "")
+            cov.add(f"... {len(items) - MAX_ROWS} more", "")
         if none_count:
-            cov.add_row(none_label, str(none_count))
-        console.print(cov)
+            cov.add(none_label, none_count)
+        show(console, cov)
 
 
 def _clusters(console: Console, s: BankSummary) -> None:
@@ -124,17 +243,15 @@ def _clusters(console: Console, s: BankSummary) -> None:
     if not n.rule_active:
         console.print("Near-duplicate clusters: near-duplicate-stem is not enabled in this run.")
         return
-    clusters = _table(f"Near-duplicate clusters ({plural(len(n.clusters), 'cluster')}, "
-                      f"{plural(n.questions_in_clusters, 'question')}, {plural(n.findings, 'finding')}, "
-                      f"threshold {n.threshold:g})", "cluster", "question", "where", "max %",
-                      numeric=(0, 3))
+    clusters = Grid(f"Near-duplicate clusters ({plural(len(n.clusters), 'cluster')}, "
+                    f"{plural(n.questions_in_clusters, 'question')}, {plural(n.findings, 'finding')}, "
+                    f"threshold {n.threshold:g})", ("cluster", "question", "where", "max %"), frozenset({0, 3}))
     for cl in n.clusters:
         for i, m in enumerate(cl.members):
-            clusters.add_row(str(cl.number) if i == 0 else "", m.id, f"{m.path}:{m.line}",
-                             _fmt(cl.max_similarity) if i == 0 else "")
+            clusters.add(cl.number if i == 0 else "", m.id, f"{m.path}:{m.line}", cl.max_similarity if i == 0 else "")
     if not n.clusters:
-        clusters.add_row("", "none", "", "")
-    console.print(clusters)
+        clusters.add("", "none", "", "")
+    show(console, clusters)
 
 
 SECTIONS = (_totals, _key_positions, _reading, _lengths, _by_rule, _by_folder, _coverage, _clusters)
@@ -142,7 +259,6 @@ SECTIONS = (_totals, _key_positions, _reading, _lengths, _by_rule, _by_folder, _
 
 def render(summary: BankSummary, out: TextIO, *, colour: bool | None = None, width: int | None = None) -> None:
     """The summary as tables, one per section, in the report's order."""
-    console = Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None,
-                      highlight=False, soft_wrap=False)
+    console = console_for(out, colour, width)
     for section in SECTIONS:
         section(console, summary)

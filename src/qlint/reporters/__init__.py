@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TextIO
 
-from qlint.reporters import github, gitlab, json_format, junit, sarif, text
+from qlint.reporters import azure, github, gitlab, grouped, json_format, junit, pylint, rdjson, sarif, text
 from qlint.reporters.base import (
     FORMATS,
     JsonSafeStream,
@@ -25,6 +26,14 @@ __all__ = [
 Renderer = Callable[[Report, TextIO, dict], None]
 
 
+def _with(render: Renderer, fixed: dict, report: Report, stream: TextIO, options: dict) -> None:
+    render(report, stream, {**options, **fixed})
+
+
 def renderers() -> dict[str, Renderer]:
-    return {"text": text.render, "json": json_format.render, "json-lines": json_format.render_lines,
-            "sarif": sarif.render, "github": github.render, "gitlab": gitlab.render, "junit": junit.render}
+    return {"text": text.render, "concise": partial(_with, text.render, {"show_source": False}),
+            "full": text.render,   # the run reads the snippets for it wherever the output goes
+            "grouped": grouped.render, "json": json_format.render, "json-lines": json_format.render_lines,
+            "sarif": sarif.render, "github": github.render, "gitlab": gitlab.render, "junit": junit.render,
+            "pylint": pylint.render, "azure": azure.render, "rdjson": rdjson.render, "parsable": pylint.render_parsable,
+            "standard": grouped.render, "colored": partial(_with, grouped.render, {"colour": True})}

@@ -33,7 +33,10 @@ class Report:
         return {"files": self.files, "questions": self.questions, "findings": len(self.findings), **by_severity}
 
 
-FORMATS = ("text", "json", "json-lines", "sarif", "github", "gitlab", "junit")
+# text: snippets on a terminal; concise and full (ruff's names): never and always; grouped, pylint, azure, rdjson:
+# ruff's formats of those names; parsable, standard, colored: yamllint's
+FORMATS = ("text", "concise", "full", "grouped", "json", "json-lines", "sarif", "github", "gitlab", "junit", "pylint",
+           "azure", "rdjson", "parsable", "standard", "colored")
 
 
 # Names and texts that no output can carry as they are: a file name is bytes, not text (a byte that is not UTF-8

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from qlint.finding import Finding, Severity
-from qlint.reporters.base import Report, escape_undecodable
+from qlint.reporters.base import Report, escape_text
 from qlint.wording import plural
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -17,9 +17,9 @@ ANNOTATION_CAP = 10  # per severity, per step
 
 
 def escape_data(text: str) -> str:
-    # the runner splits lines on LF only and decodes %25, %0D and %0A; a name's byte that is not UTF-8 is
-    # escaped as text, since the log cannot carry it
-    return escape_undecodable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
+    # the runner splits lines on LF only and decodes %25, %0D and %0A; a name's byte that is not UTF-8, and any other
+    # control character (an escape sequence would drive the log's terminal rendering), is escaped as text
+    return escape_text(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

@@ -46,14 +46,20 @@ def information_uri() -> str | None:
     return None
 
 
+# where a rule's whole card is, offline: no help URL (there is no address a reader could count on)
+CARD_HINT = "The whole card: `qlint rule {code}`, or docs/rules.md in qlint's source."
+
+
 def _descriptor(rule: Rule) -> dict:
-    help_text = f"{rule.summary}\n\nUse instead: {rule.use_instead}"
+    hint = CARD_HINT.format(code=rule.code)
+    help_text = f"{rule.summary}\n\nUse instead: {rule.use_instead}\n\n{hint}"
     markdown = [f"**{rule.code} {rule.name}**: {rule.summary}", "", f"**Why is this bad?** {rule.why}", "",
                 f"**Use instead:** {rule.use_instead}"]
     if rule.failing:
         markdown += ["", "**Example:**", "", "```yaml", rule.failing[0].rstrip("\n"), "```"]
     if rule.passing:
         markdown += ["", "**Passes:**", "", "```yaml", rule.passing[0].rstrip("\n"), "```"]
+    markdown += ["", hint]
     return {
         "id": rule.code,
         "name": rule.name,

@@ -1,6 +1,7 @@
 """answer-position-bias: keys pile up in some positions across the bank."""
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from math import comb
 
 from pydantic import Field
@@ -38,18 +39,21 @@ def _binomial_tail(n: int, k: int, count: int) -> float:
     return min(1.0, sum(comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(count, n + 1)))
 
 
-def _spread_test(counts: list[int], large: bool) -> tuple[str, float]:
-    """(how the test is named in the message, p-value) that keys are spread evenly over the positions."""
+def _spread_test(counts: list[int], large: bool) -> tuple[str, float, float]:
+    """(the test's name, its statistic, its p-value) that keys are spread evenly over the positions: chi-square for
+    a large group, else an exact binomial test of the fullest position (its statistic: that position's keys)."""
     if large:
         statistic, p = chi_square_uniform(counts)
-        return f"chi-square {statistic:.1f}", p
+        return "chi-square", statistic, p
     # exact per-position test, Bonferroni over the k positions: the chi-square approximation does not hold
     n, k = sum(counts), len(counts)
     top = max(counts)
-    return f"exact binomial test of {top} at one position", min(1.0, k * _binomial_tail(n, k, top))
+    return "exact binomial", top, min(1.0, k * _binomial_tail(n, k, top))
 
 
-def _runs(items: list[BankItem], k: int, limit: int) -> Iterator[BankViolation]:
+def _runs(items: list[BankItem], limit: int) -> Iterator[tuple[BankItem, int]]:
+    """Each run of at least ``limit`` questions in a row (in file order) with the key at the same position: its
+    first question and its length."""
     n = len(items)
     run_start, run = 0, 1
     for i in range(1, n + 1):
@@ -57,9 +61,7 @@ def _runs(items: list[BankItem], k: int, limit: int) -> Iterator[BankViolation]:
             run += 1
             continue
         if run >= limit:
-            first = items[run_start]
-            yield BankViolation(first, "options", f"{run} {k}-option questions in a row have their key at "
-                                                  f"{LETTERS[first.keys[0]]}, starting here")
+            yield items[run_start], run
         run_start, run = i, 1
 
 
@@ -89,37 +91,75 @@ def _chi_square_minimum(k: int, options: Options) -> int:
     return max(options.min_questions, 5 * k)
 
 
-def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
-    groups, _ = _groups(questions)
-    groups = {k: items for k, items in groups.items() if len(items) >= 2}
-    alpha = options.alpha / max(1, len(groups))   # one family of tests per bank
+@dataclass(frozen=True)
+class Judged:
+    """One option-count group as the rule judges it: the spread test it ran (None for a group of one question),
+    at the significance level shared among the groups, and the runs it found."""
+
+    options: int
+    items: list[BankItem]
+    counts: list[int]
+    alpha: float
+    test: str | None = None
+    statistic: float | None = None
+    p_value: float | None = None
+    runs: tuple[tuple[BankItem, int], ...] = ()
+
+    @property
+    def biased(self) -> bool | None:
+        return None if self.p_value is None else self.p_value < self.alpha
+
+
+def _judge(questions: Sequence[BankItem], options: Options) -> tuple[list[Judged], int]:
+    """Every option-count group, judged; and how many questions no group holds. ``check`` reports from this and
+    ``publish`` shows it, so the report's table is the test check ran."""
+    groups, excluded = _groups(questions)
+    alpha = options.alpha / max(1, sum(len(items) >= 2 for items in groups.values()))   # one family per bank
+    judged = []
     for k, items in sorted(groups.items()):
-        n = len(items)
         counts = _key_counts(items, k)
-        test, p = _spread_test(counts, n >= _chi_square_minimum(k, options))
-        if p < alpha:
-            spread = ", ".join(f"{LETTERS[i]} {c}" for i, c in enumerate(counts))
-            yield BankViolation(items[0], "options",
+        if len(items) < 2:
+            judged.append(Judged(k, items, counts, alpha))
+            continue
+        test, statistic, p = _spread_test(counts, len(items) >= _chi_square_minimum(k, options))
+        runs = tuple(_runs(items, options.max_run or _expected_run_limit(len(items), k, alpha)))
+        judged.append(Judged(k, items, counts, alpha, test, statistic, p, runs))
+    return judged, excluded
+
+
+def _named(group: Judged) -> str:
+    """The test as the message names it."""
+    if group.test == "chi-square":
+        return f"chi-square {group.statistic:.1f}"
+    return f"exact binomial test of {group.statistic:.0f} at one position"
+
+
+def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
+    for group in _judge(questions, options)[0]:
+        n, k = len(group.items), group.options
+        if group.biased:
+            spread = ", ".join(f"{LETTERS[i]} {c}" for i, c in enumerate(group.counts))
+            yield BankViolation(group.items[0], "options",
                                 f"keys of the {n} {k}-option questions sit at {spread}; expected about {n / k:.0f} each "
-                                f"({test}, p={p:.2g})", bank_level=True)
-        yield from _runs(items, k, options.max_run or _expected_run_limit(n, k, alpha))
+                                f"({_named(group)}, p={group.p_value:.2g})", bank_level=True)
+        for first, length in group.runs:
+            yield BankViolation(first, "options", f"{length} {k}-option questions in a row have their key at "
+                                                  f"{LETTERS[first.keys[0]]}, starting here")
 
 
 def publish(questions: Sequence[BankItem], options: Options) -> dict:
-    """The key-position table: per option count, the questions, their keys per position and, where the group is
-    large enough for it (``needed``), the chi-square test at ``alpha`` for that group alone (the check shares alpha
-    among the groups and tests smaller ones exactly); and how many questions no group holds (``excluded``)."""
-    groups, excluded = _groups(questions)
-    table = []
-    for k, items in sorted(groups.items()):
-        counts = _key_counts(items, k)
-        needed = _chi_square_minimum(k, options)
-        row = {"options": k, "questions": len(items), "counts": counts, "needed": needed,
-               "tested": len(items) >= needed, "statistic": None, "p_value": None, "biased": None}
-        if row["tested"]:
-            statistic, p = chi_square_uniform(counts)
-            row.update(statistic=statistic, p_value=p, biased=p < options.alpha)
-        table.append(row)
+    """The key-position table, as check judged it: per option count, the questions, their keys per position, the
+    spread test check ran on the group (``test``: chi-square where the group has at least ``needed`` questions, else
+    an exact binomial test of the fullest position; None for a lone question), its statistic and p-value, the
+    significance level shared among the groups (``alpha``), whether the test fired (``biased``), and the runs of one
+    key position check found; and how many questions no group holds (``excluded``)."""
+    judged, excluded = _judge(questions, options)
+    table = [{"options": g.options, "questions": len(g.items), "counts": g.counts,
+              "needed": _chi_square_minimum(g.options, options), "tested": g.test is not None,
+              "test": g.test, "statistic": g.statistic, "p_value": g.p_value, "alpha": g.alpha, "biased": g.biased,
+              "runs": [{"id": first.id, "path": first.path, "line": first.line, "length": length,
+                        "position": LETTERS[first.keys[0]]} for first, length in g.runs]}
+             for g in judged]
     return {"groups": table, "excluded": excluded}
 
 

@@ -34,6 +34,7 @@ RULE = BankRule(
          "analysis and make one of them unreachable."),
     use_instead="Give every question a unique, stable id; never reuse a retired one.",
     check=check,
+    counts_rejected=True,   # a question with a misspelt field still takes its id
     passing=("""\
 questions:
   - id: ckpt-001

@@ -89,6 +89,8 @@ RULE = QuestionRule(
     options=Options,
     check=check,
     fixable=True,
+    fix_safety=("The fix writes the negative word of the stem in capitals (not -> NOT, except -> EXCEPT) and changes no "
+                "other character, so the question asks what it asked, with the negation harder to miss."),
     notes="Off by default: on six public banks of real questions, two reviewers agreed with 25 of 40 sampled findings (0.62); capitalised negatives (as item-writing guides allow), \"LEAST operational overhead\" (which asks for the best option) and negations that are part of the fact asked were judged no flaw or debatable. Turn it on to find negative stems to rewrite or capitalise. " + ("Only the clause that asks is read: the last sentence (trailing parenthetical notes dropped), narrowed to "
            "a final \", what/which ...\" clause. A stem ending in a plain statement (a story to continue) has no "
            "question clause. Negations inside quotes, in relative or subordinate clauses (\"a patient who has not "

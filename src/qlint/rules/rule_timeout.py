@@ -10,9 +10,10 @@ RULE = LoaderRule(
     code=RULE_TIMEOUT.code,
     name=RULE_TIMEOUT.name,
     severity=Severity.ERROR,
-    summary="The question rules ran past the file's time budget (`rule-time-budget`); the rules left were skipped.",
-    why=("One pathological file must not stall the whole bank: past the budget qlint stops checking that file and "
-         "says which rules it skipped, so that file's findings are incomplete and nobody has fully checked it."),
+    summary=("Reading a file and its question rules ran past the file's time budget (`rule-time-budget`); what was "
+             "left was skipped."),
+    why=("One pathological file must not stall the whole bank: past the budget qlint stops reading or checking that "
+         "file and says what it skipped, so that file's findings are incomplete and nobody has fully checked it."),
     use_instead=("Split the file, or look at what makes it slow (thousands of options in one question, megabyte "
                  "stems); raise `rule-time-budget` only if the file is as intended."),
     notes="Its failing example fires only under a budget shorter than the rules take over it. ",

@@ -33,6 +33,8 @@ RULE = QuestionRule(
     name="stray-whitespace",
     severity=Severity.INFO,
     fixable=True,
+    fix_safety=("The fix removes the spaces and tabs at the start and end of the field, and nothing else: the words, "
+                "their order and the line breaks inside stay as they are (a `|` block keeps its final line break)."),
     summary="A stem, option, rationale or explanation starts or ends with spaces or tabs (fixable).",
     why=("Stray whitespace is invisible in review but not in delivery: padded options differ in rendered width, "
          "and exact-match tooling (duplicate detection, translation memories) treats them as different texts."),
