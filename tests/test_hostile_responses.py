@@ -105,7 +105,7 @@ def test_a_file_with_no_answers_is_an_error_naming_it(data, why, folder, run_cli
 def test_a_file_with_no_answers_beside_one_with_answers_is_a_finding(folder, run_cli):
     (folder / "none.csv").write_text("person,item,response\n")
     code, out, err = run_cli("analyze", "none.csv", "b.csv", "bank.yaml")
-    assert "none.csv:1:1: Q700 response-data: no answers read: it has a header and no rows" in out, out
+    assert "none.csv:1:1: warning: Q700 response-data: no answers read: it has a header and no rows" in out, out
 
 
 @pytest.mark.parametrize("data, line, ending, first", [

@@ -377,7 +377,9 @@ def test_inside_the_workspace_the_buffer_is_still_compared_with_its_bank(server,
     assert _touched(log, root / "bank" / "a.yaml")
 
 
-def test_a_config_whose_bank_lies_outside_the_workspace_checks_alone_and_says_so(server, tmp_path, audited):
+def test_a_config_whose_bank_lies_outside_the_workspace_is_refused_and_never_read(server, tmp_path, audited):
+    """A bank is read from its config's folder down: a config naming another project's bank is a configuration
+    error the server shows, and the other project is never opened or listed."""
     env, log = audited
     root = _workspace(tmp_path)
     other = _other_project(tmp_path)
@@ -387,9 +389,10 @@ def test_a_config_whose_bank_lies_outside_the_workspace_checks_alone_and_says_so
     uri = (root / "bank" / "c.yaml").as_uri()
     one.open(uri, COPY)
     note = one.until(lambda m: m.get("method") == "window/showMessage")
-    assert "lies outside the workspace folder" in note["params"]["message"]
-    found = one.diagnostics(uri)["diagnostics"]
-    assert not [d for d in found if "near-duplicate-stem" in str(d["code"])], found
+    assert "qlint.toml:1: paths:" in note["params"]["message"]
+    assert "a bank is read from the config's folder down" in note["params"]["message"]
+    one.send(request(9, "shutdown", None))
+    one.until(lambda m: m.get("id") == 9)
     assert _touched(log, other) == []
 
 
