@@ -11,6 +11,7 @@ from qlint.keyfacts import extract
 from qlint.model import Question
 from qlint.bankwords import decode_records as decode
 from qlint.bankwords import encode_records as encode
+from qlint.bankwords import gather
 
 RULE = "contradictory-keys"
 
@@ -139,10 +140,22 @@ def test_records_survive_the_cache_and_their_shape_is_checked():
         for i in range(3)]
     records = [extract(q) for q in questions]
     data = json.loads(json.dumps(encode(records)))
-    assert decode(data, 3) == records
-    for bad in ([[1, 2], data[1]], [data[0], "not base64!"], [data[0]], {"x": 1}):
+    decoded = decode(data, 3)
+    assert len(decoded) == 3 and all(d is decoded[0] for d in decoded)   # one object for the file's questions
+
+    class Item:
+        def __init__(self, feature):
+            self.features = {"rule": feature}
+
+    whole, lengths = gather([Item(d) for d in decoded] + [Item(records[0]), Item(None)], "rule")
+    assert whole == b"".join(records) + records[0] and list(lengths) == [len(r) for r in records] + [len(records[0]), 0]
+    assert encode(decoded) == encode(records)
+    truncated = __import__("base64").b64encode(__import__("base64").b64decode(data)[:-1]).decode()
+    for bad in ([1, 2], "not base64!", truncated, {"x": 1}, data[:8]):
         with pytest.raises(ValueError):
             decode(bad, 3)
+    with pytest.raises(ValueError):
+        decode(data, 4)   # another count than the file's
 
 
 def test_warm_runs_report_the_same(run_cli, tmp_path):

@@ -3,6 +3,7 @@ that question asks; and the mentions that give nothing away."""
 from __future__ import annotations
 
 import json
+from array import array
 
 import pytest
 from conftest import lint_text
@@ -125,11 +126,14 @@ def test_records_are_words_and_survive_the_cache():
     records = [extract(q) for q in questions]
     assert all(len(r) % 4 == 0 for r in records)
     data = json.loads(json.dumps(encode_records(records)))
-    assert decode_records(data, 3, unit=4) == records
-    with pytest.raises(ValueError):
-        decode_records([[len(records[0]) - 1, 1, len(records[2])], data[1]], 3, unit=4)
+    decoded = decode_records(data, 3, unit=4)
+    assert decoded[0].data == b"".join(records) and list(decoded[0].lengths) == [len(r) for r in records]
+    odd = encode_records([records[0][:-1], records[1], records[2]])
+    with pytest.raises(ValueError):   # a record that is not a whole number of words
+        decode_records(odd, 3, unit=4)
+    bad = records[0][:4] + b"\xff\xff\xff\xff" + records[0][8:]
     with pytest.raises(ValueError):   # counts that point past the record are refused, never read
-        join([records[0][:4] + b"\xff\xff\xff\xff" + records[0][8:]])
+        join(bad, array("I", [len(bad)]))
 
 
 def test_stats_and_the_report_list_the_pairs(run_cli, tmp_path):
@@ -142,16 +146,16 @@ def test_stats_and_the_report_list_the_pairs(run_cli, tmp_path):
             "      - {{text: Update Link, {b}rationale: Because.}}\n")
     (bank / "bank.yaml").write_text("questions:\n" + ASKS + gives + copy.format(id="c1", a="correct: true, ", b="")
                                     + copy.format(id="c2", a="", b="correct: true, "), encoding="utf-8")
-    code, out, _ = run_cli("stats", str(bank), "--format", "json", cwd=tmp_path)
+    code, out, _ = run_cli("stats", str(bank), "--format", "json", "--extend-select", RULE, cwd=tmp_path)
     data = json.loads(out)
     assert data["enemies"] == [{"gives": {"id": "gives", "path": "bank/bank.yaml", "line": 10},
                                 "answers": {"id": "asks", "path": "bank/bank.yaml", "line": 3},
                                 "field": "stem", "key": "James Howlett"}]
     assert [c["id"] for c in data["contradictions"][0]["copies"]] == ["c1", "c2"]
     assert "blueprint" not in data   # no blueprint configured
-    code, out, _ = run_cli("stats", str(bank), "--width", "200", cwd=tmp_path)
+    code, out, _ = run_cli("stats", str(bank), "--width", "200", "--extend-select", RULE, cwd=tmp_path)
     assert "Questions that give each other away (1)" in out and "Keys that contradict each other (2)" in out
-    code, _, _ = run_cli("report", str(bank), "-o", str(tmp_path / "r.html"), cwd=tmp_path)
+    code, _, _ = run_cli("report", str(bank), "-o", str(tmp_path / "r.html"), "--extend-select", RULE, cwd=tmp_path)
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert '<section id="enemies"><h2>Enemy items</h2>' in page and "James Howlett" in page
     assert '<section id="contradictions"><h2>Contradictory keys</h2>' in page
@@ -163,3 +167,21 @@ def test_a_bank_of_one_phrase_everywhere_stays_bounded(registry):
     many = "".join(_q(f"q{i}", f"The answer is James Howlett, the real name of hero {i}. What is step {i}?",
                       "James Howlett", ("Logan Smith", f"Other {i}")) for i in range(2100))
     assert _found(registry, many) == {}
+
+
+def test_a_warm_run_and_a_run_after_an_edit_report_what_a_fresh_run_does(run_cli, tmp_path):
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    gives = _q("gives", "Wolverine's real name is James Howlett. Which comic first featured him?", "Hulk #181",
+               ("X-Men #1", "Avengers #4"))
+    (bank / "a.yaml").write_text("questions:\n" + ASKS, encoding="utf-8")
+    (bank / "b.yaml").write_text("questions:\n" + gives + _q("other", "Who founded the X-Men?", "Charles Xavier"),
+                                 encoding="utf-8")
+
+    def findings(*extra: str) -> list:
+        out = run_cli("check", str(bank), "--select", RULE, "--format", "json", *extra, cwd=tmp_path)[1]
+        return json.loads(out)["findings"]
+    cold, warm = findings(), findings()
+    assert cold == warm and len(cold) == 2
+    (bank / "b.yaml").write_text("questions:\n" + gives.replace("James Howlett", "a secret"), encoding="utf-8")
+    assert findings() == findings("--no-cache") == []

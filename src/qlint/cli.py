@@ -370,12 +370,14 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
     # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
     stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
     fixing = (args.fix or args.diff) and not after_fix
-    # a form is checked against every question of the bank: a warm run from the cache would not read them
+    # a form is checked against every question of the bank (a warm run from the cache would not read them), and
+    # for the enemy items on it
     forms = bool(getattr(args, "form", None))
+    extend = [*args.extend_select, "enemy-items"] if forms else args.extend_select
     try:
         config_path, overrides = config_arguments(args)
         return run_check(args.paths, config_path=config_path, overrides=overrides, select=args.select,
-                         extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
+                         extend_select=extend, ignore=args.ignore, stdin=stdin,
                          stdin_filename=args.stdin_filename, jobs=args.jobs,
                          use_cache=not (args.no_cache or fixing or forms), progress=progress,
                          source_format=getattr(args, "source_format", None),

@@ -69,8 +69,9 @@ def extract(question: Question, explanations: bool = False) -> bytes:
             statements += words + [0]    # 0 ends a statement: a phrase never runs from one into the next
     key: list[int] = []
     flags = NEGATIVE_STEM if asked.negative else 0
+    # the key of a question about a clip or a picture it does not show is no fact another question's words state
     if (len(keys) == 1 and question.select == 1 and asked.vocabulary.isdisjoint(_DENIES)
-            and _phrase(keys[0].text)):
+            and _phrase(keys[0].text) and not asked.unseen_exhibit):
         words = keyed[0]
         content = sum(1 for w in words if w & CONTENT_BIT)
         if content >= MIN_CONTENT and len(words) <= MAX_KEY and not _contains(stem[:-1], words):

@@ -4,7 +4,6 @@ stock phrases dropped, and a find kept only where the words around it speak of w
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,12 +46,14 @@ class Joined:
         return at, at + int(self.head[q, 5]) // 4
 
 
-def join(records: Sequence[bytes]) -> Joined:
-    n = len(records)
-    lengths = np.fromiter(map(len, records), dtype=np.int64, count=n)
-    if np.any(lengths % 4) or np.any((lengths > 0) & (lengths < 4 * HEADER_WORDS)):
+def join(whole: bytes, lengths) -> Joined:
+    """Every record (``whole``, each ``lengths`` bytes long, as ``bankwords.gather`` joins them) as one array of
+    words; ValueError when a record is not in the shape ``giveaway.extract`` writes."""
+    lengths = np.frombuffer(lengths, dtype=np.uint32).astype(np.int64)
+    n = len(lengths)
+    if np.any(lengths % 4) or np.any((lengths > 0) & (lengths < 4 * HEADER_WORDS)) or len(whole) % 4:
         raise ValueError("a record is not a whole number of words")
-    words = np.frombuffer(b"".join(records), dtype="<u4")
+    words = np.frombuffer(whole, dtype="<u4")
     start = (np.cumsum(lengths) - lengths) // 4
     head = np.zeros((n, 6), dtype=np.int64)
     live = lengths > 0

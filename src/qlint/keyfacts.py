@@ -25,11 +25,11 @@ from qlint.rules.rationale_contradicts_key import polarity
 _HEADER = struct.Struct("<QQBBHB")
 HEADER_FIELDS = (("o", "<u8"), ("m", "<u8"), ("flags", "u1"), ("n", "u1"), ("quotes", "<u2"), ("words", "u1"))
 HEADER_SIZE = _HEADER.size
-MAX_WORDS = 255   # of a stem, kept to tell a swapped pair (a longer stem's words must stay in order)
+MAX_WORDS = 24   # of a stem, kept to tell a swapped pair (a longer stem's words must stay in order)
 NEG, BEST, SKIP = 1, 2, 4                    # flags: a negative stem, a best-of stem, nothing to compare
 SAYS_RIGHT, SAYS_WRONG, ENDORSED = 1, 2, 4   # evidence about one option
 MAX_OPTIONS = 64
-QUOTE_CHARS = 40
+QUOTE_CHARS = 32
 MAX_GROUP = 1000   # copies of one ask compared (a question pasted a hundred times is still read whole)
 _LETTER = r"\(?\$?(?:\\mathbf\{)?([A-J])\}?\$?\)?"
 _ENDORSES = re.compile(
@@ -71,7 +71,7 @@ def extract(question: Question) -> bytes:
     evidence = bytes((SAYS_RIGHT if verdict > 0 else SAYS_WRONG if verdict < 0 else 0) | (ENDORSED if endorsed == i
                      else 0) for i, verdict in enumerate(_verdicts(options)))
     # the options' opening words as written: a message shortens the one it quotes
-    raw = "\x1f".join(opt.text[:QUOTE_CHARS + 8].replace("\x1f", " ") for opt in options).encode(
+    raw = "\x1f".join(opt.text[:QUOTE_CHARS + 1].replace("\x1f", " ") for opt in options).encode(
         "utf-8", "surrogatepass")[:0xFFFF]
     # statements and words as 32 and 16 bits: they are compared only among the few questions whose stems have the
     # same words, where a chance clash of so many bits is no concern
@@ -202,5 +202,5 @@ def _comparable(sides: list[Side], keys: dict[int, tuple[int, ...]]) -> list[Sid
     return keeps
 
 
-def copies_of(group: list[int], records: Sequence[bytes]) -> dict[int, Copy]:
-    return {i: _copy(i, records[i]) for i in group}
+def copies_of(records: dict[int, bytes]) -> dict[int, Copy]:
+    return {i: _copy(i, record) for i, record in records.items()}

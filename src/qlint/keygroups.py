@@ -2,8 +2,6 @@
 they ask (numpy; imported only when the rule checks the bank)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from qlint.keyfacts import HEADER_FIELDS, HEADER_SIZE, SKIP
@@ -11,19 +9,19 @@ from qlint.keyfacts import HEADER_FIELDS, HEADER_SIZE, SKIP
 _DTYPE = np.dtype(list(HEADER_FIELDS))
 
 
-def headers(records: Sequence[bytes]) -> np.ndarray:
-    """The fixed header of every record at once, as a structured array (a missing record: flags SKIP)."""
-    n = len(records)
-    lengths = np.fromiter(map(len, records), dtype=np.int64, count=n)
-    whole = np.frombuffer(b"".join(records), dtype=np.uint8)
-    out = np.zeros(n, dtype=_DTYPE)
+def headers(whole: bytes, lengths) -> tuple[np.ndarray, np.ndarray]:
+    """The fixed header of every record at once, as a structured array (a record too short: flags SKIP), and where
+    each record starts in ``whole``."""
+    lengths = np.frombuffer(lengths, dtype=np.uint32).astype(np.int64)
+    data = np.frombuffer(whole, dtype=np.uint8)
+    starts = np.cumsum(lengths) - lengths
+    out = np.zeros(len(lengths), dtype=_DTYPE)
     out["flags"] = SKIP
     good = lengths >= HEADER_SIZE
     if good.any():
-        starts = (np.cumsum(lengths) - lengths)[good]
-        rows = whole[starts[:, None] + np.arange(HEADER_SIZE)]
+        rows = data[starts[good, None] + np.arange(HEADER_SIZE)]
         out[good] = np.ascontiguousarray(rows).view(_DTYPE).reshape(-1)
-    return out
+    return out, starts
 
 
 def ask_groups(head: np.ndarray) -> list[np.ndarray]:
@@ -40,12 +38,14 @@ def ask_groups(head: np.ndarray) -> list[np.ndarray]:
     return [live[s:s + size] for s, size in zip(starts.tolist(), sizes.tolist()) if size >= 2]
 
 
-def same_words(records: Sequence[bytes], limit: int) -> list[tuple[list[int], dict[int, int]]]:
-    """The groups of questions whose stems have the same words (order aside), each as its first ``limit`` members
-    and the digest of each member's words in order."""
-    head = headers(records)
+def same_words(whole: bytes, lengths, limit: int) -> list[tuple[list[int], dict[int, int], dict[int, bytes]]]:
+    """The groups of questions whose stems have the same words (order aside), each as its first ``limit`` members,
+    the digest of each member's words in order, and each member's record."""
+    head, starts = headers(whole, lengths)
+    sizes = np.frombuffer(lengths, dtype=np.uint32)
     out = []
     for group in ask_groups(head):
         members = group[:limit].tolist()
-        out.append((members, dict(zip(members, head["o"][group[:limit]].tolist()))))
+        records = {i: whole[int(starts[i]):int(starts[i]) + int(sizes[i])] for i in members}
+        out.append((members, dict(zip(members, head["o"][group[:limit]].tolist())), records))
     return out

@@ -2,7 +2,7 @@
 thing; the message says which copy is probably mis-keyed when the evidence points one way."""
 from collections.abc import Iterator, Sequence
 
-from qlint.bankwords import decode_records, encode_records
+from qlint.bankwords import decode_records, encode_records, gather
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.keyfacts import ENDORSED, MAX_GROUP, SAYS_RIGHT, SAYS_WRONG, Copy, Side, conflicts, copies_of, extract, \
@@ -91,10 +91,9 @@ def contradictions(questions: Sequence[BankItem]) -> Iterator[list[Side]]:
     """Every statement held true in one question and false in another that asks the same thing."""
     from qlint.keygroups import same_words  # numpy: imported only when the bank is checked
 
-    records = [item.features.get(NAME) or b"" for item in questions]
     # a question pasted a hundred thousand times is compared in its first MAX_GROUP copies
-    for group, orders in same_words(records, MAX_GROUP):
-        copies = copies_of(group, records)
+    for group, orders, records in same_words(*gather(questions, NAME), MAX_GROUP):
+        copies = copies_of(records)
         keys = {i: questions[i].keys for i in group}
         for part in same_asks(group, orders, copies):
             yield from conflicts(part, copies, keys)

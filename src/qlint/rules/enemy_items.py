@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from qlint.bankwords import decode_records, encode_records
+from qlint.bankwords import decode_records, encode_records, gather
 from qlint.finding import Severity
 from qlint.giveaway import extract
 from qlint.items import BankItem
@@ -27,8 +27,9 @@ class Options(RuleOptions):
         "words either side of the key that are read for what it speaks of"))
     min_shared: int = Field(default=2, ge=1, le=100, description=(
         "content words of the key's own stem that must stand in that window"))
-    min_share: float = Field(default=0.3, ge=0, le=1, description=(
-        "... and the share of the key's stem's content words they must be"))
+    min_share: float = Field(default=0.4, ge=0, le=1, description=(
+        "... and the share of the key's stem's content words they must be (each weighed by how rare it is in the "
+        "bank's stems)"))
 
 
 def _extract(question: Question, options: Options) -> bytes:
@@ -39,10 +40,9 @@ def pairs(questions: Sequence[BankItem], options: Options) -> list:
     """Every find (``qlint.giveawaysearch.Find``) the check reports."""
     from qlint.giveawaysearch import Settings, finds, join  # numpy: imported only when the bank is checked
 
-    records = [item.features.get(NAME) or b"" for item in questions]
     settings = Settings(frozenset(options.fields), options.max_places, options.window, options.min_shared,
                         options.min_share)
-    return finds(join(records), settings)
+    return finds(join(*gather(questions, NAME)), settings)
 
 
 def _where(item: BankItem) -> str:
@@ -93,6 +93,7 @@ RULE = BankRule(
     code="Q604",
     name=NAME,
     severity=Severity.WARNING,
+    enabled=False,
     summary="One question's stem or keyed statement (or its explanation, when asked) states another question's "
             "key, in words that speak of what that question asks (\"Wolverine's real name is James Howlett\" against \"What is the real "
             "name of Wolverine?\"): the two are enemy items.",
@@ -109,7 +110,11 @@ RULE = BankRule(
            "`max-places` questions is a stock phrase. The words around it must speak of what the key's own stem "
            "asks (`min-shared` of its content words, `min-share` of them), so that a name met in passing does not "
            "count. Questions that share most of their stem (a passage, a scenario, a near-duplicate) are left to "
-           "near-duplicate-stem."),
+           "near-duplicate-stem. Off by default: on a trivia bank a developer's sample of 34 findings held 25 that "
+           "give the answer away or help to it strongly, short of the 0.90 a default rule needs; the rest name the "
+           "key beside the topic of the other question but not what it asks (\"Margaret Thatcher in The Iron "
+           "Lady\" against \"Which prime minister studied chemistry?\"). `qlint check --form` turns it on, for "
+           "form-conflict."),
     options=Options,
     check=check,
     extract=_extract,

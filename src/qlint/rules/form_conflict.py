@@ -47,9 +47,9 @@ RULE = FormRule(
          "point twice, and contradictory copies mark a candidate wrong on one of them whatever they answer."),
     use_instead="Draw one question of each pair; the bank's own findings (enemy-items, near-duplicate-stem, "
                 "contradictory-keys) name the pairs before a form is drawn.",
-    notes=("Runs with `qlint check --form FORM`. The pairs are those the bank rules report about the whole bank "
-           "(enemy-items, near-duplicate-stem, contradictory-keys); a rule that did not run contributes none, and "
-           "the run says so."),
+    notes=("Runs with `qlint check --form FORM`, which also turns on enemy-items. The pairs are those the bank rules "
+           "report about the whole bank (enemy-items, near-duplicate-stem, contradictory-keys); a rule that did not "
+           "run (one ignored) contributes none, and the run says so."),
     check=check,
     passing=(_BANK + "# form: [wolverine-name, storm-power]\n",),
     failing=(_BANK + "# form: [wolverine-name, wolverine-debut, storm-power]\n",),
