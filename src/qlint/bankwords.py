@@ -140,11 +140,6 @@ def codes_of(words: list[str]) -> list[int]:
     return [p for p, _ in map(_codes, words) if p]
 
 
-def content_codes(codes: list[int]) -> set[int]:
-    """The content words among a text's phrase codes."""
-    return {c for c in codes if c & CONTENT_BIT}
-
-
 def ask_digests(stem: Stem) -> tuple[int, int, list[int]]:
     """What a stem asks: its words in order and sorted, as two digests, and the words themselves as 32-bit numbers
     (to tell a swapped pair of neighbours from other reorderings). Function words, polarity ("true", "NOT": read

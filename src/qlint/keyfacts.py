@@ -14,7 +14,6 @@ import re
 import struct
 from array import array
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from qlint.bankwords import ask_digests, one_swap, read_stem, statement
