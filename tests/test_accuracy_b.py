@@ -140,10 +140,15 @@ def test_extraneous_info_message_quotes_the_stem_as_written(registry):
 
 # ---- cue rules: the false-alarm classes stay quiet, true cues still fire ----------------------------------------------
 
-def test_short_names_judge_only_a_key_much_longer_than_every_distractor(registry):
-    long_key = [("Leaky rectified linear", True), ("tanh", False), ("GELU", False), ("ReLU", False)]
-    assert fired(question("Which activation keeps a small slope for negative inputs?", long_key),
-                 "option-length", registry)
+def test_among_names_only_a_key_that_is_a_statement_is_a_length_cue(registry):
+    # a longer name among names is how the names are; a qualified statement among names is the cue
+    long_name = [("Leaky rectified linear", True), ("tanh", False), ("GELU", False), ("ReLU", False)]
+    assert fired(question("Which activation keeps a small slope for negative inputs?", long_name),
+                 "option-length", registry) == []
+    statement = [("A rectifier that keeps a small slope for negative inputs", True), ("tanh", False),
+                 ("GELU", False), ("Swish", False)]
+    assert fired(question("Which activation suits sparse negative inputs best?", statement), "option-length",
+                 registry)
     near_key = [("state-sponsored hackers", True), ("black hat hackers", False), ("hacktivists", False),
                 ("competitors", False)]
     assert fired(question("Which attackers have the most resources?", near_key), "option-length", registry) == []

@@ -97,7 +97,8 @@ def test_bad_config_exits_two_with_a_hint(run_cli, write):
 
 
 def test_rule_options_from_config(run_cli, write):
-    text = CLEAN.replace("loss.item()", "loss.item(), a method that copies the value to the host")
+    text = CLEAN.replace("loss.item()", "It copies the one value to the host as a Python float").replace(
+        "loss.detach()", "A detached tensor").replace("loss.clone()", "A cloned tensor")
     path = write("b.yaml", text)
     write("qlint.toml", 'extend-select = ["option-length"]\n')
     assert "option-length" in run_cli("check", path)[1]

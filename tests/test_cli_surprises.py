@@ -144,16 +144,16 @@ def test_fix_on_a_named_gift_file_names_only_that_file(run_cli, write, tmp_path)
 
 
 def test_rules_listing_follows_the_config(run_cli, write, tmp_path):
-    write("qlint.toml", 'extend-select = ["option-length"]\nignore = ["near-duplicate-stem"]\n'
+    write("qlint.toml", 'extend-select = ["negative-stem"]\nignore = ["near-duplicate-stem"]\n'
                         '[rules.correct-count]\nseverity = "warning"\n')
     code, out, _ = run_cli("rules", cwd=tmp_path)
     lines = {line.split()[1]: line for line in out.splitlines()}
     assert code == 0
-    assert " on " in lines["option-length"] and "(off by default)" in lines["option-length"]
+    assert " on " in lines["negative-stem"] and "(off by default)" in lines["negative-stem"]
     assert " off " in lines["near-duplicate-stem"] and "(on by default)" in lines["near-duplicate-stem"]
     assert "warning  on" in lines["correct-count"] and "default error" in lines["correct-count"]
     listed = {r["name"]: r for r in json.loads(run_cli("rules", "--format", "json")[1])}
-    assert listed["option-length"]["enabled"] and not listed["option-length"]["enabled_by_default"]
+    assert listed["negative-stem"]["enabled"] and not listed["negative-stem"]["enabled_by_default"]
     assert listed["correct-count"]["severity"] == "warning" and listed["correct-count"]["default_severity"] == "error"
 
 

@@ -110,12 +110,6 @@ UNEVEN = [
      ("Lists are pinned", False), ("Python leaks", False)],
     [("Short-lived credentials", False), ("Least privilege", False), ("Longer key names", False),
      ("Rotating every key by hand each morning before any of the engineers start their work", True)],
-    [("Blood pressure", False), ("Heart rate", False),
-     ("The ratio of the stroke volume to the end-diastolic volume of the left ventricle, in percent", False),
-     ("Cardiac output", True)],
-    [("The court will apply the reasonable person standard to the defendant's conduct", True),
-     ("Negligence", False), ("A tort claim for battery under the common law of the forum state", False),
-     ("The plaintiff wins because the defendant breached the duty of care owed to every visitor", False)],
     [("It halves the number of parameters while keeping every layer and its accuracy the same", True),
      ("It is faster", False)],
     [("Recompute activations in the backward pass and discard them after the forward pass", True),
@@ -127,7 +121,20 @@ UNEVEN = [
 ]
 
 
-@pytest.mark.parametrize("options", EVEN, ids=[f"even-{i}" for i in range(len(EVEN))])
+# a long or a short distractor is uneven, but it points to no key: a test-wise candidate who picks the longest option
+# is wrong here, and one who drops the shortest loses nothing
+NO_KEY_CUE = [
+    [("Blood pressure", False), ("Heart rate", False),
+     ("The ratio of the stroke volume to the end-diastolic volume of the left ventricle, in percent", False),
+     ("Cardiac output", True)],
+    [("The court will apply the reasonable person standard to the defendant's conduct", True),
+     ("Negligence", False), ("A tort claim for battery under the common law of the forum state", False),
+     ("The plaintiff wins because the defendant breached the duty of care owed to every visitor", False)],
+]
+
+
+@pytest.mark.parametrize("options", EVEN + NO_KEY_CUE, ids=[f"even-{i}" for i in range(len(EVEN))]
+                         + [f"no-key-cue-{i}" for i in range(len(NO_KEY_CUE))])
 def test_natural_option_lists_pass(options, registry):
     assert fired(q(STEM, options), "option-length", registry) == []
 

@@ -246,9 +246,10 @@ def _config_bank(tmp_path: Path) -> Path:
     ("# limits\nmax-alias-expansion = 1000000000000\n", "qlint.toml:2: max-alias-expansion"),
     ("max-file-size = 10737418240\n", "qlint.toml:1: max-file-size"),
     ("max-file-size = true\n", "qlint.toml:1: max-file-size"),   # not a size of 1 byte
-    ("# house limits\n[rules.option-length]\nlong-ratio = 1e300\n", "qlint.toml:2: [rules.option-length]: long-ratio"),
+    ("# house limits\n[rules.option-length]\nkey-ratio = 1e300\n", "qlint.toml:2: [rules.option-length]: key-ratio"),
     ("[rules.answer-position-bias]\nmax-run = 1000000000000000\n", "max-run"),
-    ("[rules.reading-level]\nmax-grade = inf\n", "max-grade"),
+    ("[rules.reading-grade]\nmax-grade = inf\n", "max-grade"),
+    ("[rules.reading-level]\nmax-sentence-words = 1e400\n", "max-sentence-words"),
 ])
 def test_numbers_in_the_config_are_bounded(text, needle, tmp_path):
     root = _config_bank(tmp_path)

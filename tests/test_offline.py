@@ -25,9 +25,13 @@ sys.exit(main(sys.argv[1:]))
 
 
 def test_check_runs_with_the_network_unreachable(tmp_path):
-    stem = ("Considering the aforementioned computational considerations regarding the instantiation of "
-            "heterogeneous parallelisation configurations, notwithstanding organisational particularities, "
-            "which consideration predominantly determines the appropriateness of implementation?")
+    # one long dense sentence, four times: reading-level counts its words, reading-grade grades the whole
+    sentence = ("Considering the aforementioned computational considerations regarding the instantiation of "
+                "heterogeneous parallelisation configurations, notwithstanding organisational particularities and "
+                "the jurisdictional data-residency considerations of multinational organisations, administrators "
+                "evaluate interoperability, maintainability and the appropriateness of every implementation, while "
+                "their many stakeholders anticipate considerable operational variability across every region. ")
+    stem = sentence * 4 + "Which consideration predominantly determines it?"
     (tmp_path / "q.yaml").write_text(
         f"id: hard\nstem: {stem}\noptions:\n  - {{text: Bandwidth, correct: true, rationale: Correct.}}\n"
         "  - {text: Colour, rationale: Incorrect.}\n", encoding="utf-8")
@@ -35,10 +39,11 @@ def test_check_runs_with_the_network_unreachable(tmp_path):
            "NO_COLOR": "1"}
     for target in (tmp_path, ROOT / "bank"):
         proc = subprocess.run([sys.executable, "-c", GUARD, "check", str(target), "--format", "json",
-                               "--extend-select", "reading-level"],
+                               "--select", "reading-level,reading-grade"],
                               capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
         assert "network access attempted" not in proc.stderr + proc.stdout
         assert "tried to download" not in proc.stderr + proc.stdout
         assert proc.returncode in (0, 1), proc.stderr
         if target == tmp_path:
-            assert '"reading-level"' in proc.stdout  # the readability path really ran
+            # the readability paths really ran
+            assert '"reading-level"' in proc.stdout and '"reading-grade"' in proc.stdout

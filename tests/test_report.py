@@ -18,9 +18,21 @@ TOPICS = [
     "loss scaling factors", "frozen embedding layers", "weight tying", "sequence packing", "dynamic padding",
     "torch.compile graph breaks", "autograd hooks",
 ]
+# a dense stem: reading-grade grades it (100+ words in 3+ sentences) above 16, and its second sentence runs past
+# reading-level's 40 words
 HARD = ("Considering the aforementioned computational considerations regarding the instantiation of heterogeneous "
-        "parallelisation configurations, notwithstanding the organisational particularities characterising "
-        "contemporary institutional infrastructure, which consideration predominantly determines appropriateness?")
+        "parallelisation configurations, administrators must evaluate alternatives methodically. Comprehensive "
+        "documentation, institutional accountability and interoperability requirements substantially complicate "
+        "implementation decisions, particularly regarding authentication, authorisation and cryptographic "
+        "certification, notwithstanding the organisational particularities characterising contemporary "
+        "institutional infrastructure and the many jurisdictional data-residency considerations that the multinational "
+        "organisations operating heterogeneous environments simultaneously encounter. Organisational stakeholders "
+        "additionally anticipate considerable operational variability, necessitating continuous monitoring and "
+        "sophisticated capacity planning methodologies. Consequently, experienced practitioners systematically "
+        "prioritise interoperability and maintainability. Institutional procurement regulations and contractual "
+        "obligations introduce further complications for many international organisations. Which consideration "
+        "predominantly determines "
+        "appropriateness?")
 DUP = "A training job on eight GPUs slows down after enabling {x}; what is the most likely reason for the slowdown?"
 
 
@@ -87,8 +99,7 @@ def _json(run_cli, *args) -> dict:
 
 
 def test_summary_numbers_equal_check_json(run_cli, bank):
-    # reading-level and option-length are off by default: on, so that their numbers are compared too
-    extra = ("--extend-select", "reading-level,option-length")
+    extra = ()
     check = _json(run_cli, "check", bank, "--format", "json", *extra)
     stats = _json(run_cli, "stats", bank, "--format", "json", *extra)
     assert check["findings"], "the test bank must produce findings"
@@ -112,8 +123,12 @@ def test_summary_numbers_equal_check_json(run_cli, bank):
     assert ", ".join(f"{'ABCD'[i]} {c}" for i, c in enumerate(four["counts"])) in bias[0]["message"]
 
     # reading level, option length, near-duplicates: the same counts check reports
-    assert stats["reading"]["findings"] == per_rule["reading-level"] == stats["reading"]["above_target"] >= 1
-    assert stats["lengths"]["findings"] == per_rule["option-length"]
+    reading = stats["reading"]
+    assert reading["findings"] == per_rule["reading-level"] >= 1
+    assert reading["findings"] == reading["long_sentences"] + reading["long_stems"] + reading["long_options"]
+    assert reading["grade_findings"] == per_rule["reading-grade"] == reading["above_target"] == reading["graded"] == 1
+    assert stats["lengths"]["findings"] == per_rule["option-length"] >= 1
+    assert stats["lengths"]["bias_findings"] == [f for f in check["findings"] if f["rule"] == "key-length-bias"]
     near = stats["near_duplicates"]
     assert near["findings"] == per_rule["near-duplicate-stem"] == near["questions_in_clusters"] == 5
     assert sorted(c["size"] for c in near["clusters"]) == [2, 3]
@@ -132,10 +147,11 @@ def test_summary_follows_select_and_suppressions(run_cli, bank, tmp_path):
     text = path.read_text()
     path.write_text(text.replace("  - id: dup-a1\n",
                                  "  - id: dup-a1\n    qlint: {ignore: {near-duplicate-stem: kept on purpose}}\n"))
-    check = _json(run_cli, "check", bank, "--format", "json", "--ignore", "reading-level")
-    stats = _json(run_cli, "stats", bank, "--format", "json", "--ignore", "reading-level")
+    check = _json(run_cli, "check", bank, "--format", "json", "--ignore", "reading-level,reading-grade")
+    stats = _json(run_cli, "stats", bank, "--format", "json", "--ignore", "reading-level,reading-grade")
     assert stats["totals"]["findings"] == check["summary"]["findings"]
     assert not stats["reading"]["rule_active"] and stats["reading"]["findings"] == 0
+    assert not stats["reading"]["grade_active"] and stats["reading"]["graded"] == 0
     near = stats["near_duplicates"]
     assert near["findings"] == sum(f["rule"] == "near-duplicate-stem" for f in check["findings"]) == 4
     members = {m["id"]: m["flagged"] for c in near["clusters"] for m in c["members"]}

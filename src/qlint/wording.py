@@ -36,6 +36,7 @@ def validation_message(exc: ValidationError, allowed: Iterable[str], where: str,
             close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(allowed)}"
             lines.append(f"{where_key}: unknown key {key!r}{hint}")
-        else:
-            lines.append(f"{where_key}: {key}: {err['msg']}")
+        else:   # a validator's own sentence, without pydantic's "Value error, "; a check of the whole table has no key
+            message = err["msg"].removeprefix("Value error, ")
+            lines.append(f"{where_key}: {key}: {message}" if key else f"{where_key}: {message}")
     return "\n".join(lines)

@@ -10,6 +10,7 @@ air-gapped CI have none).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from qlint.language.words import CODE_SPAN
@@ -92,3 +93,306 @@ def grade(text: str) -> tuple[float, int]:
     plain = " ".join(plain_tokens)
     sentences = max(1, sentence_count(plain), len(_SENTENCE_END.findall(plain)))
     return 0.39 * count / sentences + 11.8 * sum(totals) / count - 15.59, count
+
+
+# --- sentences and words, for limits an author can act on -----------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """One sentence of a text: where it is (character offsets), how many words it has, and which paragraph
+    (counted from 0, a blank line apart) it is in."""
+
+    start: int
+    end: int
+    words: int
+    paragraph: int
+
+
+# What is not prose. A fenced code block, a table row, an image, a display formula, a LaTeX environment marker,
+# row break or rule, an HTML line or paragraph break: each ends a sentence and has no words. An inline code span,
+# a URL or an inline formula is one word. Every alternative scans forward to its own end or fails at once, so a
+# pass over the text is linear in its length (no pattern here can backtrack over a long run).
+_OPAQUE = re.compile(
+    r"(?P<cut>```[\s\S]*?(?:```|\Z)|~~~[\s\S]*?(?:~~~|\Z)|^[ \t]*\|[^\n]*\|[ \t]*$|!\[[^\[\]\n]*\]\([^()\n]*\)"
+    r"|\$\$[^$]*\$\$|\\(?:begin|end)\{[^}\n]{0,40}\}|\\\\|\\hline|<br\s*/?>|</?p>)"
+    r"|(?P<word>`[^`\n]+`|(?:https?://|www\.)[^\s<>]*[^\s<>.,;:!?)\]'\"]|\$[^$\n]{1,300}\$)",
+    re.M)
+# where a sentence may end, found by its first character (so that the scan skips the rest of the text in C) and
+# judged in ``_Splitter.prose``: sentence punctuation (closing quotes and brackets kept with it) before a space or
+# the end, or run into the next sentence's capital ("recession.As a result"); a colon that opens a capitalised clause
+# or list ("the following requirements: Each object ..."); a line break; an item marker of a list run into the text
+# ("... as follows: (1) H and Y ...; (2) F and G ...")
+_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]")
+_RUN_IN = re.compile(r"[A-Z][a-z]")
+_COLON_OPENS = re.compile(r"[ \t]+[\"'“‘(]?[A-Z]")
+_ITEM = re.compile(r"\((?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})\)(?=\s)")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+# a full stop after these is not the end of a sentence (compared lower-case, without their inner dots' last one)
+_ABBREVIATIONS = frozenset("mr mrs ms dr prof st sr jr vs cf e.g i.e fig figs eq no nos vol pp approx u.s u.k "
+                           "a.m p.m ca et al".split())
+# the characters every _OPAQUE match contains: a text with none of them has nothing but prose
+_OPAQUE_STARTS = ("`", "~~~", "|", "![", "$", "\\", "<", "://", "www.")
+_CLOSED = re.compile(r"`.*[.!?]`$")
+_NEXT_CAPITAL = re.compile(r"\s+[A-Z]")
+_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]{0,7})$")
+
+
+@lru_cache(maxsize=100_000)
+def _is_word(token: str) -> bool:
+    """A whitespace-delimited token that is a word: it has a letter or a digit."""
+    return any(map(str.isalnum, token))
+
+
+def _words(chunk: str) -> int:
+    return sum(map(_is_word, chunk.split()))
+
+
+def _abbreviation_before(text: str, dot: int) -> bool:
+    match = _LAST_WORD.search(text, max(0, dot - 8), dot)
+    return match is not None and match.group(1).lower().rstrip(".") in _ABBREVIATIONS
+
+
+def _wrapped(text: str, newline: int) -> bool:
+    """A line break inside a sentence: the line before ends in a lower-case letter, a comma or a hyphen, and the
+    next line starts with a lower-case letter (hard-wrapped prose, not a list, a table or a verse)."""
+    before = text[max(0, newline - 2):newline].rstrip(" \t")
+    after = text[newline + 1:newline + 40].lstrip(" \t")
+    return bool(before) and (before[-1].islower() or before[-1] in ",-") and after[:1].islower()
+
+
+class _Splitter:
+    """Sentences of one text, built piece by piece (``sentences`` drives it)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.out: list[Sentence] = []
+        self.start: int | None = None
+        self.words = 0
+        self.paragraph = 0
+
+    def close(self, end: int) -> None:
+        if self.start is not None and self.words:
+            while end > self.start and self.text[end - 1].isspace():
+                end -= 1
+            self.out.append(Sentence(self.start, end, self.words, self.paragraph))
+        self.start, self.words = None, 0
+
+    def add(self, start: int, end: int) -> None:
+        """Prose from ``start`` to ``end``: its words join the current sentence."""
+        count = _words(self.text[start:end])
+        if count:
+            if self.start is None:
+                self.start = start + len(self.text[start:end]) - len(self.text[start:end].lstrip())
+            self.words += count
+
+    def word(self, start: int) -> None:
+        if self.start is None:
+            self.start = start
+        self.words += 1
+
+    def prose(self, start: int, end: int) -> None:
+        text = self.text
+        position = start
+        for match in _MARK.finditer(text, start, end):
+            mark, at, after = match.group(), match.start(), match.end()
+            first = mark[0]
+            if first == "\n":
+                if _wrapped(text, at):
+                    continue
+                self.add(position, at)
+                self.close(at)
+                if _PARAGRAPH_BREAK.match(text, at):
+                    self.paragraph += 1
+            elif first == "(":
+                if (at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_(")) or not _ITEM.match(text, at, end):
+                    continue
+                self.add(position, at)   # the item marker starts the next sentence
+                self.close(at)
+                position = at
+                continue
+            elif first == ":":
+                if not _COLON_OPENS.match(text, after, end):
+                    continue
+                self.add(position, after)
+                self.close(after)
+            elif not self._ends(mark, at, after, end):
+                continue
+            else:
+                self.add(position, after)
+                self.close(after)
+            position = after
+        self.add(position, end)
+
+    def _ends(self, mark: str, at: int, after: int, end: int) -> bool:
+        """Whether sentence punctuation ends a sentence: before a space or the end, or run into a capitalised word
+        ("failed.The retry") after a letter, a digit or a bracket; never a lone full stop after an abbreviation."""
+        text = self.text
+        if mark == "." and _abbreviation_before(text, at):
+            return False
+        if after >= end or text[after].isspace():
+            return True
+        return (mark[-1] in ".!?" and at > 0 and (text[at - 1].isalnum() or text[at - 1] in ")]")
+                and _RUN_IN.match(text, after, end) is not None)
+
+
+def sentences(text: str) -> list[Sentence]:
+    """The sentences of a text, in order, each with its words. Code blocks, tables, images and display formulas
+    are not prose (they end a sentence and count no words); an inline code span, a URL or a formula is one word.
+    A line break ends a sentence unless the line is hard-wrapped prose. Work is linear in the text's length."""
+    splitter = _Splitter(text)
+    position = 0
+    for match in _OPAQUE.finditer(text) if any(c in text for c in _OPAQUE_STARTS) else ():
+        if match.start() > position:
+            splitter.prose(position, match.start())
+        word = match.group("word")
+        if word is not None:
+            splitter.word(match.start())
+            if _CLOSED.match(word) and _NEXT_CAPITAL.match(text, match.end()):
+                splitter.close(match.end())   # `Restricted.` The next ...: the span held the full stop
+        else:
+            splitter.close(match.start())
+        position = match.end()
+    if position < len(text):
+        splitter.prose(position, len(text))
+    splitter.close(len(text))
+    return splitter.out
+
+
+# the question after a blank line refers back to the text before it: that text is a reading passage (an argument,
+# an excerpt) the question asks about, material the candidate reads rather than the writer's wording of the ask
+_REFERS_BACK = re.compile(r"\b(?:passages?|authors?|author's|argument|arguments|reasoning|excerpts?|paragraphs?"
+                          r"|lines?\s+\d+|poem|speaker|narrator|essay|article|text|above|preceding|conclusion"
+                          r"|premises?|claims?|discrepancy|according\s+to|if\s+true)\b", re.I)
+# text before the question this long is reading material whatever the question says about it (a scenario is shorter)
+PASSAGE_WORDS = 150
+
+
+def passage_length(text: str, found: list[Sentence]) -> int:
+    """How many of ``found`` (the sentences of a stem, from ``sentences``) form a passage: the paragraphs before
+    the last one, when that last paragraph asks about them ("the passage", "the author", "the argument above") or
+    they run to PASSAGE_WORDS words; 0 when the stem has no such passage."""
+    if not found or found[-1].paragraph == found[0].paragraph:
+        return 0
+    last = found[-1].paragraph
+    first = next(i for i, s in enumerate(found) if s.paragraph == last)
+    if sum(s.words for s in found[:first]) >= PASSAGE_WORDS:
+        return first
+    return first if _REFERS_BACK.search(text, found[first].start, found[-1].end) else 0
+
+
+_ENGLISH = frozenset("the of and to in is that for it with as on are be this by was which or from an at not have "
+                     "has can will what their they when you your its into than these those were been would should "
+                     "does do who how why".split())
+_FRENCH = frozenset("de la le les et des du un une est en que qui pour dans par sur au aux ce cette sont ou ne pas "
+                    "il elle ils lors chez".split())
+
+
+def is_english(text: str) -> bool:
+    """Whether a text reads as English, by its function words: Flesch-Kincaid is an English formula."""
+    tokens = LOWER_WORD.findall(text.lower())
+    english = sum(t in _ENGLISH for t in tokens)
+    return english >= 0.08 * len(tokens) and english >= 2 * sum(t in _FRENCH for t in tokens)
+
+
+LOWER_WORD = re.compile(r"[a-zà-öø-ÿ']+")
+
+
+@dataclass(frozen=True, slots=True)
+class GradeParts:
+    """What a Flesch-Kincaid grade is made of, kept apart so that some words can be counted as plain: the words,
+    sentences and syllables of a text, and its words of three syllables or more (lower-case) with how often each
+    occurs."""
+
+    words: int
+    sentences: int
+    syllables: int
+    long_words: dict[str, int]
+
+    def grade(self, plain_words: frozenset[str] | set[str] = frozenset()) -> float:
+        """The grade, with each word of ``plain_words`` counted as two syllables: as a familiar word, not a hard
+        one."""
+        total = self.syllables - sum((syllables(w) - 2) * n for w, n in self.long_words.items() if w in plain_words)
+        return 0.39 * self.words / max(1, self.sentences) + 11.8 * total / max(1, self.words) - 15.59
+
+
+@lru_cache(maxsize=200_000)
+def long_words_of(token: str) -> tuple[str, ...]:
+    """The words of three syllables or more in a whitespace-delimited token, lower-case (identifiers, code and URLs
+    have none)."""
+    plain, _, total = _token(token)
+    if total < 3:
+        return ()
+    return tuple(w.lower() for w in _PLAIN_WORD.findall(plain) if syllables(w) >= 3)
+
+
+def grade_parts(text: str, found: list[Sentence]) -> GradeParts:
+    """The grade's parts of these sentences of ``text`` (identifiers, code and URLs count as a one-syllable word,
+    as in ``grade``)."""
+    words = syllable_total = 0
+    long_words: dict[str, int] = {}
+    for s in found:
+        chunk = text[s.start:s.end]
+        if "`" in chunk:
+            chunk = CODE_SPAN.sub(" term ", chunk)
+        for token in chunk.split():
+            _, count, total = _token(token)
+            words += count
+            syllable_total += total
+            for word in long_words_of(token) if total >= 3 else ():
+                long_words[word] = long_words.get(word, 0) + 1
+    return GradeParts(words, len(found), syllable_total, long_words)
+
+
+_CANDIDATE = re.compile(r"[a-z]{5,}")
+
+
+def long_words_in(text: str) -> frozenset[str]:
+    """The distinct words of three syllables or more in a text, lower-case, in one pass of C (shorter words have
+    fewer syllables; unlike ``grade_parts``, words inside identifiers count too)."""
+    return frozenset(w for w in set(_CANDIDATE.findall(text.lower())) if _is_long(w))
+
+
+@lru_cache(maxsize=200_000)
+def _is_long(word: str) -> bool:
+    return syllables(word) >= 3
+
+
+def most_words(text: str) -> int:
+    """An upper bound of the words ``sentences`` finds in a text, worked out in C. A short text has at most half its
+    characters, rounded up (a word is at least one character, and at least one more separates it from the next); a
+    longer one at most its whitespace-delimited tokens plus one for every character that can split a token (a full
+    stop run into the next sentence, a list item, a code span, a URL, a formula or a markup break inside it)."""
+    if len(text) < 80:
+        return (len(text) + 1) // 2
+    return len(text.split()) + sum(map(text.count, ".!?:(…`$/\\<"))
+
+
+@dataclass(frozen=True, slots=True)
+class StemMeasure:
+    """A stem as reading-level measures it: its sentences after any passage (``asked``), and the passage's."""
+
+    asked: list[Sentence]
+    passage: list[Sentence]
+
+    @property
+    def words(self) -> int:
+        return sum(s.words for s in self.asked)
+
+    @property
+    def passage_words(self) -> int:
+        return sum(s.words for s in self.passage)
+
+    @property
+    def longest(self) -> int:
+        return max((s.words for s in self.asked), default=0)
+
+
+def measure_stem(stem: str) -> StemMeasure:
+    found = sentences(stem)
+    split = passage_length(stem, found)
+    return StemMeasure(found[split:], found[:split])
+
+
+def words_in_text(text: str) -> int:
+    """Words of a text as reading-level counts them (code, tables and images are not words)."""
+    return sum(s.words for s in sentences(text))

@@ -9,6 +9,8 @@ from functools import lru_cache
 # a word as the cue rules read it: letters, then letters, apostrophes and hyphens
 WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*")
 CODE_SPAN = re.compile(r"`[^`]*`")
+# a Markdown image, or an HTML one (alt text and address hold no brackets: a scan stops at the next one)
+IMAGE = re.compile(r"!\[[^\[\]\n]*\]\([^()\n]*\)|<img\b", re.I)
 # "[title]", "[step]" markers of how-to sources; never content
 MARKUP = re.compile(r"\[[a-z]+\]")
 # runs of lower-case letters and digits (what ``lower_words`` and the term lists compare)
@@ -110,3 +112,16 @@ def is_code(text: str) -> bool:
     if " " not in t and _IDENT_TOKEN.match(t) and re.search(r"[_.()\[\]=]|[a-z][A-Z]", t):
         return True
     return False
+
+
+# the small words a title leaves in lower case ("The Lord of the Rings", "Le Rouge et le Noir")
+_TITLE_SMALL = frozenset("a an and as at but by for from in into nor of on or the to with vs de des du et la le les "
+                         "l d un une".split())
+_TITLE_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def is_title(text: str) -> bool:
+    """A name or a title rather than a statement: nearly every word that is not a small word is capitalised
+    ("Amazon Simple Storage Service", "The Return of the King", "Martin Luther King, Jr.")."""
+    words = [w for w in _TITLE_WORD.findall(text) if w.lower() not in _TITLE_SMALL]
+    return bool(words) and sum(w[0].isupper() for w in words) >= 0.75 * len(words)

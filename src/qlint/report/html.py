@@ -171,7 +171,7 @@ def chart_reading(plt, s: BankSummary) -> str:
     fig, ax = plt.subplots(figsize=(7, 3.3))
     ax.set_title("Reading grade of stems (Flesch-Kincaid)")
     if not r.bins:
-        _empty(ax, f"No stem has {r.min_words}+ plain words to grade")
+        _empty(ax, f"No stem has {r.min_words}+ words in {r.min_sentences}+ sentences to grade")
         return svg_of(fig, "chart-reading", "Reading-level distribution")
     xs = [b["grade"] for b in r.bins]
     ys = [b["stems"] for b in r.bins]
@@ -476,24 +476,43 @@ def _section_keys(plt, s: BankSummary) -> str:
 
 def _section_reading(plt, s: BankSummary, base: Path) -> str:
     r = s.reading
-    stats = _stats([(r.stems, "stems"), (r.graded, f"graded ({r.min_words}+ words)"),
-                    (r.too_short, "too short to grade"), (r.target, "target grade"),
-                    (r.above_target, "above target"), (r.findings, "reading-level findings"),
-                    (r.median, "median grade"), (r.max, "highest grade")])
+    limits = r.limits
+    stats = _stats([(r.stems, "stems"), (r.long_sentences, f"with a sentence over {limits.get('max_sentence_words')} words"),
+                    (r.long_stems, f"stems over {limits.get('max_stem_words')} words"),
+                    (r.long_options, f"options over {limits.get('max_option_words')} words"),
+                    (r.findings, "reading-level findings"), (r.passages, "with a reading passage"),
+                    (r.graded, f"graded ({r.min_words}+ words, {r.min_sentences}+ sentences)"),
+                    (r.above_target, f"above grade {r.target:g}"), (r.grade_findings, "reading-grade findings"),
+                    (r.median, "median grade")])
     note = ""
-    if r.above_target != r.findings and r.rule_active:
-        note = (f"<p class='muted'>{r.above_target - r.findings} stem(s) above the target are suppressed or "
-                "ignored, so check does not report them.</p>")
     if not r.rule_active:
-        note = "<p class='muted'>reading-level is not enabled in this run; the target shown is its default.</p>"
+        note += "<p class='muted'>reading-level is not enabled in this run; the limits shown are its defaults.</p>"
+    if not r.grade_active:
+        note += "<p class='muted'>reading-grade is not enabled in this run: no stem was graded.</p>"
+    elif r.above_target != r.grade_findings:
+        note += (f"<p class='muted'>{r.above_target - r.grade_findings} stem(s) above the grade are suppressed or "
+                 "ignored, so check does not report them.</p>")
     top = sorted((q for q in s.questions if q.graded and q.grade is not None), key=lambda q: -q.grade)[:10]
     table = html_table(["question", "file", "grade", "words"],
                    [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, base), q.grade, q.words] for q in top],
                    numeric={2, 3}, raw={0, 1})
-    return (f"<p class='lead'>Flesch-Kincaid grade of each stem against the configured target "
-            f"(code, identifiers and URLs are not counted).</p>{stats}{note}"
+    longest = sorted(s.questions, key=lambda q: -q.longest_sentence)[:10]
+    sentences = html_table(["question", "file", "longest sentence (words)", "stem words"],
+                           [[f"<code>{_e(q.id)}</code>", _file_link(q.path, q.line, base), q.longest_sentence, q.words]
+                            for q in longest if q.longest_sentence], numeric={2, 3}, raw={0, 1})
+    objectives = html_table(["objective", "stems", "long sentences", "long stems", "median words", "graded",
+                             "median grade", "above grade"],
+                            [[o["objective"] or "(no objective)", o["stems"], o["long_sentences"], o["long_stems"],
+                              o["median_words"], o["graded"], o["median_grade"], o["above_target"]]
+                             for o in r.objectives], numeric=set(range(1, 8)))
+    return (f"<p class='lead'>What reading-level holds every stem and option to (sentence, stem and option length, "
+            f"in words; code, tables and formulas are not counted), and the Flesch-Kincaid grade reading-grade gives "
+            f"stems long enough to grade, against the audience's grade {r.target:g}.</p>{stats}{note}"
             f"<div class='grid'><figure>{chart_reading(plt, s)}</figure>"
-            f"<div><h3>Hardest stems</h3>{table if top else '<p class=muted>No graded stems.</p>'}</div></div>")
+            f"<div><h3>Hardest stems</h3>{table if top else '<p class=muted>No graded stems.</p>'}</div></div>"
+            f"<h3>Longest sentences</h3>"
+            f"{sentences if longest and longest[0].longest_sentence else '<p class=muted>No sentences.</p>'}"
+            f"<h3>By objective</h3>{objectives}")
 
 
 def _section_lengths(plt, s: BankSummary, base: Path) -> str:
@@ -510,7 +529,28 @@ def _section_lengths(plt, s: BankSummary, base: Path) -> str:
     return (f"<p class='lead'>Characters in the key divided by the mean characters of the distractors. Around 1.0 "
             f"is healthy; a key much longer than its distractors is a cue test-wise candidates use.</p>{stats}"
             f"<div class='grid'><figure>{chart_lengths(plt, s)}</figure><div>{bands}"
-            f"<h3>Largest ratios</h3>{table if top else '<p class=muted>Nothing measured.</p>'}</div></div>")
+            f"<h3>Largest ratios</h3>{table if top else '<p class=muted>Nothing measured.</p>'}</div></div>"
+            f"{_key_length_table(length, base)}")
+
+
+def _key_length_table(length, base: Path) -> str:
+    """key-length-bias's table: how often the clearly longest option is a key, for the bank, folders, objectives."""
+    bias = length.bias
+    if bias is None:
+        return "<h3>Longest option as key</h3><p class='muted'>key-length-bias is not enabled in this run.</p>"
+    where = {"bank": "the bank", "folder": "folder", "objective": "objective"}
+    rows = [[where[g["kind"]] + (f" {g['name']}" if g["name"] else ""), g["questions"], g["key_longest"],
+             None if g["rate"] is None else f"{g['rate']:.0%}", None if g["chance"] is None else f"{g['chance']:.0%}",
+             _fixed(g["p_value"], ".2g") if g["tested"] else "not tested", "reported" if g["flagged"] else ""]
+            for g in bias["groups"]]
+    table = html_table(["group", "questions with a clearly longest option", "the key", "rate", "chance", "p",
+                        "finding"], rows, numeric={1, 2, 3, 4, 5})
+    reported = "".join(f"<li>{_file_link(f['path'], f['line'], base)}: {_e(f['message'])}</li>"
+                       for f in length.bias_findings)
+    return (f"<h3>Longest option as key</h3><p class='lead'>How often the option that is clearly the longest "
+            f"(at least {bias['min_ratio']:g}x the next) is a key, against the rate chance gives (one in the number "
+            f"of options); key-length-bias tests it exactly.</p>{table}"
+            + (f"<ul>{reported}</ul>" if reported else ""))
 
 
 def _section_findings(plt, s: BankSummary, findings: list[dict] | None, base: Path) -> str:

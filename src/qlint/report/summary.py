@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from qlint.finding import Finding, Severity
-from qlint.language.readability import grade
+from qlint.language.readability import measure_stem, words_in_text
 from qlint.wording import plural
 
 if TYPE_CHECKING:
@@ -38,6 +38,7 @@ RATIO_BANDS: tuple[tuple[str, float, float], ...] = (
 # the rules whose results the report shows, by name
 KEY_POSITIONS, NEAR_DUPLICATES, READING_LEVEL, OPTION_LENGTH = (
     "answer-position-bias", "near-duplicate-stem", "reading-level", "option-length")
+READING_GRADE, KEY_LENGTH = "reading-grade", "key-length-bias"
 
 
 @dataclass
@@ -71,10 +72,12 @@ class QuestionFacts:
     options: int
     select: int
     keys: list[int]
-    grade: float | None  # Flesch-Kincaid grade, None when the stem has no plain words
-    words: int
-    graded: bool  # enough words for the reading-level rule to judge
+    grade: float | None  # reading-grade's Flesch-Kincaid grade, None when the stem is too short to grade
+    words: int  # words of the stem after any passage, as reading-level counts them
+    graded: bool  # long enough for reading-grade to judge
     above_target: bool
+    longest_sentence: int  # words of the stem's longest sentence (after any passage)
+    passage_words: int  # words of a passage the question asks about (0: none)
     length_ratio: float | None  # key chars / mean distractor chars
     objective: str | None
     difficulty: str | None
@@ -111,9 +114,9 @@ class KeyPositions:
 
 @dataclass
 class Reading:
-    rule_active: bool
-    target: float
-    min_words: int
+    rule_active: bool  # reading-level ran (the sentence, stem, option and passage limits)
+    target: float  # reading-grade's max-grade
+    min_words: int  # reading-grade's min-words
     stems: int
     graded: int
     too_short: int
@@ -123,6 +126,16 @@ class Reading:
     median: float | None
     max: float | None
     bins: list[dict]  # whole-grade bins: {"grade": g, "stems": n} for graded stems
+    grade_active: bool = False  # reading-grade ran
+    grade_findings: int = 0  # reading-grade findings check reported
+    min_sentences: int = 0
+    limits: dict = field(default_factory=dict)  # reading-level's word limits, by option name
+    long_sentences: int = 0  # stems with a sentence over max-sentence-words
+    long_stems: int = 0  # stems over max-stem-words (after any passage)
+    long_options: int = 0  # options over max-option-words
+    passages: int = 0  # stems with a passage the question asks about
+    sentence_bins: list[dict] = field(default_factory=list)  # {"words": "0-9", "stems": n}: each stem's longest sentence
+    objectives: list[dict] = field(default_factory=list)  # the same figures per objective
 
 
 @dataclass
@@ -136,6 +149,8 @@ class Lengths:
     key_longest: int  # questions whose key is longer than every distractor
     findings: int  # option-length findings check reported
     rule_active: bool
+    bias: dict | None = None  # key-length-bias's table (None when it did not run): see its publish
+    bias_findings: list[dict] = field(default_factory=list)  # key-length-bias findings, as check prints them
 
 
 @dataclass
@@ -316,18 +331,55 @@ def _key_positions(run: Run) -> KeyPositions:
     return KeyPositions(active, options.alpha, options.min_questions, out, table["excluded"], findings, verdict)
 
 
-def _reading(run: Run, facts: list[QuestionFacts]) -> Reading:
-    options, active = _configured(run, READING_LEVEL)
+SENTENCE_BINS = ((0, 10), (10, 20), (20, 30), (30, 40), (40, 60), (60, None))
+
+
+def _sentence_bins(longest: list[int]) -> list[dict]:
+    return [{"words": f"{lo}-{hi - 1}" if hi else f"{lo}+", "stems": sum(lo <= n < (hi or n + 1) for n in longest)}
+            for lo, hi in SENTENCE_BINS]
+
+
+def _reading_figures(facts: list[QuestionFacts], limits: dict, target: float) -> dict:
+    """The reading figures of some stems: the limits reading-level holds them to, the grades reading-grade gave."""
+    graded = [f.grade for f in facts if f.graded and f.grade is not None]
+    return {
+        "stems": len(facts), "graded": len(graded), "above_target": sum(g > target for g in graded),
+        "median_grade": _round(statistics.median(graded) if graded else None),
+        "long_sentences": sum(f.longest_sentence > limits["max_sentence_words"] for f in facts),
+        "long_stems": sum(f.words > limits["max_stem_words"] for f in facts),
+        "median_words": _round(statistics.median(f.words for f in facts) if facts else None, 1),
+        "longest_sentence": max((f.longest_sentence for f in facts), default=0),
+    }
+
+
+def _reading(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) -> Reading:
+    limits_options, active = _configured(run, READING_LEVEL)
+    grading, grade_options, grade_active = run.published(READING_GRADE)
+    limits = {name: getattr(limits_options, name) for name in type(limits_options).model_fields}
     graded = [f.grade for f in facts if f.graded and f.grade is not None]
     bins: Counter[int] = Counter(int(g // 1) for g in graded)
+    by_objective: dict[str | None, list[QuestionFacts]] = defaultdict(list)
+    for f in facts:
+        by_objective[f.objective].append(f)
     return Reading(
-        rule_active=active, target=options.max_grade, min_words=options.min_words, stems=len(facts),
-        graded=len(graded), too_short=len(facts) - len(graded), above_target=sum(f.above_target for f in facts),
+        rule_active=active, target=grade_options.max_grade, min_words=grade_options.min_words, stems=len(facts),
+        graded=len(graded), too_short=len(facts) - len(graded),
+        above_target=sum(g > grade_options.max_grade for g in graded),
         findings=sum(1 for f in run.findings if f.rule == READING_LEVEL),
         mean=_round(statistics.fmean(graded) if graded else None),
         median=_round(statistics.median(graded) if graded else None),
         max=_round(max(graded) if graded else None),
         bins=[{"grade": g, "stems": bins[g]} for g in sorted(bins)],
+        grade_active=grade_active and grading is not None,
+        grade_findings=sum(1 for f in run.findings if f.rule == READING_GRADE),
+        min_sentences=grade_options.min_sentences, limits=limits,
+        long_sentences=sum(f.longest_sentence > limits["max_sentence_words"] for f in facts),
+        long_stems=sum(f.words > limits["max_stem_words"] for f in facts),
+        long_options=sum(words_in_text(o.text) > limits["max_option_words"] for q in shown for o in q.question.options),
+        passages=sum(f.passage_words > 0 for f in facts),
+        sentence_bins=_sentence_bins([f.longest_sentence for f in facts]),
+        objectives=[{"objective": name, **_reading_figures(items, limits, grade_options.max_grade)}
+                    for name, items in sorted(by_objective.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))],
     )
 
 
@@ -340,6 +392,7 @@ def _lengths(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) 
         others = [len(o.text.strip()) for o in item.question.options if not o.correct]
         if keys and others and min(keys) > max(others):
             key_longest += 1
+    bias, _, bias_active = run.published(KEY_LENGTH)
     return Lengths(
         measured=len(ratios), unmeasured=len(facts) - len(ratios),
         mean=_round(statistics.fmean(ratios) if ratios else None),
@@ -347,6 +400,8 @@ def _lengths(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) 
         max=_round(max(ratios) if ratios else None), bands=bands, key_longest=key_longest,
         findings=sum(1 for f in run.findings if f.rule == OPTION_LENGTH),
         rule_active=_active(run, OPTION_LENGTH) is not None,
+        bias=bias if bias_active else None,
+        bias_findings=[f.to_dict() for f in run.findings if f.rule == KEY_LENGTH],
     )
 
 
@@ -432,21 +487,23 @@ def summarize(run: Run, paths: list[str] | None = None, *, name: str | None = No
     paths = list(paths or [])
     shown = [q for r in run.shown for q in r.questions or ()]
     every = [q for r in run.results for q in r.questions or ()]
-    reading_options, _ = _configured(run, READING_LEVEL)
+    grading, grade_options, _ = run.published(READING_GRADE)
+    grades = {(q["path"], q["id"], q["line"]): q["grade"] for q in (grading or {}).get("questions", ())}
     per_question: Counter[tuple[str, str | None]] = Counter((f.path, f.question) for f in run.findings)
 
     facts = []
     for item in shown:
         q = item.question
-        level, words = grade(q.stem)
-        graded = words >= reading_options.min_words
+        measure = measure_stem(q.stem)
+        level = grades.get((item.path, q.id, item.line))
         facts.append(QuestionFacts(
             id=q.id, path=item.path, line=item.line, options=len(q.options), select=q.select, keys=list(q.keys),
-            grade=round(level, 2) if words else None, words=words, graded=graded,
-            above_target=graded and level > reading_options.max_grade, length_ratio=length_ratio(q),
+            grade=level, words=measure.words, graded=level is not None,
+            above_target=level is not None and level > grade_options.max_grade, length_ratio=length_ratio(q),
             objective=q.objective.strip() if q.objective and q.objective.strip() else None,
             difficulty=_difficulty(q.difficulty), tags=list(dict.fromkeys(t.strip() for t in q.tags if t.strip())),
-            findings=per_question[(item.path, q.id)],
+            findings=per_question[(item.path, q.id)], longest_sentence=measure.longest,
+            passage_words=measure.passage_words,
         ))
 
     totals = {"files": len(run.shown), "questions": len(shown), "findings": len(run.findings),
@@ -459,7 +516,7 @@ def summarize(run: Run, paths: list[str] | None = None, *, name: str | None = No
         by_rule=_by_rule(run),
         by_folder=_by_folder(run),
         key_positions=_key_positions(run),
-        reading=_reading(run, facts),
+        reading=_reading(run, facts, shown),
         lengths=_lengths(run, facts, shown),
         coverage=_coverage(facts),
         near_duplicates=_near_duplicates(run, every),

@@ -185,10 +185,24 @@ def _key_positions(console: Console, s: BankSummary) -> None:
 
 def _reading(console: Console, s: BankSummary) -> None:
     r = s.reading
-    reading = Grid(f"Reading level (Flesch-Kincaid, target <= {r.target:g})", ("stems", "graded", "too short",
-                   "above target", "findings", "mean", "median", "max"), frozenset(range(8)))
-    reading.add(r.stems, r.graded, r.too_short, r.above_target, r.findings, r.mean, r.median, r.max)
-    show(console, reading)
+    limits = r.limits
+    lengths = Grid(f"Reading level (limits: sentence {limits.get('max_sentence_words')}, stem "
+                   f"{limits.get('max_stem_words')}, option {limits.get('max_option_words')} words)",
+                   ("stems", "long sentences", "long stems", "long options", "passages", "findings"),
+                   frozenset(range(6)))
+    lengths.add(r.stems, r.long_sentences, r.long_stems, r.long_options, r.passages, r.findings)
+    show(console, lengths)
+    grades = Grid(f"Reading grade (Flesch-Kincaid, {r.min_words}+ words, target <= {r.target:g})",
+                  ("graded", "too short", "above target", "findings", "mean", "median", "max"), frozenset(range(7)))
+    grades.add(r.graded, r.too_short, r.above_target, r.grade_findings, r.mean, r.median, r.max)
+    show(console, grades)
+    if len(r.objectives) > 1:
+        per = Grid("Reading by objective", ("objective", "stems", "long sentences", "long stems", "median words",
+                                            "graded", "median grade"), frozenset(range(1, 7)))
+        for o in r.objectives[:MAX_ROWS]:
+            per.add(o["objective"] or "(no objective)", *(o[k] for k in (
+                "stems", "long_sentences", "long_stems", "median_words", "graded", "median_grade")))
+        show(console, per)
 
 
 def _lengths(console: Console, s: BankSummary) -> None:
@@ -200,6 +214,19 @@ def _lengths(console: Console, s: BankSummary) -> None:
     for b in length.bands:
         lengths.add(b["band"], b["questions"])
     show(console, lengths)
+    if length.bias is None:
+        console.print("Longest option as key: key-length-bias is not enabled in this run.")
+        return
+    bias = Grid(f"Longest option as key (clearly longest: {length.bias['min_ratio']:g}x the next)",
+                ("group", "questions", "the key", "rate", "chance", "p"), frozenset(range(1, 6)))
+    for g in length.bias["groups"][:MAX_ROWS]:
+        bias.add(g["kind"] + (f" {g['name']}" if g["name"] else ""), g["questions"], g["key_longest"],
+                 "-" if g["rate"] is None else f"{g['rate']:.0%}", "-" if g["chance"] is None else f"{g['chance']:.0%}",
+                 f"{g['p_value']:.2g}" if g["tested"] else "not tested")
+    show(console, bias)
+    for f in length.bias_findings:
+        console.print(Text.assemble("  ", plain(f["code"], "yellow"), " ", plain(f"{f['path']}:{f['line']}: "),
+                                    plain(f["message"])))
 
 
 def _by_rule(console: Console, s: BankSummary) -> None:

@@ -110,7 +110,7 @@ def _bank(*rows: tuple[str, str, str, str]) -> str:
 
 
 RULE = BankRule(
-    code="Q605",
+    code="Q606",
     name="blueprint-coverage",
     severity=Severity.WARNING,
     summary="The bank does not cover the exam blueprint: an objective has no questions or fewer than the blueprint "

@@ -142,7 +142,7 @@ _RIGHT = dict(a="", b="correct: true, ", c="", ra="Incorrect. Variables swap dat
               rc="Incorrect. It fills regions.")
 
 RULE = BankRule(
-    code="Q603",
+    code="Q604",
     name=NAME,
     severity=Severity.WARNING,
     summary="The same statement is the key of one question and a distractor of another that asks the same thing "

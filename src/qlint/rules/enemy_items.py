@@ -90,7 +90,7 @@ questions:
 """
 
 RULE = BankRule(
-    code="Q604",
+    code="Q605",
     name=NAME,
     severity=Severity.WARNING,
     enabled=False,

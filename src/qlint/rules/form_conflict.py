@@ -38,7 +38,7 @@ questions:
 """
 
 RULE = FormRule(
-    code="Q608",
+    code="Q609",
     name="form-conflict",
     severity=Severity.WARNING,
     summary="Two questions on one drawn form are enemy items (one states the other's key), near-duplicates, or "

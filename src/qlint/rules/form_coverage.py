@@ -75,7 +75,7 @@ questions:
                                 ("s3", "2"), ("s4", "2")]))
 
 RULE = FormRule(
-    code="Q607",
+    code="Q608",
     name="form-coverage",
     severity=Severity.WARNING,
     summary="A drawn exam form does not follow the blueprint: a domain (or a weighted objective) has more or fewer "

@@ -47,7 +47,7 @@ _HEADER = """\
 """
 
 RULE = BankRule(
-    code="Q606",
+    code="Q607",
     name="objective-not-in-blueprint",
     severity=Severity.ERROR,
     summary="A question's `objective` names no domain or objective of the exam blueprint (with a did-you-mean), or "

@@ -1,0 +1,253 @@
+"""key-length-bias: across the bank (or a folder, or an objective) the key is the longest option far more often
+than chance."""
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from pydantic import Field
+
+from qlint.finding import Severity
+from qlint.items import BankItem
+from qlint.language.phrases import is_meta
+from qlint.language.words import IMAGE, plain, strip_code
+from qlint.model import Question
+from qlint.rule import BankRule, BankViolation, RuleOptions
+from qlint.stats import binomial_sum_tail
+
+WORST = 3   # questions named in a finding
+
+
+class Options(RuleOptions):
+    min_ratio: float = Field(default=1.25, gt=1, le=1000, description=(
+        "an option is clearly the longest when it has at least this many times the characters of the next ..."))
+    min_extra_chars: int = Field(default=5, ge=0, le=1_000_000, description="... and at least this many more")
+    alpha: float = Field(default=0.01, gt=0, lt=0.5, description=(
+        "significance level of the exact test, shared (Bonferroni) among the bank, its folders and its objectives"))
+    min_lift: float = Field(default=1.5, ge=1, le=1000, description=(
+        "the key must be the clearly longest option at least this many times as often as chance would have it: "
+        "a big bank's small tilt is significant but not worth fixing"))
+    min_questions: int = Field(default=10, ge=2, le=10_000_000, description=(
+        "groups with fewer questions that have a clearly longest option are not tested"))
+
+
+@dataclass(frozen=True, slots=True)
+class Longest:
+    """One question as the rule sees it: how many options were compared (not 'All/None of the above'), how many
+    of those are keys, which option (its index in the question) is clearly the longest, or -1, and how many times
+    the next one's characters it has."""
+
+    compared: int
+    keys: int
+    longest: int
+    ratio: float
+
+
+def extract(question: Question, options: Options) -> Longest:
+    lengths = [(len(plain(strip_code(o.text))), i) for i, o in enumerate(question.options) if not is_meta(o.text)]
+    keys = sum(question.options[i].correct for _, i in lengths)
+    if len(lengths) < 2 or any(IMAGE.search(o.text) for o in question.options):   # a picture has no length
+        return Longest(len(lengths), keys, -1, 0.0)
+    lengths.sort(reverse=True)
+    (first, index), (second, _) = lengths[0], lengths[1]
+    clear = first >= options.min_ratio * second and first - second >= options.min_extra_chars
+    return Longest(len(lengths), keys, index if clear else -1, round(first / max(1, second), 2))
+
+
+def encode(features: list[Longest]) -> list[list]:
+    return [[f.compared, f.keys, f.longest, f.ratio] for f in features]
+
+
+def decode(data: object, count: int) -> list[Longest]:
+    if not isinstance(data, list) or len(data) != count:
+        raise ValueError("not an encoding of this rule's features")
+    out = []
+    for row in data:
+        compared, keys, longest, ratio = row
+        if not all(type(v) is int for v in (compared, keys, longest)) or type(ratio) not in (int, float):
+            raise ValueError("not a longest-option record")
+        out.append(Longest(compared, keys, longest, float(ratio)))
+    return out
+
+
+@dataclass
+class Group:
+    """The questions of one part of the bank that have a clearly longest option, and how often it is a key."""
+
+    kind: str      # "bank", "folder" or "objective"
+    name: str
+    members: list[tuple[BankItem, Longest]]
+
+    @property
+    def hits(self) -> list[tuple[BankItem, Longest]]:
+        return [(item, f) for item, f in self.members if f.longest in item.keys]
+
+    @property
+    def expected(self) -> float:
+        return sum(f.keys / f.compared for _, f in self.members)
+
+    def p_value(self) -> float:
+        by_chance: dict[float, int] = defaultdict(int)
+        for _, f in self.members:
+            by_chance[f.keys / f.compared] += 1
+        return binomial_sum_tail([(n, p) for p, n in sorted(by_chance.items())], len(self.hits))
+
+    def where(self) -> str:
+        return {"bank": "the bank", "folder": f"{self.name}/", "objective": f"objective {self.name!r}"}[self.kind]
+
+
+def _eligible(item: BankItem) -> Longest | None:
+    f = item.features.get(RULE.name)
+    if not isinstance(f, Longest) or f.longest < 0 or not 0 < f.keys < f.compared or len(item.keys) != f.keys:
+        return None
+    return f
+
+
+def groups(items: Sequence[BankItem]) -> list[Group]:
+    """The bank, each of its folders (when it has several) and each declared objective, without repeats: a folder
+    that holds the whole bank, or an objective that is a folder, is tested once."""
+    members = [(item, f) for item in items if (f := _eligible(item)) is not None]
+    folders: dict[str, list] = defaultdict(list)
+    objectives: dict[str, list] = defaultdict(list)
+    for item, f in members:
+        folders[posixpath.dirname(item.path.replace("\\", "/")) or "."].append((item, f))
+        if item.objective and item.objective.strip():
+            objectives[item.objective.strip()].append((item, f))
+    out = [Group("bank", "", members)]
+    seen = {frozenset(id(item) for item, _ in members)}
+    for kind, table in (("folder", folders), ("objective", objectives)):
+        for name in sorted(table):
+            key = frozenset(id(item) for item, _ in table[name])
+            if key not in seen:
+                seen.add(key)
+                out.append(Group(kind, name, table[name]))
+    return out
+
+
+@dataclass
+class Verdict:
+    """One group's test: its p-value (None when too small to test) and whether check reports it."""
+
+    group: Group
+    p_value: float | None
+    reported: bool
+
+
+def _biased(g: Group, alpha: float, options: Options) -> tuple[float, bool]:
+    hits = len(g.hits)
+    if not hits or hits < options.min_lift * g.expected:
+        return g.p_value(), False   # below the effect floor: whatever the p-value, not worth a finding
+    p = g.p_value()
+    return p, p < alpha
+
+
+def verdicts(items: Sequence[BankItem], options: Options) -> list[Verdict]:
+    """Every group with its test. A group biased only through narrower groups that are reported (the bank through a
+    folder, a folder through an objective inside it) is reported through those: it is reported itself when it is
+    still biased without their questions."""
+    found = groups(items)
+    tested = [g for g in found if len(g.members) >= options.min_questions]
+    alpha = options.alpha / max(1, len(tested))
+    out = []
+    for g in found:
+        p, reported = _biased(g, alpha, options) if g in tested else (None, False)
+        out.append(Verdict(g, p, reported))
+    members = {id(v.group): {id(item) for item, _ in v.group.members} for v in out}
+    flagged = [v for v in out if v.reported]
+    for v in flagged:
+        own = members[id(v.group)]
+        narrower = set().union(*(members[id(w.group)] for w in flagged if members[id(w.group)] < own))
+        if narrower:
+            rest = Group(v.group.kind, v.group.name, [(i, f) for i, f in v.group.members if id(i) not in narrower])
+            v.reported = len(rest.members) >= options.min_questions and _biased(rest, alpha, options)[1]
+    return out
+
+
+def _starkest(g: Group) -> list[tuple[BankItem, Longest]]:
+    return sorted(g.hits, key=lambda h: (-h[1].ratio, h[0].path, h[0].line))
+
+
+def _p(p: float) -> str:
+    return "p<1e-12" if p < 1e-12 else f"p={p:.2g}"
+
+
+def check(items: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
+    for v in verdicts(items, options):
+        if not v.reported or v.p_value is None:
+            continue
+        g = v.group
+        n, hits, expected = len(g.members), len(g.hits), g.expected
+        worst = _starkest(g)
+        named = ", ".join(f"{item.id} ({f.ratio:.1f}x)" for item, f in worst[:WORST])
+        item, f = worst[0]
+        yield BankViolation(item, f"options[{f.longest}].text", (
+            f"across {g.where()}, the key is the clearly longest option in {hits} of the {n} questions that have "
+            f"one ({hits / n:.0%}); chance is {expected / n:.0%} (exact binomial test, {_p(v.p_value)}); the "
+            f"starkest: {named}"), bank_level=True)
+
+
+def publish(items: Sequence[BankItem], options: Options) -> dict:
+    """How often the clearly longest option is a key: for the bank, each folder and each objective (questions with
+    a clearly longest option, how many of those have it as a key, the rate chance would give, the exact test's
+    p-value where the group is big enough, and whether check reports it), and the bank per option count."""
+    found = verdicts(items, options)
+    rows = []
+    for v in found:
+        g = v.group
+        n, hits, expected = len(g.members), len(g.hits), g.expected
+        rows.append({"kind": g.kind, "name": g.name, "questions": n, "key_longest": hits,
+                     "rate": round(hits / n, 4) if n else None, "chance": round(expected / n, 4) if n else None,
+                     "tested": v.p_value is not None, "p_value": v.p_value, "flagged": v.reported,
+                     "starkest": [{"id": item.id, "path": item.path, "line": item.line, "ratio": f.ratio}
+                                  for item, f in _starkest(g)[:WORST]]})
+    by_options: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for item, f in found[0].group.members:
+        by_options[f.compared][0] += 1
+        by_options[f.compared][1] += f.longest in item.keys
+    return {"min_ratio": options.min_ratio, "alpha": options.alpha, "min_lift": options.min_lift,
+            "questions": len(items), "groups": rows,
+            "by_options": [{"options": k, "questions": n, "key_longest": h, "chance": round(1 / k, 4)}
+                           for k, (n, h) in sorted(by_options.items())]}
+
+
+def _bank(keyed_long: bool) -> str:
+    """24 four-option questions, keys spread evenly over A-D, one option of each much longer than the rest: the key
+    in 20 of them, or wherever chance puts it (6 of 24)."""
+    out = ["questions:\n"]
+    for i in range(24):
+        key = i % 4
+        long = key if keyed_long and i % 6 else (i // 4) % 4
+        out.append(f"  - id: q{i}\n    stem: Which setting explains case {i} of the memory report?\n    options:\n")
+        out += [f"      - {{text: {'Each stored loss keeps its whole autograd graph alive' if j == long else f'Setting {j}'}"
+                f", {'correct: true, ' if j == key else ''}rationale: Reason.}}\n" for j in range(4)]
+    return "".join(out)
+
+
+RULE = BankRule(
+    code="Q603",
+    name="key-length-bias",
+    severity=Severity.WARNING,
+    summary="Across the bank (or a folder or objective), the key is the longest option far more often than chance.",
+    why=("Test-wise candidates learn a bank's habits: if the longest option is the key in half of the four-option "
+         "questions, where chance gives a quarter, picking the longest pays (Haladyna, Downing & Rodriguez 2002, "
+         "guideline 23). A single long key is a small cue; a bank-wide habit is a strategy."),
+    use_instead="Review the starkest questions first: trim their keys or give their distractors the same detail.",
+    options=Options,
+    check=check,
+    extract=extract,
+    encode=encode,
+    decode=decode,
+    publish=publish,
+    notes=("Only questions with a clearly longest option count (min-ratio times the characters of the next, and "
+           "min-extra-chars more; 'All/None of the above' is not compared). Under chance, that option is a key in "
+           "keys/options of them (a quarter for four options and one key); the test is the exact distribution of "
+           "that sum, one-sided, at alpha shared among the bank, each folder (when there are several) and each "
+           "declared objective. A group is reported only when it has at least min-questions such questions and "
+           "its rate is at least min-lift times chance; a group biased only through narrower groups that are "
+           "reported (the bank through a folder, a folder through an objective in it) is not reported again. The "
+           "finding sits on the starkest question of the group."),
+    passing=(_bank(False),),
+    failing=(_bank(True),),
+)
