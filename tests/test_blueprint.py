@@ -63,6 +63,14 @@ def test_stats_prints_the_coverage_table(run_cli, tmp_path):
     assert "1.4" in section and "missing" in section
 
 
+def test_stats_prints_names_that_look_like_terminal_markup_as_they_are(run_cli, tmp_path):
+    blueprint = CLF.read_text().replace("name: Cloud Concepts", 'name: "Cloud [/b] Concepts [bold]"')
+    project = _project(tmp_path, blueprint)
+    code, out, err = run_cli("stats", "--width", "160", cwd=project)
+    assert code == 0, err
+    assert "Cloud [/b] Concepts [bold]" in out
+
+
 def test_report_draws_target_against_actual(run_cli, tmp_path):
     project = _project(tmp_path)
     code, _, _ = run_cli("report", "-o", "report.html", cwd=project)

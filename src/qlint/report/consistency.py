@@ -70,7 +70,7 @@ def render_text(sections: dict, out: TextIO, *, colour: bool | None = None, widt
     from rich.table import Table
 
     console = Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None,
-                      highlight=False, soft_wrap=False)
+                      highlight=False, soft_wrap=False, markup=False)  # bank text may hold "[/x]"
 
     def table(title: str, columns: list[str], numeric: tuple[int, ...]) -> Table:
         tab = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
@@ -87,7 +87,7 @@ def render_text(sections: dict, out: TextIO, *, colour: bool | None = None, widt
             tab.add_row(f"difficulty {level['level']}", _pct(level["target"]), "-", str(level["questions"]),
                         _pct(level["share"]), "-", level["status"])
         tab.caption, tab.caption_justify = _footnote(data), "left"
-        console.print(tab, markup=False)
+        console.print(tab)
     for key, title in (("contradictions", "Keys that contradict each other"),
                        ("enemies", "Questions that give each other away")):
         if key in sections:
@@ -95,7 +95,7 @@ def render_text(sections: dict, out: TextIO, *, colour: bool | None = None, widt
             tab = table(f"{title} ({len(rows)})", ["question", "where", "other", "where", "what"], ())
             for row in rows[:MAX_LISTED] or [["none", "", "", "", ""]]:
                 tab.add_row(*row)
-            console.print(tab, markup=False)
+            console.print(tab)
 
 
 def pair_rows(key: str, data: list[dict]) -> list[list[str]]:
