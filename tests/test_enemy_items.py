@@ -44,9 +44,11 @@ def test_a_stem_that_states_the_key_is_reported_on_both_questions(registry):
                ("X-Men #1", "Avengers #4"))
     found = _found(registry, ASKS, gives)
     assert found["gives"] == ["this question's stem states 'James Howlett', the key of question 'asks' at "
-                              "example.yaml:3, and speaks of what that question asks: keep the two off one form"]
+                              "example.yaml:3, and speaks of what that question asks (3 of the 5 content words it asks stand "
+                              "around it, 52% by rarity): keep the two off one form"]
     assert found["asks"] == ["the key 'James Howlett' is stated in the stem of question 'gives' at example.yaml:10, "
-                             "which speaks of what this question asks: keep the two off one form"]
+                             "which speaks of what this question asks (3 of the 5 content words it asks stand around it, 52% "
+                             "by rarity): keep the two off one form"]
 
 
 def test_an_explanation_or_a_keyed_statement_gives_it_away_too(registry):

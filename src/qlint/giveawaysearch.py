@@ -24,6 +24,8 @@ class Find:
     field: str        # "stem", "explanation" or "options"
     shared: tuple[int, ...]   # the words around it that the key's stem also has (their numbers)
     quote: str        # the key's text
+    asked: int = 0    # the content words of the key's stem (the key's own words aside)
+    share: float = 0.0   # the shared words' part of them, weighed by rarity
 
 
 @dataclass
@@ -229,13 +231,14 @@ def finds(joined: Joined, settings: Settings) -> list[Find]:
     for p, a, g in zip(pos.tolist(), answers.tolist(), gives.tolist()):
         if (a, g) in seen:
             continue
-        shared = _speaks_of(joined, a, g, p, settings, weight)
-        if shared is None:
+        spoken = _speaks_of(joined, a, g, p, settings, weight)
+        if spoken is None:
             continue
+        shared, asked, share = spoken
         seen.add((a, g))
         q_lo, q_hi = joined.part(a, "quote")
         quote = joined.words[q_lo:q_hi].tobytes().decode("utf-8", "replace").rstrip()
-        out.append(Find(a, g, _field(joined, g, p)[0], tuple(sorted(shared)), quote))
+        out.append(Find(a, g, _field(joined, g, p)[0], tuple(sorted(shared)), quote, asked, share))
     return out
 
 
@@ -254,9 +257,11 @@ def _weights(joined: Joined):
     return weight
 
 
-def _speaks_of(joined: Joined, a: int, g: int, p: int, settings: Settings, weight) -> set[int] | None:
-    """The content words of question ``a``'s stem that stand around its key at word ``p`` of question ``g``, when
-    they are enough to say that ``g`` states the answer to what ``a`` asks; None otherwise."""
+def _speaks_of(joined: Joined, a: int, g: int, p: int, settings: Settings,
+               weight) -> tuple[set[int], int, float] | None:
+    """The content words of question ``a``'s stem that stand around its key at word ``p`` of question ``g`` (with
+    how many ``a`` asks and the shared ones' part of them by rarity), when they are enough to say that ``g`` states
+    the answer to what ``a`` asks; None otherwise."""
     field, lo, hi = _field(joined, g, p)
     if field not in settings.fields:
         return None
@@ -276,9 +281,12 @@ def _speaks_of(joined: Joined, a: int, g: int, p: int, settings: Settings, weigh
     around = _content(joined.words[max(lo, p - settings.window):p]) | \
         _content(joined.words[p + length:min(hi, p + length + settings.window)])
     shared = asked & (around - key_words)
-    if len(shared) < settings.min_shared or weight(shared) < settings.min_share * weight(asked):
+    if len(shared) < settings.min_shared:
         return None
-    return shared
+    share = weight(shared) / weight(asked)
+    if share < settings.min_share:
+        return None
+    return shared, len(asked), share
 
 
 def _statement_at(words: np.ndarray, lo: int, hi: int, p: int) -> tuple[int, int]:

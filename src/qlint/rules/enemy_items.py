@@ -49,17 +49,24 @@ def _where(item: BankItem) -> str:
     return f"{item.path}:{item.locate('stem')[0]}"
 
 
+def _around(find) -> str:
+    """How much of what the key's question asks stands around its key in the other question."""
+    return f"{len(find.shared)} of the {find.asked} content words it asks stand around it, {find.share:.0%} by rarity"
+
+
 def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
     for find in pairs(questions, options):
         gives, answers = questions[find.gives], questions[find.answers]
-        place = _WHERE[find.field]
+        place, around = _WHERE[find.field], _around(find)
         yield BankViolation(gives, "stem" if find.field == "stem" else find.field if find.field == "explanation"
                             else "options",
                             f"this question's {place} states {find.quote!r}, the key of question {answers.id!r} at "
-                            f"{_where(answers)}, and speaks of what that question asks: keep the two off one form")
+                            f"{_where(answers)}, and speaks of what that question asks ({around}): keep the two off "
+                            "one form")
         yield BankViolation(answers, "options",
                             f"the key {find.quote!r} is stated in the {place} of question {gives.id!r} at "
-                            f"{_where(gives)}, which speaks of what this question asks: keep the two off one form")
+                            f"{_where(gives)}, which speaks of what this question asks ({around}): keep the two off "
+                            "one form")
 
 
 def publish(questions: Sequence[BankItem], options: Options) -> list[dict]:
