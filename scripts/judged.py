@@ -2,17 +2,22 @@
 """Judged precision of qlint's default findings on real banks: draw a sample, hand it to reviewers, score it.
 
 usage:
-  python scripts/judged.py sample  [--per-rule 40] [--seed 1] [--top-up]   draw findings to judge (writes the
-                                                                          sample file; --top-up adds unjudged
-                                                                          findings of rules below --per-rule)
-  python scripts/judged.py packets OUTDIR [--parts 3]                     review packets (question text
-                                                                          re-attached), one file per part
-  python scripts/judged.py settle A.csv B.csv [--third C.csv]              merge two reviewers' verdicts (and a
-                                                                          third look on their disagreements)
-  python scripts/judged.py score   [--json] [--write]                     per-rule precision with a 95% Wilson
-                                                                          interval; says which findings are
-                                                                          unjudged; --write stores it in
-                                                                          src/qlint/data/accuracy.json
+  python scripts/judged.py sample  [--per-rule 60] [--per-corpus 20] [--seed 1] [--top-up]
+                                   draw findings to judge, round-robin across the corpora (each draw goes to the
+                                   corpus with the fewest judged or drawn findings of that rule), so that a small
+                                   bank counts as much as a big one; findings with a verdict are never drawn again
+                                   but count towards their bank's share; --top-up keeps the sample file's rows
+  python scripts/judged.py packets OUTDIR [--parts 3]
+                                   review packets: the flaw's definition (../shared/eval/judging-definitions.md),
+                                   what the checker says, and the question(s) re-attached from the corpus; nothing
+                                   of the rule's code
+  python scripts/judged.py settle A.csv B.csv [--third C.csv]
+                                   merge two reviewers' verdicts (and a third look on their disagreements)
+  python scripts/judged.py score   [--json] [--write]
+                                   precision per rule and per corpus with 95% Wilson intervals, and whether each
+                                   default rule meets its bar in every corpus where it fires 10 times or more
+                                   (0.90; 0.95 at error); --write stores it in src/qlint/data/accuracy.json, from
+                                   which the README and the rule cards publish it
 
 The corpora are the six public banks in ../shared/corpora (JSON Lines). They are never copied into the project:
 ``eval/judged/verdicts.csv`` keeps only (corpus, question id, rule, verdict, one-line reason), and every command
@@ -45,6 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
 FLAWS = ROOT.parent / "shared" / "docs" / "item-writing-flaws.md"
+DEFINITIONS = ROOT.parent / "shared" / "eval" / "judging-definitions.md"
 JUDGED = ROOT / "eval" / "judged"
 SAMPLE = JUDGED / "sample.csv"
 STORED = ROOT / "src" / "qlint" / "data" / "accuracy.json"
@@ -55,6 +61,8 @@ VERDICT_WORDS = ("flaw", "false-alarm", "debatable")
 BANK_LEVEL = "*"
 PEER = re.compile(r"similar to question '([^']+)'")
 NOT_JUDGED = frozenset(("internal-error",))   # a crash is a bug to fix, not a finding to judge
+# a default rule must reach BAR in every corpus where it fires at least MIN_FINDINGS times; an error, ERROR_BAR
+BAR, ERROR_BAR, MIN_FINDINGS = 0.90, 0.95, 10
 
 
 def corpus_file(name: str) -> Path:
@@ -124,38 +132,44 @@ def write_csv(path: Path, fields: list[str], records: list[dict]) -> None:
 
 # --- sample ----------------------------------------------------------------------------------------------------
 
-def allocate(available: dict[str, int], total: int) -> dict[str, int]:
-    """Per-corpus draws: proportional to each corpus's findings, at least min(5, what it has), ``total`` in all."""
-    want = {c: min(n, 5) for c, n in available.items()}
-    left = min(total, sum(available.values())) - sum(want.values())
-    weights = {c: n - want[c] for c, n in available.items()}
-    while left > 0 and any(weights.values()):
-        pool = sum(weights.values())
-        # largest remainder of a proportional share; ties broken by name, so a seed reproduces the draw
-        corpus = max(weights, key=lambda c: (weights[c] / pool, c))
-        want[corpus] += 1
-        weights[corpus] -= 1
-        left -= 1
-    return want
+def round_robin(pools: dict[str, list[str]], taken: dict[str, int], need: int, per_corpus: int | None = None
+                ) -> dict[str, list[str]]:
+    """Draws from each corpus's pool (already in random order), each going to the corpus with the fewest judged or
+    drawn findings so far (``taken``), ties by name; ``need`` in all (or all there are), at most ``per_corpus``
+    judged and drawn in a corpus."""
+    counts = {c: taken.get(c, 0) for c in pools}
+    picked: dict[str, list[str]] = {c: [] for c in pools}
+    while need > 0:
+        open_ = [c for c in pools if len(picked[c]) < len(pools[c])
+                 and (per_corpus is None or counts[c] < per_corpus)]
+        if not open_:
+            break
+        corpus = min(open_, key=lambda c: (counts[c], c))
+        picked[corpus].append(pools[corpus][len(picked[corpus])])
+        counts[corpus] += 1
+        need -= 1
+    return picked
 
 
 def draw(by_rule: dict, per_rule: int, seed: int, skip: set[tuple[str, str, str]],
-         only: set[str] | None = None) -> list[dict]:
+         only: set[str] | None = None, per_corpus: int | None = None) -> list[dict]:
     picked = []
     for rule in sorted(set(by_rule) - NOT_JUDGED):
         if only is not None and rule not in only:
             continue
         rng = random.Random(f"{seed}:{rule}")
-        pool: dict[str, list[str]] = defaultdict(list)
+        pools: dict[str, list[str]] = defaultdict(list)
+        taken: Counter = Counter()
         for corpus, qid in sorted(by_rule[rule]):
-            if (corpus, qid, rule) not in skip:
-                pool[corpus].append(qid)
-        judged = sum(1 for c, q, r in skip if r == rule and (c, q) in by_rule[rule])
-        need = per_rule - judged
-        if need <= 0:
-            continue
-        for corpus, n in sorted(allocate({c: len(v) for c, v in pool.items()}, need).items()):
-            for qid in rng.sample(pool[corpus], n):
+            if (corpus, qid, rule) in skip:
+                taken[corpus] += 1
+            else:
+                pools[corpus].append(qid)
+        for pool in pools.values():
+            rng.shuffle(pool)
+        need = per_rule - sum(taken.values())
+        for corpus, ids in sorted(round_robin(dict(pools), taken, need, per_corpus).items()):
+            for qid in ids:
                 f = by_rule[rule][(corpus, qid)]
                 picked.append({"corpus": corpus, "id": qid, "rule": rule, "field": f.get("field") or "",
                                "message": f["message"]})
@@ -165,31 +179,58 @@ def draw(by_rule: dict, per_rule: int, seed: int, skip: set[tuple[str, str, str]
 def cmd_sample(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         by_rule = keys_of(findings(Path(tmp), tuple(args.rules.split(",")) if args.rules else ()))
-    old = read_csv(SAMPLE)
-    skip = {(r["corpus"], r["id"], r["rule"]) for r in old} if args.top_up else set()
-    picked = draw(by_rule, args.per_rule, args.seed, skip, set(args.rules.split(",")) if args.rules else None)
-    records = (old if args.top_up else []) + picked
+    old = read_csv(SAMPLE) if args.top_up else []
+    # findings with a verdict are never drawn again, and count towards their bank's share
+    skip = {(r["corpus"], r["id"], r["rule"]) for r in [*old, *read_csv(VERDICTS)]}
+    picked = draw(by_rule, args.per_rule, args.seed, skip, set(args.rules.split(",")) if args.rules else None,
+                  args.per_corpus)
+    records = old + picked
     write_csv(SAMPLE, ["corpus", "id", "rule", "field", "message"], records)
     counts = Counter(r["rule"] for r in records)
+    per = Counter((r["rule"], r["corpus"]) for r in records)
     for rule in sorted(by_rule):
-        print(f"{rule:28} {len(by_rule[rule]):6} findings  {counts[rule]:4} sampled")
+        spread = ", ".join(f"{short_name(c)} {per[(rule, c)]}" for c in NAMES if per[(rule, c)])
+        print(f"{rule:28} {len(by_rule[rule]):6} findings  {counts[rule]:4} sampled  ({spread})")
     print(f"wrote {SAMPLE.relative_to(ROOT)} ({len(records)} rows, {len(picked)} new)")
     return 0
 
 
 # --- packets ---------------------------------------------------------------------------------------------------
 
+def judging_definitions(path: Path = DEFINITIONS) -> dict[str, str]:
+    """rule name -> what it claims and when a finding is a true flaw, from the reviewers' definitions (a bullet
+    ``- rule-name: ...`` and its indented continuation lines)."""
+    out: dict[str, str] = {}
+    current = None
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
+        bullet = re.match(r"^- ([a-z][a-z0-9-]+): (.*)$", line)
+        if bullet:
+            current = bullet.group(1)
+            out[current] = bullet.group(2).strip()
+        elif current and line.startswith("  ") and line.strip():
+            out[current] += " " + line.strip()
+        else:
+            current = None
+    return out
+
+
 def definitions() -> dict[str, str]:
-    """rule name -> its row of the flaw catalogue (../shared/docs/item-writing-flaws.md) plus its card."""
+    """rule name -> the definition a reviewer reads: the judging definition where there is one, else the flaw
+    catalogue's row (../shared/docs/item-writing-flaws.md) and the rule card's summary and reason. Nothing of how
+    the rule decides."""
     from qlint.registry import load_registry
 
+    judging = judging_definitions()
     rows_ = {}
-    for line in FLAWS.read_text(encoding="utf-8").splitlines():
+    for line in FLAWS.read_text(encoding="utf-8").splitlines() if FLAWS.exists() else []:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 4 and cells[0] and not cells[0].startswith("-"):
             rows_[cells[0]] = f"{cells[1]}; what identifies it: {cells[2]}; pitfalls (not the flaw): {cells[3]}"
     out = {}
     for rule in load_registry():
+        if rule.name in judging:
+            out[rule.name] = f"{rule.name}: {judging[rule.name]}\n"
+            continue
         catalogue = rows_.get(rule.name, "")
         out[rule.name] = (f"{rule.name}: {rule.summary}\n  Why it is a flaw: {rule.why}\n"
                           + (f"  Catalogue: {catalogue}\n" if catalogue else ""))
@@ -320,25 +361,111 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _cell(verdicts: list[str], findings: int) -> dict:
+    verdict = Counter(verdicts)
+    n = sum(verdict.values())
+    low, high = wilson(verdict["flaw"], n)
+    return {"findings": findings, "judged": n, "flaw": verdict["flaw"], "false_alarm": verdict["false-alarm"],
+            "debatable": verdict["debatable"], "precision": round(verdict["flaw"] / n, 3) if n else None,
+            "low": round(low, 3), "high": round(high, 3), "unjudged": findings - n}
+
+
 def score(by_rule: dict, verdicts: list[dict]) -> dict[str, dict]:
+    """Per rule: the pooled precision, and ``by_corpus``: the same per corpus (only flaw counts as right)."""
     table = {}
-    judged: dict[str, list[str]] = defaultdict(list)
+    judged: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     stale: Counter = Counter()
     for v in verdicts:
         if (v["corpus"], v["id"]) in by_rule.get(v["rule"], {}):
-            judged[v["rule"]].append(v["verdict"])
+            judged[v["rule"]][v["corpus"]].append(v["verdict"])
         else:
             stale[v["rule"]] += 1
     for rule in sorted(set(by_rule) | set(judged)):
-        verdict = Counter(judged[rule])
-        n = sum(verdict.values())
-        low, high = wilson(verdict["flaw"], n)
-        table[rule] = {"findings": len(by_rule.get(rule, {})), "judged": n, "flaw": verdict["flaw"],
-                       "false_alarm": verdict["false-alarm"], "debatable": verdict["debatable"],
-                       "precision": round(verdict["flaw"] / n, 3) if n else None,
-                       "low": round(low, 3), "high": round(high, 3),
-                       "unjudged": len(by_rule.get(rule, {})) - n, "no_longer_reported": stale[rule]}
+        found = Counter(corpus for corpus, _ in by_rule.get(rule, {}))
+        row = _cell([x for c in judged[rule].values() for x in c], sum(found.values()))
+        row["no_longer_reported"] = stale[rule]
+        row["by_corpus"] = {c: _cell(judged[rule][c], found[c]) for c in NAMES if found[c] or judged[rule][c]}
+        table[rule] = row
     return table
+
+
+def short_name(corpus: str) -> str:
+    return corpus.split("-")[0]
+
+
+def verdict_on_bars(table: dict, severities: dict[str, str]) -> dict[str, list[str]]:
+    """For each default rule, the corpora where it fires MIN_FINDINGS times or more and its judged precision falls
+    short of its bar (0.95 at error, else 0.90), or that have no verdicts to tell."""
+    out: dict[str, list[str]] = {}
+    for rule, row in table.items():
+        if rule not in severities:
+            continue
+        bar = ERROR_BAR if severities[rule] == "error" else BAR
+        notes = []
+        for corpus, cell in row["by_corpus"].items():
+            if cell["findings"] < MIN_FINDINGS:
+                continue
+            if not cell["judged"]:
+                notes.append(f"{short_name(corpus)}: no verdicts")
+            elif cell["precision"] < bar:
+                notes.append(f"{short_name(corpus)}: {cell['precision']:.2f} < {bar:.2f} (n={cell['judged']})")
+        out[rule] = notes
+    return out
+
+
+def _write(table: dict) -> None:
+    stored = json.loads(STORED.read_text(encoding="utf-8")) if STORED.exists() else {}
+    for row in stored.values():
+        row.pop("judged", None)
+        row.pop("judged_by_corpus", None)
+    keys = ("judged", "flaw", "false_alarm", "debatable", "precision", "low", "high")
+    for rule, row in table.items():
+        if row["judged"]:
+            stored.setdefault(rule, {})["judged"] = {k: row[k] for k in keys}
+            stored[rule]["judged_by_corpus"] = {c: {k: cell[k] for k in ("findings", *keys)}
+                                                for c, cell in row["by_corpus"].items()}
+    STORED.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _print(table: dict, bars: dict[str, list[str]]) -> None:
+    print(f"{'rule':28} {'findings':>8} {'judged':>6} {'flaw':>5} {'FA':>4} {'deb':>4} {'precision':>9} "
+          f"{'95% interval':>14} {'unjudged':>8}")
+    for rule, row in table.items():
+        p = "-" if row["precision"] is None else f"{row['precision']:.2f}"
+        print(f"{rule:28} {row['findings']:8} {row['judged']:6} {row['flaw']:5} {row['false_alarm']:4} "
+              f"{row['debatable']:4} {p:>9} {row['low']:6.2f}-{row['high']:.2f} {row['unjudged']:8}")
+    print("\nper corpus: precision (95% interval) judged/findings")
+    print(f"{'rule':28}" + "".join(f" {short_name(c):>24}" for c in NAMES))
+    for rule, row in table.items():
+        cells = []
+        for c in NAMES:
+            cell = row["by_corpus"].get(c)
+            if cell is None:
+                cells.append("-")
+            elif not cell["judged"]:
+                cells.append(f"?  0/{cell['findings']}")
+            else:
+                cells.append(f"{cell['precision']:.2f} ({cell['low']:.2f}-{cell['high']:.2f}) "
+                             f"{cell['judged']}/{cell['findings']}")
+        print(f"{rule:28}" + "".join(f" {x:>24}" for x in cells))
+    total = Counter()
+    for row in table.values():
+        total.update({"flaw": row["flaw"], "judged": row["judged"]})
+    if total["judged"]:
+        low, high = wilson(total["flaw"], total["judged"])
+        print(f"\nall judged findings: {total['flaw']}/{total['judged']} = {total['flaw'] / total['judged']:.2f} "
+              f"({low:.2f}-{high:.2f})")
+    print(f"\ndefault rules against their bar ({BAR:.2f}, {ERROR_BAR:.2f} at error) in every corpus where they fire "
+          f"{MIN_FINDINGS} times or more:")
+    for rule, notes in sorted(bars.items()):
+        print(f"  {rule:28} {'meets it' if not notes else '; '.join(notes)}")
+
+
+def _defaults() -> dict[str, str]:
+    """rule name -> default severity, for the rules on by default."""
+    from qlint.registry import load_registry
+
+    return {r.name: str(r.severity) for r in load_registry() if r.enabled}
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -347,32 +474,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         by_rule = keys_of(findings(Path(tmp), tuple(sorted({v["rule"] for v in verdicts}))))
     table = score(by_rule, verdicts)
+    bars = verdict_on_bars(table, _defaults())
     if args.write:
-        stored = json.loads(STORED.read_text(encoding="utf-8")) if STORED.exists() else {}
-        for row in stored.values():
-            row.pop("judged", None)
-        for rule, row in table.items():
-            if row["judged"]:
-                stored.setdefault(rule, {})["judged"] = {k: row[k] for k in ("judged", "flaw", "false_alarm",
-                                                                              "debatable", "precision", "low", "high")}
-        STORED.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        _write(table)
     if args.json:
-        json.dump(table, sys.stdout, indent=1, sort_keys=True)
+        json.dump({"rules": table, "bars": bars}, sys.stdout, indent=1, sort_keys=True)
         print()
         return 0
-    print(f"{'rule':28} {'findings':>8} {'judged':>6} {'flaw':>5} {'FA':>4} {'deb':>4} {'precision':>9} "
-          f"{'95% interval':>14} {'unjudged':>8}")
-    for rule, row in table.items():
-        p = "-" if row["precision"] is None else f"{row['precision']:.2f}"
-        print(f"{rule:28} {row['findings']:8} {row['judged']:6} {row['flaw']:5} {row['false_alarm']:4} "
-              f"{row['debatable']:4} {p:>9} {row['low']:6.2f}-{row['high']:.2f} {row['unjudged']:8}")
-    total = Counter()
-    for row in table.values():
-        total.update({"flaw": row["flaw"], "judged": row["judged"]})
-    if total["judged"]:
-        low, high = wilson(total["flaw"], total["judged"])
-        print(f"all judged findings: {total['flaw']}/{total['judged']} = {total['flaw'] / total['judged']:.2f} "
-              f"({low:.2f}-{high:.2f})")
+    _print(table, bars)
     return 0
 
 
@@ -380,7 +489,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("sample")
-    p.add_argument("--per-rule", type=int, default=40)
+    p.add_argument("--per-rule", type=int, default=60, help="findings per rule, judged ones included")
+    p.add_argument("--per-corpus", type=int, default=None, help="at most this many per rule and corpus")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--top-up", action="store_true")
     p.add_argument("--rules", help="only these rules (comma-separated names)")

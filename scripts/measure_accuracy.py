@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = ROOT.parent / "shared" / "eval"
 STORED = ROOT / "src" / "qlint" / "data" / "accuracy.json"
 DATASET = "BenchMarker dev labels, 863 items"
+JUDGED_KEYS = ("judged", "judged_by_corpus")
 PARTS = {"study": "the 60% of the dev labels the rules were developed with (optimistic)",
          "measure": "the 40% of the dev labels never studied (an estimate for new items)"}
 
@@ -88,11 +89,10 @@ def main() -> int:
         ks = [row[p]["kappa"] for row in table.values() if row[p] and row[p]["kappa"] is not None]
         print(f"mean kappa, {p} part: {sum(ks) / len(ks):.3f} over {len(ks)} rules")
     stored = json.loads(STORED.read_text(encoding="utf-8")) if STORED.exists() else {}
-    # the judged precision on real banks (scripts/judged.py) lives in the same file: keep it
-    merged = {rule: {**row, **({"judged": stored[rule]["judged"]} if "judged" in stored.get(rule, {}) else {})}
-              for rule, row in table.items()}
-    merged.update({rule: {"judged": row["judged"]} for rule, row in stored.items()
-                   if rule not in table and "judged" in row})
+    # the judged precision on real banks (scripts/judged.py), pooled and per bank, lives in the same file: keep it
+    judged = {rule: {k: v for k, v in row.items() if k in JUDGED_KEYS} for rule, row in stored.items()}
+    merged = {rule: {**row, **judged.get(rule, {})} for rule, row in table.items()}
+    merged.update({rule: row for rule, row in judged.items() if rule not in table and row})
     if args.write:
         STORED.parent.mkdir(exist_ok=True)
         STORED.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -9,8 +9,8 @@ from test_neardup import exhaustive_pairs
 
 from qlint.model import Option, Question
 from qlint.neardup import find_pairs
-from qlint.rules import duplicate_option, option_order
-from qlint.stemkey import answers_digest, decode_keys, encode_keys, stem_key
+from qlint.rules import duplicate_option, near_duplicate_stem, option_order
+from qlint.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, stem_key
 
 
 def _question(texts: list[str], stem: str = "Which one?") -> Question:
@@ -52,11 +52,11 @@ def test_option_order_reorders_only_plain_quantities_in_one_unit():
 
 
 def _near_duplicates(stems_and_options: list[tuple[str, list[str]]]) -> list[tuple[int, int, float]]:
-    keys = [stem_key(stem, answers_digest(options, [i == 0 for i in range(len(options))]))
-            for stem, options in stems_and_options]
-    blocked = find_pairs(keys, 90.0)
-    assert blocked == exhaustive_pairs(keys, 90.0)   # the blocked search stays exact
-    return blocked
+    """The pairs near-duplicate-stem reports (the first option is the key)."""
+    keys = [stem_key(stem, answers_digest(options, [i == 0 for i in range(len(options))]), choice_digests(options),
+                     choice_digests(options[:1])) for stem, options in stems_and_options]
+    assert find_pairs(keys, 90.0) == exhaustive_pairs(keys, 90.0)   # the blocked search stays exact
+    return [(a, b, score) for a, b, score, _ in near_duplicate_stem.confirmed_pairs(keys, near_duplicate_stem.Options())]
 
 
 _PASSAGE = ("Seven volunteers (Fay, Gil, Hal, Ivy, Jo, Kai and Lu) staff a stall on seven consecutive days, one "

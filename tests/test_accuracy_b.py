@@ -34,6 +34,18 @@ COMMENTARY = [
     "Keep a manifest. This would only be true if the manifest held the data.",
     "Compress the objects. Wrong! Compression keeps no history.",
     "Encrypt the bucket. Explanation: encryption hides data. Source: the storage guide.",
+    # the class, in words the rule's own lists do not spell out: commentary that grants the option is real before
+    # denying it fits, that judges its fit to the question, or that explains its pull on candidates
+    "Use a delivery stream. Delivery streams are a genuine service, however they cannot bring objects back here.",
+    "Record configuration changes. While recording does capture changes, it does not address the requirement.",
+    "Add a NAT gateway. NAT gateways exist for outbound traffic, but they are not relevant here.",
+    "Run an inspection service. Candidates often pick it because the name suggests inspecting objects.",
+    "Move the objects to an archive tier. Its low price makes it attractive to newcomers, but retrieval takes hours.",
+    "Route the requests elsewhere. It is a legitimate technique; it just does not apply to this question.",
+    "Add a read replica. This one tricks people who remember that replicas copy data.",
+    "Increase the bucket quota. It seems like the obvious fit, which is why test-takers choose it.",
+    "Keep an audit trail. The trail is real and records every call, yet it is not what this scenario asks for.",
+    "Use a web firewall. Many candidates confuse it with a backup service.",
 ]
 
 
@@ -60,6 +72,15 @@ CONTENT = [
     "Source: the access log. Destination: a storage account.",
     "Store keys in the code. It is a tempting target for attackers.",
     "x == 1 (true) and y == 0 (false), so the branch runs once.",
+    # content with a concession, a denial or people's beliefs in it: the answer's own sentences
+    "Both acquire the lock, but one of them blocks when the mutex is not free.",
+    "The title tag sits in the head, but not before the meta tags, so the crawler cannot read it.",
+    "Everything that is fair is lawful, but some lawful acts are not fair.",
+    "A balloon rises and sinks; it cannot steer east or west.",
+    "Since some fans think the scores count minutes, the word might mean zero.",
+    "Developers may create clusters, but they are not allowed to deploy to the existing ones.",
+    "It runs on every upload, but a run must finish within 15 minutes.",
+    "The first statement is true. The second one is not the right reading of the table.",
 ]
 
 

@@ -18,7 +18,8 @@ from gen_bank import Writer  # noqa: E402
 
 def reference(keys, max_df=60, threshold=90):
     text_id = nd.text_ids(keys)
-    return sorted(nd.confirm(keys, nd.candidate_pairs(keys, max_df=max_df, text_id=text_id), threshold, text_id))
+    return nd.merged(nd.confirm(keys, nd.candidate_pairs(keys, max_df=max_df, text_id=text_id), threshold, text_id),
+                     nd.content_twins(keys, text_id))
 
 
 @pytest.fixture

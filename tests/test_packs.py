@@ -115,6 +115,39 @@ def test_re2_pattern_rules_keep_their_meaning(tmp_path):
         {"text": "a"}, {"text": "b"}]), exact.options())] == ["found Color"]
 
 
+def test_a_pattern_can_be_excused_by_the_other_options(tmp_path):
+    """``{pattern, unless-others}``: a bare "None" among combinations of listed statements is that set's own answer
+    (on RE2 here, as a bank's own pack runs)."""
+    from qlint.model import Question
+
+    path = tmp_path / "house.yaml"
+    path.write_text("""\
+name: house-none
+code: H901
+extends: pattern
+summary: s
+why: w
+use-instead: u
+message: 'found {match}'
+scope: [options]
+failing: ['x']
+patterns:
+  - '^\\s*none of the above\\b'
+  - pattern: '^\\s*none\\s*$'
+    unless-others: ['^\\s*[ivx]+(?:\\s+and\\s+[ivx]+)*\\s+only\\s*$']
+""", encoding="utf-8")
+    rule = read_pack(path)[0]
+    fired = lambda *opts: [v.field for v in rule.check(Question(id="x", stem="Which are true?", options=[
+        {"text": t} for t in opts]), rule.options())]
+    assert fired("None", "II only", "I and II only", "I, II and III") == []
+    assert fired("None", "II only", "a square", "a circle") == ["options[0].text"]   # one combination is no set
+    assert fired("None of the above", "II only", "I and II only") == ["options[0].text"]   # only its own pattern
+    bad = path.read_text(encoding="utf-8").replace("unless-others: [", "unless-other: [")
+    path.write_text(bad, encoding="utf-8")
+    with pytest.raises(PackError):
+        read_pack(path)
+
+
 def test_shipped_packs_keep_their_lookaheads(tmp_path):
     # qlint's own packs are reviewed code, run on Python's re; the same file in a bank's folder is refused
     shipped = next((ROOT / "rules").glob("*.yaml"))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from qlint import __version__, baseline, problems
+from qlint import __version__, baseline, install_hint, problems
 from qlint.analysis.cli import add_parser as add_analyze_parser
 from qlint.analysis.cli import as_check, response_findings
 from qlint.bank_schema import bank_schema
@@ -95,6 +95,9 @@ def _unknown_arguments(parser: argparse.ArgumentParser, command: str | None, ext
     if not first.startswith("-") or first == "-":
         return ArgumentsError(owner.prog, f"unexpected argument {first!r}")
     options = [o for action in owner._actions for o in action.option_strings]
+    if sub is not None and first.split("=", 1)[0] in options:   # `qlint --no-cache check`: known, but too early
+        return ArgumentsError(parser.prog, f"{first.split('=', 1)[0]!r} is an option of `{owner.prog}`: write it "
+                                           f"after the command ({owner.prog} {first} ...)")
     close = difflib.get_close_matches(first.split("=", 1)[0], options, n=1, cutoff=0.6)
     hint = f"; did you mean {close[0]!r}?" if close else ""
     return ArgumentsError(owner.prog, f"unknown option {first!r}{hint}")
@@ -193,7 +196,8 @@ def _add_other_parsers(sub) -> None:
     add_config_option(rules)
 
     rule = sub.add_parser("rule", help="print a rule's card")
-    rule.add_argument("name", help="rule name or code")
+    rule.add_argument("name", nargs="?", help="rule name or code")
+    rule.add_argument("--all", action="store_true", help="print every rule's card (as ruff's rule --all)")
     rule.add_argument("--format", choices=("text", "json"), default="text")
     add_config_option(rule)
 
@@ -231,7 +235,20 @@ def _setup(args: argparse.Namespace, start: Path):
 _FOR_PEOPLE = ("text", "concise", "full", "grouped", "standard", "colored")   # a progress bar goes with these
 
 
+def _stdin_by_name(args: argparse.Namespace) -> None:
+    """``--stdin-filename`` reads standard input, as ruff's does, with or without ``-``; a path named beside it is
+    left out with a warning (it used to be the other way round: the flag was dropped without a word)."""
+    if getattr(args, "stdin_filename", None) is None or args.paths == ["-"]:
+        return
+    others = [p for p in args.paths if p != "-"]
+    if others:
+        print(f"qlint: warning: ignoring {escape_text(others[0])} in favour of standard input (--stdin-filename)",
+              file=sys.stderr)
+    args.paths = ["-"]
+
+
 def cmd_check(args: argparse.Namespace, out) -> int:
+    _stdin_by_name(args)
     if getattr(args, "show_settings", False) or getattr(args, "show_files", False):
         return _show(args, out)
     if getattr(args, "watch", False):
@@ -270,9 +287,10 @@ def _format(args: argparse.Namespace) -> str:
     fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     available = renderers()
     if fmt not in available:
-        close = difflib.get_close_matches(fmt, available, n=1)
+        names = [*available, "auto"]
+        close = difflib.get_close_matches(fmt, names, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(available)})")
+        raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(names)})")
     return fmt
 
 
@@ -283,8 +301,21 @@ def _notes(args: argparse.Namespace, run) -> None:
     if run.alone and run.results and not args.quiet and not getattr(args, "noted", False):
         args.noted = True   # once: a watch's later runs do not say it again
         print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
-              "for among the named files only; to compare them with the whole bank, set paths = [\"bank\"] in "
-              "qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
+              f"for among the named files only; to compare them with the whole bank, set paths = [\"{_bank_guess(args)}\"]"
+              " in qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
+
+
+_SAFE_NAME = re.compile(r"[\w.-]{1,100}")   # a folder name shown in the note as it is: no quotes, no controls
+
+
+def _bank_guess(args: argparse.Namespace) -> str:
+    """The folder the note suggests as the bank: the top folder of the first file named, as the user wrote it
+    (``questions`` for ``questions/a.yaml``), else the README's ``bank``."""
+    named = Path(args.stdin_filename if args.paths == ["-"] and args.stdin_filename else (args.paths or ["."])[0])
+    parts = named.parts
+    if named.is_absolute() or len(parts) < 2 or parts[0] == ".." or not _SAFE_NAME.fullmatch(parts[0]):
+        return "bank"
+    return parts[0]
 
 
 def _fixes_shown(args: argparse.Namespace, fixed: dict | None, findings) -> dict | None:
@@ -441,7 +472,7 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fix
     options["colour"], options["show_source"] = use_colour(out, args.color), _show_source(args, fmt, out)
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
                     rules=[a.rule for a in run.active], sources=_sources(args, fmt, run, findings, out))
-    if not args.output_file:
+    if not args.output_file or args.output_file == "-":   # `-o -`: standard output, as a file name means elsewhere
         render(report, out, options)
         return
     try:  # streamed: a million findings need not sit in memory twice
@@ -449,6 +480,16 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fix
             render(report, handle, {**options, "colour": False})
     except OSError as exc:
         raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
+    if not args.quiet:   # a CI log (GitLab's junit and code-quality steps) still says what the report holds
+        print(f"qlint: {_counts(report.summary())}; written to {args.output_file}", file=sys.stderr)
+
+
+def _counts(s: dict) -> str:
+    questions, files = plural(s['questions'], 'question'), plural(s['files'], 'file')
+    if not s["findings"]:
+        return f"all clear: {questions} in {files}"
+    return (f"{plural(s['findings'], 'problem')} ({plural(s['error'], 'error')}, {plural(s['warning'], 'warning')}, "
+            f"{s['info']} info) in {questions}, {files}")
 
 
 def _show_source(args: argparse.Namespace, fmt: str, out) -> bool:
@@ -486,6 +527,10 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
             for path, (old, new) in sorted(outcome.changed.items()):
                 out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
                                                     f"a/{path}", f"b/{path}"))
+        if outcome.changed and not args.quiet:   # as ruff's "Would fix 3 errors.", on stderr beside the diff
+            count = sum(sum(c.values()) for p, c in outcome.by_rule.items() if p in outcome.changed)
+            print(f"qlint: would fix {plural(count, 'problem')} in {plural(len(outcome.changed), 'file')}; "
+                  "nothing was written", file=sys.stderr)
     elif outcome.changed and not args.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
     skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
@@ -512,6 +557,9 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
     from qlint.formats.convert import convert, summary
     from qlint.formats.write import UnsafePath
 
+    if args.output == "-":
+        raise UsageError("convert writes files: -o names an output folder, or a .zip for one package, not - "
+                         "(standard output)")
     config, _ = _setup(args, Path(args.paths[0]))
     if args.source_format:
         config = with_source_format(config, args.source_format)
@@ -613,7 +661,7 @@ def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, ou
 
 def cmd_server(args: argparse.Namespace, out) -> int:
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
-        raise UsageError("qlint server needs pygls and lsprotocol: pip install 'qlint[server]'")
+        raise UsageError(f"qlint server needs pygls and lsprotocol: {install_hint('server')}")
     from qlint.server import serve  # pygls is an optional dependency: imported only when the server runs
 
     serve()
@@ -633,7 +681,16 @@ def cmd_schema(args: argparse.Namespace, out) -> int:
 
 
 def cmd_rule(args: argparse.Namespace, out) -> int:
+    if (args.name is None) == (not args.all):
+        raise UsageError("qlint rule takes a rule's name or code, or --all for every rule")
     config, registry = _setup(args, Path.cwd())
+    if args.all:
+        if args.format == "json":
+            json.dump([card_dict(r) for r in registry], out, indent=2)
+            out.write("\n")
+        else:
+            out.write("\n".join(card(r) for r in registry))
+        return EXIT_OK
     rule = registry.get(args.name)
     if rule is None:
         close = difflib.get_close_matches(args.name, [r.name for r in registry], n=1)

@@ -52,9 +52,17 @@ def bash(parser: argparse.ArgumentParser, rules: Sequence[str], formats: Sequenc
     commands = _subcommands(parser)
     lines = ["# bash completion for qlint (qlint completion bash); also read by zsh through bashcompinit",
              f'_qlint_rules="{_words(rules)}"',
+             "_qlint_list() {",
+             "    # a comma-separated list (--select a,b): complete the name after the last comma, keeping those before",
+             '    local head="" tail="$cur"',
+             '    if [[ "$cur" == *,* ]]; then head="${cur%,*},"; tail="${cur##*,}"; fi',
+             '    COMPREPLY=($(compgen -P "$head" -W "$_qlint_rules" -- "$tail"))',
+             "}",
              "_qlint() {",
+             "    # zsh runs this through bashcompinit: its arrays count from 1 unless ksh_arrays is set for the function",
+             '    [[ -n "${ZSH_VERSION-}" ]] && setopt local_options ksh_arrays',
              '    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" cmd="" word',
-             '    for word in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do',
+             '    for word in "${COMP_WORDS[@]:1:$((COMP_CWORD-1))}"; do',
              '        case "$word" in -*) ;; *) cmd="$word"; break ;; esac',
              "    done",
              '    if [[ -z "$cmd" ]]; then',
@@ -73,7 +81,7 @@ def bash(parser: argparse.ArgumentParser, rules: Sequence[str], formats: Sequenc
             if values is None:
                 lines.append(f"            {pattern}) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;")
             elif values is RULES:
-                lines.append(f'            {pattern}) COMPREPLY=($(compgen -W "$_qlint_rules" -- "$cur")); return ;;')
+                lines.append(f"            {pattern}) _qlint_list; return ;;")
             else:
                 lines.append(f'            {pattern}) COMPREPLY=($(compgen -W "{_words(values)}" -- "$cur")); return ;;')
         lines.append("        esac")
@@ -99,8 +107,15 @@ def zsh(parser: argparse.ArgumentParser, rules: Sequence[str], formats: Sequence
 def fish(parser: argparse.ArgumentParser, rules: Sequence[str], formats: Sequence[str]) -> str:
     commands = _subcommands(parser)
     helps = _help(parser)
-    lines = ["# fish completion for qlint (qlint completion fish)", "complete -c qlint -f -n __fish_use_subcommand "
-             "-s h -l help -d 'show help'"]
+    lines = ["# fish completion for qlint (qlint completion fish)",
+             "# rule names after --select, --extend-select and --ignore, also after a comma (--select a,b)",
+             "function __qlint_rule_list",
+             "    set -l head (string match -r -- '^.*,' (commandline -ct))",
+             f"    for rule in {_words(rules)}",
+             '        echo "$head$rule"',
+             "    end",
+             "end",
+             "complete -c qlint -f -n __fish_use_subcommand -s h -l help -d 'show help'"]
     for name, sub in commands.items():
         lines.append(f"complete -c qlint -f -n __fish_use_subcommand -a {name} -d {shlex.quote(helps.get(name, ''))}")
         seen = f"'__fish_seen_subcommand_from {name}'"
@@ -113,8 +128,8 @@ def fish(parser: argparse.ArgumentParser, rules: Sequence[str], formats: Sequenc
                 lines.append(f"complete -c qlint -n {seen} {flags}{described}")
                 continue
             values = _values(action, rules, formats)
-            given = (" -r -F" if values is None else " -x" if values == [] else
-                     f" -x -a {shlex.quote(_words(rules if values is RULES else values))}")
+            given = (" -r -F" if values is None else " -x" if values == [] else " -x -a '(__qlint_rule_list)'"
+                     if values is RULES else f" -x -a {shlex.quote(_words(values))}")
             lines.append(f"complete -c qlint -n {seen} {flags}{given}{described}")
         if name == "rule":
             lines.append(f"complete -c qlint -n {seen} -f -a {shlex.quote(_words(rules))}")

@@ -140,7 +140,18 @@ def find_config(start: Path) -> Path | None:
                 raise ConfigError(f"{candidate}:{key_line(text, '', 'tool') or 1}: [tool] must be a table")
             if isinstance(tool, dict) and "qlint" in tool:
                 return candidate
+            near = [k for k in tool or () if _near_qlint(k)]
+            if near:   # [tool.qlnt], [tool.Qlint]: settings meant for qlint that would lapse without a word
+                line = key_line(text, "tool", near[0]) or 1
+                raise ConfigError(f"{candidate}:{line}: [tool.{near[0]}]: did you mean [tool.qlint]? qlint reads its "
+                                  "settings from [tool.qlint] only")
     return None
+
+
+def _near_qlint(name: str) -> bool:
+    """A ``[tool.NAME]`` that is a slip for ``qlint``: another case or spelling, one letter off."""
+    folded = name.lower()
+    return name != "qlint" and folded[:1] == "q" and difflib.SequenceMatcher(None, folded, "qlint").ratio() >= 0.8
 
 
 def read_toml(source: Path) -> tuple[str, dict[str, Any]]:
@@ -239,19 +250,21 @@ def load_config(path: Path | None, start: Path, overrides: Sequence[Override] = 
 
 
 def parse_override(text: str) -> Override:
-    """``--config KEY=VALUE``: one TOML assignment (``fail-on = "warning"``, ``rules.reading-level.max-grade = 14``),
+    """``--config KEY=VALUE``: one TOML assignment (``fail-on = "warning"``, ``rules.reading-grade.max-grade = 14``),
     checked as a line of a config file is when the run loads the config."""
     where = f"--config {text!r}"
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         raise ConfigError(f"{where}: not a config file, nor a TOML setting such as 'fail-on = \"warning\"' or "
-                          "'rules.reading-level.max-grade = 14' (strings in quotes)") from None
+                          "'rules.reading-grade.max-grade = 14' (strings in quotes)") from None
     return where, table
 
 
 def _read_config_file(source: Path) -> _File:
     """One config file's qlint table; ConfigError when it is no regular file, is no TOML, or is not shaped so."""
+    if not source.exists() and not source.is_symlink():
+        raise ConfigError(f"{source}: no such config file")
     if not source.is_file():  # a FIFO or a device would block the read
         raise ConfigError(f"{source}: a config file must be a regular file")
     text, data = read_toml(source)

@@ -51,6 +51,14 @@ def _num(row: dict, key: str) -> str:
     return "n/a" if value is None else f"{value:.2f}"
 
 
+def per_bank_cell(name: str, cell: dict) -> str:
+    """One bank's judged precision, as the card and the README give it."""
+    if not cell.get("judged"):
+        return f"{name} - (0 of {cell.get('findings', 0)})"
+    return (f"{name} {cell['precision']:.2f} ({cell['low']:.2f}-{cell['high']:.2f}, {cell['judged']} of "
+            f"{cell.get('findings', cell['judged'])})")
+
+
 def _labels_line(row: dict, where: str) -> str:
     return (f"{where}: precision {_num(row, 'precision')}, recall {_num(row, 'recall')}, "
             f"Cohen's kappa {_num(row, 'kappa')} (n={row.get('n', '?')})")
@@ -66,6 +74,10 @@ def _accuracy_lines(measured: dict | None) -> list[str]:
         lines.append(f"On real banks (six public banks, a random sample of its default findings judged by two "
                      f"reviewers; `scripts/judged.py score`): precision {_num(judged, 'precision')} "
                      f"(95% interval {judged['low']:.2f}-{judged['high']:.2f}, {judged['judged']} judged findings).")
+        per_bank = [per_bank_cell(name, cell) for name, cell in (measured.get("judged_by_corpus") or {}).items()]
+        if per_bank:
+            lines.append("Per bank (precision, 95% interval, judged of its findings there): " + "; ".join(per_bank)
+                         + ".")
     if measured.get("measure") or measured.get("study"):
         lines.append(f"Against human flaw labels ({measured.get('dataset', 'BenchMarker dev labels')}; "
                      "`scripts/measure_accuracy.py`):")

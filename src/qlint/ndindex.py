@@ -21,7 +21,7 @@ from qlint import neardup as nd
 from qlint.rule import Store
 from qlint.stemkey import StemKey
 
-MAGIC = b"qlint near-duplicate index 1\n"
+MAGIC = b"qlint near-duplicate index 2\n"
 MAX_CHANGED = 0.05   # stems new or gone, as a share of the bank, above which a full search costs about as much
 MIN_CHANGED = 256    # ... but this many are always searched incrementally
 _SIG = attrgetter("sig")
@@ -56,7 +56,7 @@ def search(keys: Sequence[StemKey], threshold: float, *, store: Store | None = N
     near = _update(kept, keys, text_id, params, store) if kept is not None else None
     if near is None:
         near = _full(keys, text_id, params, store)
-    return sorted(found + near)
+    return nd.merged(found, near, nd.content_twins(keys, text_id, params["ignore_variants"]))
 
 
 def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, store: Store | None) -> list[Pair]:

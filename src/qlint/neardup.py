@@ -4,7 +4,9 @@ Works on the per-question keys of ``qlint.stemkey``: stems are normalised and st
 ("Which of the following ...", "Select two.") so that boilerplate never makes two stems look alike. Candidate
 pairs share a rare word trigram (or, for very short stems, the whole text);
 every candidate is confirmed with ``rapidfuzz.fuzz.ratio`` on the text and on its sorted
-stemmed words, so a reworded stem ("activation memory" / "memory of activations") still meets its twin.
+stemmed words, so a reworded stem ("activation memory" / "memory of activations") still meets its twin. Stems
+with the same content words in any order (a swapped pair, a comma, a filler word, a retouched lead-in) are
+paired whatever their similarity. Whether a pair asks the same thing is ``qlint.sameask``'s to say.
 """
 from __future__ import annotations
 
@@ -15,8 +17,6 @@ from operator import attrgetter
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from qlint.language.stems import KEY_STOPWORDS as STOPWORDS
-from qlint.language.stems import key_stem as stem_word
 from qlint.stemkey import StemKey
 
 _K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
@@ -69,7 +69,8 @@ def _shingle_chunks(keys: Sequence[StemKey], counts: np.ndarray) -> Iterator[tup
             yield np.concatenate((tri[same], two)).view(np.int64), np.concatenate((own[:-2][same], own[:-1][short]))
 
 
-_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG, _ASKS, _ANSWERS, _CHOICES = (attrgetter(name) for name in StemKey._fields)
+(_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG, _ASKS, _ANSWERS, _CHOICES, _CORE, _GIST, _MARKS, _OPEN,
+ _KEYED) = (attrgetter(name) for name in StemKey._fields)
 
 
 def _ids(values: Iterable, count: int, empty: object = None) -> np.ndarray:
@@ -238,8 +239,41 @@ def find_pairs(keys: Sequence[StemKey], threshold: float, *, min_chars: int = 12
     text_id = text_ids(keys)
     if candidates is None:
         candidates = candidate_pairs(keys, text_id=text_id)
-    return sorted(confirm(keys, candidates, threshold, text_id, min_chars=min_chars, min_overlap=min_overlap,
-                          ignore_variants=ignore_variants))
+    found = confirm(keys, candidates, threshold, text_id, min_chars=min_chars, min_overlap=min_overlap,
+                    ignore_variants=ignore_variants)
+    return merged(found, content_twins(keys, text_id, ignore_variants))
+
+
+def content_twins(keys: Sequence[StemKey], text_id: np.ndarray, ignore_variants: bool = True
+                  ) -> list[tuple[int, int, float]]:
+    """Stems of different text with the same content words in any order (each chained to the first of its
+    group), as (i, j, similarity): a swapped pair of words, a comma, a filler word or a retouched lead-in leaves
+    the content as it was. The similarity is the best of the texts', the sorted words' and the content words'."""
+    pairs = chained(_ids(map(_GIST, keys), len(keys), 0))
+    if not len(pairs):
+        return []
+    pairs = pairs[text_id[pairs[:, 0]] != text_id[pairs[:, 1]]]
+    if ignore_variants and len(pairs):
+        local, at = np.unique(pairs, return_inverse=True)
+        at = at.reshape(-1, 2)
+        pairs = pairs[_same_variant([keys[i] for i in local.tolist()], at[:, 0], at[:, 1])]
+    out = []
+    for a, b in pairs.tolist():
+        x, y = keys[a], keys[b]
+        score = max(fuzz.ratio(x.text, y.text), fuzz.ratio(x.bag, y.bag),
+                    fuzz.ratio(x.core.replace(" | ", " "), y.core.replace(" | ", " ")))
+        out.append((min(a, b), max(a, b), float(score)))
+    return out
+
+
+def merged(*found: list[tuple[int, int, float]]) -> list[tuple[int, int, float]]:
+    """Pairs from several searches, each once with its best similarity, in index order."""
+    best: dict[tuple[int, int], float] = {}
+    for pairs in found:
+        for a, b, score in pairs:
+            if score > best.get((a, b), -1.0):
+                best[(a, b)] = score
+    return sorted((a, b, score) for (a, b), score in best.items())
 
 
 def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.ndarray, threshold: float,
@@ -292,7 +326,7 @@ def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.
             x, y = int(rest[i, 0]), int(rest[i, 1])
             if overlap(x, y) >= min_overlap:
                 found.append((min(x, y), max(x, y), float(score[i])))
-    return [pair for pair in found if _ask_alike(keys[pair[0]], keys[pair[1]], threshold)]
+    return found
 
 
 def _same_variant(named: list[StemKey], a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -303,26 +337,6 @@ def _same_variant(named: list[StemKey], a: np.ndarray, b: np.ndarray) -> np.ndar
     code = _ids(map(_CODE, named), count)
     answers = _ids(map(_ANSWERS, named), count, "")
     return (variant[a] == variant[b]) | ((code[a] == code[b]) & (answers[a] == answers[b]) & (answers[a] >= 0))
-
-
-def _ask_alike(x: StemKey, y: StemKey, threshold: float) -> bool:
-    """Two stems that share a long passage ask the same thing only if their questions after it are alike too:
-    as similar as whole stems must be, and in the same words (a question after a shared scenario differs from
-    the next by a name or one word: "If Young is ..." / "If Togowa is ...", "must be" / "could be")."""
-    if not x.asks or not y.asks or x.asks == y.asks:
-        return True
-    return _ask_words(x.asks) == _ask_words(y.asks) and fuzz.ratio(x.asks, y.asks) >= threshold
-
-
-# function words that change what a question asks ("must" / "could" / "cannot be true", "least" / "most")
-_ASK_KEEP = frozenset(("could", "can", "cannot", "must", "may", "would", "should", "not", "no", "never", "except",
-                       "true", "false", "least", "most"))
-
-
-def _ask_words(asks: str) -> frozenset[str]:
-    """The question's words as compared: stemmed ("requirement" = "requirements"), without the function words
-    that do not change what is asked ("this" / "these")."""
-    return frozenset(stem_word(w) for w in asks.split() if w not in STOPWORDS or w in _ASK_KEEP)
 
 
 def _chunks(candidates, size: int = 262144) -> Iterable[np.ndarray]:

@@ -12,6 +12,11 @@ A pack file holds one rule, or a mapping with a ``rules:`` list. Each rule
   cannot run (backreferences, lookarounds) is refused when the pack is loaded. The packs
   qlint ships keep Python's ``re`` (their lookaheads are reviewed and tested on hostile text).
 
+A pattern may also be written ``{pattern: ..., unless-others: [...]}``: a match of it in an option
+is not reported when two or more of the question's other options match one of ``unless-others``
+(a bare "None" among "I only", "I and II only" is that set's own answer; among "One", "Two" it is
+zero).
+
 Tokens and swaps need no such engine: qlint builds their patterns itself from escaped
 literals joined by ``\\s+``, with one-character lookarounds for word edges, and those
 cannot backtrack more than linearly.
@@ -57,6 +62,15 @@ def _kebab(name: str) -> str:
     return name.replace("_", "-")
 
 
+class ExcusedPattern(BaseModel):
+    """A pattern whose match in an option is not reported when enough of the other options match ``unless-others``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=_kebab, populate_by_name=True)
+
+    pattern: str
+    unless_others: tuple[str, ...] = Field(min_length=1)
+
+
 class PackRule(BaseModel):
     """One declarative rule as written in a pack file."""
 
@@ -76,7 +90,7 @@ class PackRule(BaseModel):
     tokens: tuple[str, ...] = ()
     exceptions: tuple[str, ...] = ()
     swap: dict[str, str] = Field(default_factory=dict)
-    patterns: tuple[str, ...] = ()
+    patterns: tuple[str | ExcusedPattern, ...] = ()
     whole_option: bool = Field(default=False, description="existence: a token must be the whole option text")
     accuracy: dict[str, float | int | str] | None = None
     notes: str = ""
@@ -178,23 +192,54 @@ def _compile(spec: PackRule, shipped: bool = False):
             body = rf"^\W*(?:{body})\W*$"
         found = re.compile(body, flags)
         shield = re.compile("|".join(_phrase(t) for t in spec.exceptions), flags) if spec.exceptions else None
-        return found, shield, {}, _literals(spec.tokens, spec.ignorecase), spec.whole_option
+        return found, shield, {}, _literals(spec.tokens, spec.ignorecase), spec.whole_option, ()
     if spec.extends == "substitution":
         swaps = {k.lower() if spec.ignorecase else k: v for k, v in spec.swap.items()}
         found = re.compile("|".join(_phrase(k) for k in sorted(spec.swap, key=len, reverse=True)), flags)
-        return found, None, swaps, _literals(spec.swap, spec.ignorecase), False
+        return found, None, swaps, _literals(spec.swap, spec.ignorecase), False, ()
+    plain = [p for p in spec.patterns if isinstance(p, str)]
     # patterns that all open with "^" (and no multi-line flag) can match only at the start: one match() will do
-    anchored = all(p.startswith("^") for p in spec.patterns) and not any(re.search(r"\(\?[a-zA-Z]*m", p)
-                                                                         for p in spec.patterns)
+    anchored = all(p.startswith("^") for p in plain) and not any(re.search(r"\(\?[a-zA-Z]*m", p) for p in plain)
+    excused = tuple((_patterns([p.pattern], spec.ignorecase, shipped), _patterns(p.unless_others, spec.ignorecase,
+                                                                               shipped))
+                    for p in spec.patterns if not isinstance(p, str))
+    return _patterns(plain, spec.ignorecase, shipped) if plain else None, None, {}, None, anchored, excused
+
+
+def _patterns(patterns: Iterable[str], ignorecase: bool, shipped: bool):
+    """One compiled pattern matching any of ``patterns``: RE2 for a bank's own packs, Python's ``re`` (checked
+    to be safe) for qlint's."""
+    patterns = tuple(patterns)
     if not shipped:
-        return compile_linear(spec.patterns, spec.ignorecase), None, {}, None, anchored
-    for pattern in spec.patterns:
+        return compile_linear(patterns, ignorecase)
+    for pattern in patterns:
         check_pattern_safety(pattern)
-    return re.compile("|".join(f"(?:{p})" for p in spec.patterns), flags), None, {}, None, anchored
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE if ignorecase else 0)
+
+
+OTHERS_NEEDED = 2   # other options matching ``unless-others`` that make a match in an option the set's own answer
+
+
+def _excused(others, question: Question, field: str) -> bool:
+    """Whether ``field`` is an option of which enough of the other options match ``others``."""
+    if not field.startswith("options[") or not field.endswith("].text"):
+        return False
+    own = int(field[len("options["):-len("].text")])
+    return sum(1 for k, o in enumerate(question.options) if k != own and others.search(o.text)) >= OTHERS_NEEDED
+
+
+def _matches(compiled, question: Question, field: str, text: str) -> Iterator[re.Match]:
+    """The matches in one text: of the rule's plain patterns, then of each excusable one whose excuse fails."""
+    found, _, _, _, anchored, excused = compiled
+    if found is not None:
+        yield from ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text)
+    for pattern, others in excused:
+        if (m := pattern.search(text)) and not _excused(others, question, field):
+            yield m
 
 
 def _check(spec: PackRule, compiled, question: Question, options: NoOptions) -> Iterator[Violation]:
-    found, shield, swaps, literals, anchored = compiled
+    found, shield, swaps, literals, anchored, _ = compiled
     for field, text in _texts(question, spec.scope):
         if literals is not None and text.isascii():
             # no token can match where none of its words occurs (ASCII only: str.lower and re's case folding agree)
@@ -202,7 +247,9 @@ def _check(spec: PackRule, compiled, question: Question, options: NoOptions) -> 
             if not any(lit in probe for lit in literals):
                 continue
         shields = [m.span() for m in shield.finditer(text)] if shield else []
-        for match in ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text):
+        matches = _matches(compiled, question, field, text) if spec.extends == "pattern" else \
+            ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text)
+        for match in matches:
             if _covered(match.span(), shields):
                 continue
             whole = match.group(0)

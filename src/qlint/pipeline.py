@@ -185,6 +185,11 @@ def checked_paths(paths: list[str], config: Config, *, stdin_filename: str | Non
     those ``--force-exclude`` leaves out, and those it left out. Standard input (``["-"]``) is judged by the name
     ``--stdin-filename`` gives it, as an editor passes it."""
     use_stdin = paths == ["-"]
+    absent = [p for p in config.settings.paths if not (config.root / p).exists()]
+    if absent:   # a misspelt bank folder would leave named files uncompared, and --force-exclude would skip them all
+        where = config.origins.get("paths") or str(config.source or "config")
+        raise SetupError(f"{where}: paths: {absent[0]!r} does not exist in {config.root}; name the bank's folders "
+                         "as they are (a missing one would leave files uncompared, or skipped by --force-exclude)")
     targets = [Path(p) for p in paths] or [config.root / p for p in config.settings.paths] or [Path.cwd()]
     missing = [p for p in targets if not use_stdin and not p.exists() and not p.is_symlink()]
     if missing:

@@ -8,6 +8,7 @@ A reason is required. A suppression that silences nothing is itself reported
 from __future__ import annotations
 
 import bisect
+import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from qlint.finding import Finding, Severity
@@ -85,8 +86,10 @@ def apply_suppressions(findings: list[Finding], files: Sequence[CheckedFile],
             elif r in everything or r.upper() in everything:
                 continue  # a real rule that this run does not use: nothing to silence, nothing to report
             elif invalid is not None:
+                close = difflib.get_close_matches(r.lower(), sorted(n for n in everything if not n[:1].isupper()), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
                 extra.append(Finding(path, line, column, INVALID[0], INVALID[1], invalid,
-                                     f"suppression names {r!r}, which is not a qlint rule", question))
+                                     f"suppression names {r!r}, which is not a qlint rule{hint}", question))
         return names
 
     index = _Index()

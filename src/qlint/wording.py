@@ -36,7 +36,18 @@ def validation_message(exc: ValidationError, allowed: Iterable[str], where: str,
             close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(allowed)}"
             lines.append(f"{where_key}: unknown key {key!r}{hint}")
-        else:   # a validator's own sentence, without pydantic's "Value error, "; a check of the whole table has no key
-            message = err["msg"].removeprefix("Value error, ")
-            lines.append(f"{where_key}: {key}: {message}" if key else f"{where_key}: {message}")
+        else:   # a validator's own sentence in the config's words; a check of the whole table has no key
+            lines.append(f"{where_key}: {key}: {_said(err)}" if key else f"{where_key}: {_said(err)}")
     return "\n".join(lines)
+
+
+def _said(err: dict) -> str:
+    """One pydantic error in a config's words: a validator's own message without pydantic's "Value error, "
+    prefix, and a list written as a single value shown in brackets (not "a valid tuple")."""
+    if err["type"] == "value_error" and "error" in err.get("ctx", {}):
+        return str(err["ctx"]["error"])
+    if err["type"] in ("tuple_type", "list_type", "set_type", "frozen_set_type"):
+        value = err.get("input")
+        example = f'["{value}"]' if isinstance(value, str) and value.isprintable() else '["..."]'
+        return f"must be a list in brackets, such as {example}"
+    return err["msg"]

@@ -4,12 +4,14 @@ Response data can be millions of rows, so it never becomes Python objects one pe
 joined and aggregated inside DuckDB, an embedded analytical engine that streams from disk. The statistics are
 plain SQL aggregations (GROUP BY, joins, one window for score groups) that port to a distributed SQL engine.
 
-DuckDB is an optional extra (``pip install 'qlint[analysis]'``): linting a bank needs none of this.
+DuckDB is an optional extra (``analysis``): linting a bank needs none of this.
 """
 from __future__ import annotations
 
 import os
 import tempfile
+
+from qlint import install_hint
 
 
 class AnalysisError(Exception):
@@ -21,7 +23,7 @@ def connect(memory_limit: str = "1GB", threads: int | None = None):
     try:
         import duckdb  # optional heavy dependency: only item analysis needs it
     except ImportError:
-        raise AnalysisError("item analysis needs DuckDB: pip install 'qlint[analysis]'") from None
+        raise AnalysisError(f"item analysis needs DuckDB: {install_hint('analysis')}") from None
     con = duckdb.connect(":memory:")
     con.execute(f"SET memory_limit = '{memory_limit}'")
     # spill to the system's temporary folder (DuckDB removes the folder it made on close), never to a ".tmp"

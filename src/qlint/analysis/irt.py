@@ -1,6 +1,6 @@
 """Optional 2PL item response theory fit: discrimination and difficulty with standard errors, and item fit.
 
-The fit is mirt's (``pip install 'qlint[irt]'``): marginal maximum likelihood by EM, standard errors from the
+The fit is mirt's (the ``irt`` extra): marginal maximum likelihood by EM, standard errors from the
 information matrix and the S-X2 item-fit statistic (Orlando & Thissen), with numpy and scipy only. girth, the
 other maintained Python IRT library, fits the same model but gives no standard errors; the tests use it as the
 independent peer (parameters must agree within mirt's standard errors). Classical statistics never need either.
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from qlint import install_hint
 from qlint.analysis import AnalysisError
 
 
@@ -54,7 +55,7 @@ def fit_2pl(con, forms: list[str]) -> list[IrtItem]:
         import mirt  # optional heavy dependency: only --irt needs it
         from mirt.diagnostics.itemfit import compute_itemfit
     except ImportError:
-        raise AnalysisError("the 2PL fit needs mirt: pip install 'qlint[irt]'") from None
+        raise AnalysisError(f"the 2PL fit needs mirt: {install_hint('irt')}") from None
     out: list[IrtItem] = []
     for form in forms:
         matrix, qis = score_matrix(con, form)

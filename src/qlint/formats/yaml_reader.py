@@ -7,6 +7,7 @@ bytes, bad YAML, bad shape -- comes out as a Finding, never as an exception.
 """
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 import yaml
@@ -15,7 +16,7 @@ from pydantic import ValidationError
 from qlint.finding import Finding, Severity
 from qlint.formats.base import decode, did_you_mean, schema_messages
 from qlint.limits import Limits
-from qlint.model import Plain, Question
+from qlint.model import QUESTION_FIELDS, Plain, Question
 from qlint.problems import PARSE_ERROR, SCHEMA
 from qlint.sourcemap import (
     COLUMN_BITS,
@@ -266,6 +267,12 @@ def _entries(root: yaml.Node, path: str, findings: list[Finding]) -> list[yaml.N
             findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' is empty"))
         return questions_node.value
     if isinstance(root, yaml.MappingNode):
+        slip = _misspelt_questions(root)
+        if slip is not None:   # `question:` over a list: one finding that names the key, not three missing fields
+            m = slip.start_mark
+            findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA,
+                                     f"unknown key {slip.value!r} in the file's top level; did you mean 'questions'?"))
+            return None
         return [root]
     m = root.start_mark
     kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
@@ -273,6 +280,17 @@ def _entries(root: yaml.Node, path: str, findings: list[Finding]) -> list[yaml.N
                              f"file holds {kind}; a bank file holds one question (a mapping) "
                              "or a mapping with a 'questions:' list"))
     return None
+
+
+def _misspelt_questions(root: yaml.MappingNode) -> yaml.ScalarNode | None:
+    """The key of a file that is plainly a ``questions:`` list under a misspelt key (``question:``, ``Questions:``):
+    a mapping of no question field whose one close match to ``questions`` holds a list."""
+    keys = [(k, v) for k, v in root.value if isinstance(k, yaml.ScalarNode)]
+    if any(k.value in QUESTION_FIELDS for k, _ in keys):
+        return None
+    close = [k for k, v in keys if isinstance(v, yaml.SequenceNode)
+             and difflib.get_close_matches(k.value.lower(), _FILE_KEYS, n=1, cutoff=0.8)]
+    return close[0] if len(close) == 1 else None
 
 
 def load_text(text: str, path: str, limits: Limits | None = None) -> ParsedFile:

@@ -12,6 +12,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from qlint import install_hint
 from qlint.analysis.cli import add_responses
 from qlint.cli_common import EXIT_OK, UsageError, add_from_option, comma_list
 from qlint.pipeline import SetupError, run_check
@@ -29,7 +30,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--title", help="the bank's name in the header (default: the folder checked)")
     parser.add_argument("--responses", action="append", metavar="FILE",
                         help="response data: adds the item-analysis table (repeatable)")
-    parser.add_argument("--irt", action="store_true", help="with --responses: add a 2PL fit (needs qlint[irt])")
+    parser.add_argument("--irt", action="store_true", help="with --responses: add a 2PL fit (needs the irt extra)")
     add_from_option(parser)
 
 
@@ -80,7 +81,7 @@ def require_extra(command: str, modules: tuple[str, ...]) -> None:
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if missing:
         raise UsageError(f"qlint {command} needs {' and '.join(missing)}, which the checking install leaves out: "
-                         "pip install 'qlint[report]'")
+                         f"{install_hint('report')}")
 
 
 def cmd_report(args: argparse.Namespace, out) -> int:

@@ -59,9 +59,17 @@ class Grid:
         self.rows.append([c if isinstance(c, Text) else plain(c) for c in cells])
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        """A reader that left (``qlint stats | head``): stop printing and let the command end with its own exit
+        code. rich's own handler exits 1, which fails a ``set -o pipefail`` pipeline that nothing went wrong in."""
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def console_for(out: TextIO, colour: bool | None, width: int | None) -> Console:
     """A console that prints text as it is: no markup, no emoji codes, no highlighting."""
-    return Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None, highlight=False,
+    return _Console(file=out, force_terminal=colour, no_color=colour is False, width=width or None, highlight=False,
                    soft_wrap=False, markup=False, emoji=False)
 
 

@@ -7,7 +7,8 @@ from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, RuleOptions, Store
-from qlint.stemkey import StemKey, answers_digest, choice_digests, decode_keys, encode_keys, stem_key
+from qlint.sameask import Answers, judged
+from qlint.stemkey import StemKey, answers_digest, decode_keys, encode_keys, option_digests, stem_key
 
 
 class Options(RuleOptions):
@@ -16,50 +17,36 @@ class Options(RuleOptions):
     min_word_overlap: float = Field(default=0.75, ge=0, le=1,
                                     description="share of content words (stemmed, Jaccard) two stems must have in common; "
                                                 "keeps 'a deque' / 'a queue' apart")
-    min_shared_options: float = Field(default=0.5, ge=0, le=1, description=(
-        "share of the smaller question's options (case and spacing aside) the other must also offer; questions "
-        "that share a passage or scenario but offer different answers ask different things (0: stems alone)"))
-    stems_alone: float = Field(default=95.0, ge=50, le=100, description=(
-        "similarity at or above which two stems without a long shared passage are duplicates whatever their options"))
+    min_shared_options: float = Field(default=0.4, ge=0, le=1, description=(
+        "for a stem that leaves its question to the options (\"Which of the following is true?\", a bare topic such "
+        "as \"Le virus de l'hepatite B :\"), share of the smaller question's options (case and spacing aside) the "
+        "other must also offer to ask the same thing (0: stems alone)"))
     ignore_variants: bool = Field(default=True, description=(
         "stems that differ only in numbers or code are parallel items, not duplicates (unless their options and "
         "key are the same too)"))
 
 
 _EMPTY = StemKey("", (), ())
+_SAYS = {Answers.SAME: "", Answers.DIFFER: ", and their options differ",
+         Answers.MISKEYED: ", and their keys disagree: one of the two is likely mis-keyed"}
 
 
 def extract(question: Question, options: Options) -> StemKey:
     texts = [o.text for o in question.options]
-    return stem_key(question.stem, answers_digest(texts, [o.correct for o in question.options]),
-                    choice_digests(texts))
-
-
-def same_question(a: StemKey, b: StemKey, score: float, options: Options) -> bool:
-    """Whether two similar stems ask the same thing. Short stems this close are the same question whatever the
-    options; otherwise (a shared passage or scenario, or a shared lead-in with other words after it) they must
-    also offer the same answers. Two-option questions (Yes/No, True/False) share their options by chance, so
-    there the stems must be the same."""
-    if options.min_shared_options <= 0 or not a.choices or not b.choices:
-        return True
-    if score >= options.stems_alone and not (a.asks or b.asks):
-        return True
-    if min(len(a.choices), len(b.choices)) < 3:
-        return a.text == b.text and a.asks == b.asks
-    shared = len(set(a.choices) & set(b.choices))
-    return shared >= options.min_shared_options * min(len(a.choices), len(b.choices))
+    digests = option_digests(texts)
+    return stem_key(question.stem, answers_digest(texts, [o.correct for o in question.options]), tuple(sorted(digests)),
+                    tuple(sorted(d for d, o in zip(digests, question.options) if o.correct)))
 
 
 def confirmed_pairs(keys: Sequence[StemKey], options: Options, store: Store | None = None
-                    ) -> list[tuple[int, int, float]]:
-    """The pairs of questions the rule reports: similar stems (the search, kept in ``store`` between runs) that
-    also offer the same answers."""
+                    ) -> list[tuple[int, int, float, Answers]]:
+    """The pairs of questions the rule reports, with how their answers compare: similar stems (the search, kept
+    in ``store`` between runs) that ask the same thing (``qlint.sameask``)."""
     from qlint.ndindex import search  # numpy and rapidfuzz: imported only when the search runs
 
-    return [(a, b, score) for a, b, score in search(keys, options.threshold, store=store,
-                                                    min_overlap=options.min_word_overlap,
-                                                    ignore_variants=options.ignore_variants)
-            if same_question(keys[a], keys[b], score, options)]
+    found = search(keys, options.threshold, store=store, min_overlap=options.min_word_overlap,
+                   ignore_variants=options.ignore_variants)
+    return judged(keys, found, options.min_shared_options)
 
 
 def _keys(questions: Sequence[BankItem]) -> list[StemKey]:
@@ -71,30 +58,39 @@ def _keys(questions: Sequence[BankItem]) -> list[StemKey]:
 def check(questions: Sequence[BankItem], options: Options, store: Store | None = None) -> Iterator[BankViolation]:
     # the search kept in ``store`` by the last run is reused
     keys = _keys(questions)
-    partners: dict[int, list[tuple[float, int]]] = {}
-    for a, b, score in confirmed_pairs(keys, options, store):
-        partners.setdefault(a, []).append((score, b))
-        partners.setdefault(b, []).append((score, a))
+    partners: dict[int, list[tuple[float, int, Answers]]] = {}
+    for a, b, score, answers in confirmed_pairs(keys, options, store):
+        partners.setdefault(a, []).append((score, b, answers))
+        partners.setdefault(b, []).append((score, a, answers))
     for index, found in sorted(partners.items()):
-        found.sort(key=lambda sb: (-sb[0], sb[1]))
-        score, other = found[0]
+        found.sort(key=lambda sba: (-sba[0], sba[1]))
+        score, other, answers = found[0]
         peer = questions[other]
         where = f"{peer.path}:{peer.locate('stem')[0]}"
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         yield BankViolation(questions[index], "stem",
-                            f"stem is {score:.0f}% similar to question {peer.id!r} at {where}{more}")
+                            f"stem is {score:.0f}% similar to question {peer.id!r} at {where}{more}{_SAYS[answers]}")
 
 
 def publish(questions: Sequence[BankItem], options: Options) -> list[tuple[int, int, float]]:
     """The pairs the check reports, as (index a, index b, similarity) over ``questions`` in order (a < b)."""
-    return confirmed_pairs(_keys(questions), options)
+    return [(a, b, score) for a, b, score, _ in confirmed_pairs(_keys(questions), options)]
 
 
 RULE = BankRule(
     code="Q601",
     name="near-duplicate-stem",
     severity=Severity.WARNING,
-    notes="A warning, not an error: on six public banks of real questions, two reviewers agreed with 43 of 49 sampled findings (0.88); pairs that share only a stock lead-in, or ask about opposite actions, were judged false alarms.",
+    notes=("Two stems are duplicates when what they ask is the same, whatever their options: the message says "
+           "when their options differ, and calls the pair a likely mis-key when they offer the same options with "
+           "another key. They stay apart when the words that say what is asked for differ (\"true\" / \"false\", "
+           "\"must\" / \"could\", \"not\", \"least\" / \"most\"), when a word is swapped for its opposite "
+           "(\"inducers\" / \"inhibitors\", \"increase\" / \"decrease\"), when a content word is swapped for "
+           "another in a short stem, a short sentence, a Yes/No item or a set of questions that vary one place of a "
+           "shared passage or scenario, and when a stem leaves its question to the options (\"Which of the "
+           "following is true?\", a bare topic such as \"Le virus de l'hepatite B :\") and the options are not "
+           "the same ones (min-shared-options). Word lists: src/qlint/rules/data/near-duplicate-stem.yaml. A "
+           "warning, not an error: a pair needs an author's look before one of the two is retired."),
     summary="Two questions in the bank have near-identical stems.",
     why=("Near-duplicates let one question cue another on the same form, double-weight one objective, and "
          "survive as stale copies when only one of them gets fixed."),
@@ -161,6 +157,48 @@ questions:
     options:
       - {text: 50 km/h, correct: true, rationale: Correct. 150 / 3 = 50.}
       - {text: 450 km/h, rationale: Incorrect. That multiplies.}
+""", """\
+questions:
+  - id: nd-inducers
+    stem: Which of these drugs are strong inducers of CYP3A4, so that they lower the levels of drugs it clears?
+    options:
+      - {text: Rifampicin, correct: true, rationale: Correct. It induces CYP3A4.}
+      - {text: Ketoconazole, rationale: Incorrect. It inhibits CYP3A4.}
+      - {text: Paracetamol, rationale: Incorrect. It does neither.}
+  - id: nd-inhibitors
+    stem: Which of these drugs are strong inhibitors of CYP3A4, so that they raise the levels of drugs it clears?
+    options:
+      - {text: Rifampicin, rationale: Incorrect. It induces CYP3A4.}
+      - {text: Ketoconazole, correct: true, rationale: Correct. It inhibits CYP3A4.}
+      - {text: Paracetamol, rationale: Incorrect. It does neither.}
+""", """\
+questions:
+  - id: nd-topic-1
+    stem: "Le virus de l'hépatite B :"
+    select: 2
+    options:
+      - {text: est un virus à ADN, correct: true, rationale: Exact. Son génome est un ADN circulaire.}
+      - {text: se transmet par voie sexuelle, correct: true, rationale: Exact. Le sang et les rapports le transmettent.}
+      - {text: est un virus nu, rationale: Inexact. Il possède une enveloppe.}
+  - id: nd-topic-2
+    stem: "Le virus de l'hépatite B :"
+    select: 2
+    options:
+      - {text: appartient aux Hepadnaviridae, correct: true, rationale: Exact. C'est sa famille.}
+      - {text: se cultive facilement in vitro, rationale: Inexact. Il ne se cultive pas en routine.}
+      - {text: possède un antigène de surface HBs, correct: true, rationale: Exact. Il sert au dépistage.}
+""", """\
+questions:
+  - id: nd-game-1
+    stem: "A school is planning its week of exams. Five subjects (art, biology, chemistry, drama and English) are each examined on one of the five days, Monday to Friday, one per day. Biology is examined on an earlier day than chemistry. Drama is examined on Wednesday or Friday.\\n\\nWhich one of the following could be true?"
+    options:
+      - {text: Biology is examined on Friday., rationale: Incorrect. Chemistry must follow it.}
+      - {text: Drama is examined on Wednesday., correct: true, rationale: Correct. Nothing rules it out.}
+  - id: nd-game-2
+    stem: "A school is planning its week of exams. Five subjects (art, biology, chemistry, drama and English) are each examined on one of the five days, Monday to Friday, one per day. Biology is examined on an earlier day than chemistry. Drama is examined on Wednesday or Friday.\\n\\nWhich one of the following could be true?"
+    options:
+      - {text: Chemistry is examined on Monday., rationale: Incorrect. Biology must come before it.}
+      - {text: Art is examined on Thursday., correct: true, rationale: Correct. One order allows it.}
 """,),
     failing=("""\
 questions:
@@ -188,5 +226,33 @@ questions:
       - {text: 60 km/h, correct: true, rationale: Correct. 120 / 2 = 60.}
       - {text: 240 km/h, rationale: Incorrect. That multiplies.}
       - {text: 122 km/h, rationale: Incorrect. That adds.}
+""", """\
+questions:
+  - id: nd-copy
+    stem: Which service keeps a record of every API call made in an account, for a later security audit?
+    options:
+      - {text: the audit log, correct: true, rationale: Correct. It records each call.}
+      - {text: the metrics service, rationale: 'Incorrect. It keeps numbers, not calls.'}
+      - {text: the object store, rationale: Incorrect. It holds what is written to it.}
+  - id: nd-copy-new-options
+    stem: Which service actually keeps a record of every API call made in an account, for a later security audit?
+    options:
+      - {text: the audit trail, correct: true, rationale: Correct. It records each call.}
+      - {text: the billing console, rationale: Incorrect. It shows costs.}
+      - {text: the message queue, rationale: Incorrect. It passes messages on.}
+""", """\
+questions:
+  - id: nd-key-1
+    stem: Which planet has the shortest year of all the planets in the solar system?
+    options:
+      - {text: Mercury, correct: true, rationale: Correct. It orbits in 88 days.}
+      - {text: Venus, rationale: Incorrect. Its year is 225 days.}
+      - {text: Mars, rationale: Incorrect. Its year is 687 days.}
+  - id: nd-key-2
+    stem: Which planet has the shortest year, of all the planets in the solar system?
+    options:
+      - {text: Venus, correct: true, rationale: Correct. Its year is 225 days.}
+      - {text: Mercury, rationale: Incorrect. It orbits in 88 days.}
+      - {text: Mars, rationale: Incorrect. Its year is 687 days.}
 """,),
 )

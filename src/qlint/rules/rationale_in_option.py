@@ -39,9 +39,27 @@ _WHICH = re.compile(_DATA["which_verdict"], re.I)
 # commentary opens a later sentence, or a clause after a break: "...; this sounds plausible", "... - a common trap",
 # "..., but it would be dangerous if true", "Stare decisis (this is a common misconception)"; one search with the
 # break as its prefix, each branch opening with a definite character, so most positions fail at once
-_BREAK = r"(?:[.!?]\s+(?-i:(?=[A-Z(]))|\s[-–—]+\s*|[–—]\s*|[(\[]\s*|;\s+|,\s+(?=but\b|however\b))"
+# a sentence ends at a stop that follows no title or initial ("Mr. Wrong" is a name, not a verdict)
+_NOT_TITLE = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bvs)(?<!\bNo)(?<!\b[A-Z])"
+_BREAK = r"(?:" + _NOT_TITLE + r"[.!?]\s+(?-i:(?=[A-Z(]))|\s[-–—]+\s*|[–—]\s*|[(\[]\s*|;\s+|,\s+(?=but\b|however\b))"
 _BREAK_CHARS = frozenset(".!?;-–—([")
 _COMMENT = re.compile(_BREAK + r"\s*(?:" + "|".join(_DATA["comment_sentences"]) + ")", re.I)
+
+
+# where a later sentence or clause begins: a sentence end (not after a title or an initial: "Mr. Wrong" is a name),
+# a semicolon, a dash, a bracket, or ", but" and kin
+_LATER = re.compile(_NOT_TITLE + r"[.!?]\s+(?=[A-Z(\"'])|;\s+|\s[-–—]+\s|\(|,\s+(?=(?:but|however|yet|although|though|while|whereas)\b)")
+_TOKENS = re.compile(r"[a-z]+(?:['’][a-z]+)?|[a-z]+-[a-z]+")
+_WORDS = {name: frozenset(_DATA[name]) for name in ("concessions", "negations", "fitness", "unfit", "context",
+                                                    "appeal", "audience", "anaphors")}
+_GRANTED = re.compile(r"\b(?:is|are|was|were)\s+(?:a\s+|an\s+)?(?:very\s+)?(?:" + "|".join(_DATA["grants"])
+                      + r")\b|\b(?:does|do)\s+(?:indeed\s+)?exist\b|\bexists\b", re.I)
+_CHOSEN = re.compile(r"\b(?:" + "|".join(_DATA["audience"]) + r")\b[^.;!?]{0,40}?\b(?:"
+                     + "|".join(w.replace(" ", r"\s+") for w in _DATA["cognition"])
+                     + r")\s+(?:it|this|them|these|this\s+(?:one|option|answer|choice)|that\s+(?:one|option))\b", re.I)
+_CAUSES = frozenset(("because", "since", "so", "why", "as"))
+_LIKENESS = re.compile(r"\b(?:looks?|sounds?|seems?)\s+like\s+(?:the|a|an)\s+(?:right\s+|correct\s+|obvious\s+)?"
+                       r"(?:answer|fit|solution|match|choice)\b", re.I)
 
 
 class Options(RuleOptions):
@@ -73,6 +91,38 @@ def _comments(text: str) -> bool:
     return _COMMENT.search(text) is not None
 
 
+def _writer_speaks(segment: str, before: str) -> bool:
+    """Whether a later sentence or clause (``segment``, after ``before``) speaks of the option to the candidate: it
+    denies that the option fits the question ("It does not address this requirement", "It is unsuitable here"),
+    grants that what it names is real and then denies the fit ("... a real service, but they do not keep records in
+    this scenario"), or explains its pull on candidates ("... so it draws candidates in", "Many candidates confuse
+    it with a firewall", "It seems like the obvious fit")."""
+    words = _TOKENS.findall(segment.lower())
+    if not words:
+        return False
+    have = set(words)
+    denied = bool(have & _WORDS["negations"]) or any(w.endswith(("n't", "n’t")) for w in words)
+    about_option, about_question = have & _WORDS["anaphors"], have & _WORDS["context"]
+    if about_question and (denied and have & _WORDS["fitness"] or have & _WORDS["unfit"]):
+        return True
+    if have & _WORDS["concessions"] and denied and about_option and (about_question or _GRANTED.search(before)):
+        return True
+    if have & _WORDS["audience"] and have & _WORDS["appeal"] or _CHOSEN.search(segment):
+        return True
+    return bool(_LIKENESS.search(segment)) and bool(have & (_CAUSES | _WORDS["audience"]))
+
+
+def _voice(text: str) -> tuple[int, int] | None:
+    """Where the first later sentence or clause in the writer's voice is (the first sentence is the answer)."""
+    breaks = list(_LATER.finditer(text))
+    for k, found in enumerate(breaks):
+        end = breaks[k + 1].start() if k + 1 < len(breaks) else len(text)
+        start = breaks[k - 1].end() if k else 0
+        if _writer_speaks(text[found.end():end], text[start:found.start()]):
+            return found.end(), end
+    return None
+
+
 def _problem(text: str, options: Options) -> tuple[str, re.Match | None] | None:
     """What is wrong with an option's text, and the match that shows it (None when no one match does)."""
     # each pattern needs a character or word that most options lack: test for it first (it is much cheaper)
@@ -93,7 +143,26 @@ def _problem(text: str, options: Options) -> tuple[str, re.Match | None] | None:
     if _comments(text):
         return ("comments on itself (why it is tempting or wrong); move the commentary into the rationale",
                 _COMMENT.search(text))
+    if _BREAK_CHARS.intersection(text) and not text.startswith(("\"", "“", "'")) and (where := _voice(text)):
+        return ("comments on itself (why it is tempting, or that it does not fit the question); move the commentary "
+                "into the rationale", _Span(text, *where))
     return None
+
+
+class _Span:
+    """A found place in an option's text, shaped as the match ``_span`` reads."""
+
+    def __init__(self, string: str, start: int, end: int) -> None:
+        self.string, self._start, self._end = string, start, end
+
+    def group(self, _: int = 0) -> str:
+        return self.string[self._start:self._end]
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
@@ -135,9 +204,17 @@ RULE = QuestionRule(
            "judging clause (\", which is wrong because ...\"); and a later sentence or clause that comments on the "
            "option itself: its appeal (\"This sounds plausible because ...\"), who picks it (\"Teams often pick "
            "this because ...\"), its verdict (\"Incorrect: ...\", \"This is a common misconception\"), what would "
-           "follow if it were true (\"This would be dangerous if true\"), or a pointer (\"See chapter 3\"). The "
-           "first sentence is never judged and quoted utterances are skipped, so two-sentence answers pass. No "
-           "human labels exist. Phrase lists: src/qlint/rules/data/rationale-in-option.yaml."),
+           "follow if it were true (\"This would be dangerous if true\"), or a pointer (\"See chapter 3\"). "
+           "Beyond those phrases, the class of commentary in the writer's voice is caught by what a later sentence "
+           "or clause does: it denies that the option fits the question (\"It does not address this "
+           "requirement\", \"irrelevant here\"), grants that what the option names is real and then denies the "
+           "fit (\"Delivery streams are a real service, but they do not keep records in this scenario\"), or "
+           "explains the option's pull on candidates (\"... so it draws candidates in\", \"Many learners assume "
+           "it ...\", \"It seems like the obvious fit\"). A concession or denial about the subject of the answer "
+           "(\"Both acquire the lock, but one blocks when the mutex is not free\") is content. The first "
+           "sentence is never judged, quoted utterances are skipped, and a stop after a title or an initial ends "
+           "no sentence (\"Mr. Wrong\" is a name), so two-sentence answers pass. No human labels exist. Word "
+           "lists: src/qlint/rules/data/rationale-in-option.yaml."),
     passing=("""\
 id: rio-two-sentences
 stem: Which statement about the 1929 crash is accurate?
@@ -187,6 +264,20 @@ options:
   - {text: An infrequent-access class. It is a popular choice for backups., correct: true, rationale: Correct. Retrieval is rare.}
   - {text: 'The standard class; it is billed for frequent reads.', rationale: Incorrect. It costs more for cold data.}
   - {text: 'x == 5 (true) and y == 2 (false), so the branch is skipped', rationale: Incorrect. A value in brackets is no verdict.}
+""", """\
+id: rio-title
+stem: Which 1996 comedy starring Ellen DeGeneres was titled after a bad boyfriend?
+options:
+  - {text: Mr. Wrong, correct: true, rationale: Correct. She plays a woman who dates the wrong man.}
+  - {text: Mr. Right, rationale: Incorrect. That is a 2015 film.}
+  - {text: Dr. No, rationale: Incorrect. That is a Bond film.}
+""", """\
+id: rio-content-with-a-limit
+stem: Which service runs a short image-resizing job each time a file is uploaded, without managing servers?
+options:
+  - {text: 'A function service. It runs code on each upload, but a run must finish within 15 minutes.', correct: true, rationale: Correct. Resizing takes seconds.}
+  - {text: A virtual machine. It does not scale to zero when idle., rationale: Incorrect. It bills while idle.}
+  - {text: A data warehouse. It stores tables for analysis., rationale: Incorrect. It runs queries and no jobs.}
 """),
     failing=("""\
 id: rio-verdict
@@ -237,5 +328,19 @@ options:
   - {text: the management account, correct: true, rationale: Correct. Billing is set there.}
   - {text: every member account. This would be dangerous if true., rationale: Incorrect. Billing is central.}
   - {text: a sandbox account, rationale: Incorrect. Sandboxes are for experiments.}
+""", """\
+id: rio-real-but-not-here
+stem: Which service lets a team replay a day of click events into a new analytics job?
+options:
+  - {text: a stream with 24-hour retention, correct: true, rationale: Correct. Consumers can re-read the retained records.}
+  - {text: 'a delivery stream. Delivery streams are a real service, but they do not keep records to replay in this scenario.', rationale: Incorrect. It only delivers.}
+  - {text: a message queue, rationale: Incorrect. A read message is gone.}
+""", """\
+id: rio-why-it-attracts
+stem: Which control protects a web application from SQL injection?
+options:
+  - {text: a web application firewall rule set, correct: true, rationale: Correct. It inspects request bodies.}
+  - {text: 'a DDoS protection plan. Its name makes it look like the answer to any attack, so it draws candidates in.', rationale: Incorrect. It absorbs floods.}
+  - {text: a private subnet, rationale: Incorrect. The application must stay reachable.}
 """),
 )
