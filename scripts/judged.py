@@ -51,6 +51,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
 FLAWS = ROOT.parent / "shared" / "docs" / "item-writing-flaws.md"
 DEFINITIONS = ROOT.parent / "shared" / "eval" / "judging-definitions.md"
+# the project's own, for the rules the shared definitions leave out (read after them: they never override one)
+OWN_DEFINITIONS = (ROOT / "eval" / "judged" / "definitions.md", ROOT / "eval" / "judged" / "bank-consistency-definitions.md")
 JUDGED = ROOT / "eval" / "judged"
 SAMPLE = JUDGED / "sample.csv"
 STORED = ROOT / "src" / "qlint" / "data" / "accuracy.json"
@@ -59,7 +61,8 @@ NAMES = ("linkedin-skill-assessments", "javascript-questions", "ditectrev-cloud-
          "agieval-en", "frenchmedmcqa")
 VERDICT_WORDS = ("flaw", "false-alarm", "debatable")
 BANK_LEVEL = "*"
-PEER = re.compile(r"similar to question '([^']+)'")
+PEER = re.compile(r"question '([^']+)'")
+PAIR_RULES = frozenset(("near-duplicate-stem", "contradictory-keys", "enemy-items"))   # the claim names another question
 NOT_JUDGED = frozenset(("internal-error",))   # a crash is a bug to fix, not a finding to judge
 # a default rule must reach BAR in every corpus where it fires at least MIN_FINDINGS times; an error, ERROR_BAR
 BAR, ERROR_BAR, MIN_FINDINGS = 0.90, 0.95, 10
@@ -221,6 +224,9 @@ def definitions() -> dict[str, str]:
     from qlint.registry import load_registry
 
     judging = judging_definitions()
+    for own in OWN_DEFINITIONS:
+        for name, text in judging_definitions(own).items():
+            judging.setdefault(name, text)
     rows_ = {}
     for line in FLAWS.read_text(encoding="utf-8").splitlines() if FLAWS.exists() else []:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
@@ -283,10 +289,10 @@ def cmd_packets(args: argparse.Namespace) -> int:
             body = "" if r["id"] == BANK_LEVEL else render_question(corpus_rows[line_of(r["id"]) - 1])
             if r["rule"] == "answer-position-bias":
                 body = key_table(corpus_rows) + "\n\n" + body
-            peer = PEER.search(r.get("message", "")) if r["rule"] == "near-duplicate-stem" else None
+            peer = PEER.search(r.get("message", "")) if r["rule"] in PAIR_RULES else None
             if peer is not None:   # the other question, so that the reviewer can compare the two
                 other = corpus_rows[line_of(peer.group(1)) - 1]
-                body = f"QUESTION 1 (flagged):\n{body}\n\nQUESTION 2 (the one it is said to duplicate):\n" + \
+                body = f"QUESTION 1 (flagged):\n{body}\n\nQUESTION 2 (the one the claim names):\n" + \
                     render_question(other)
             blocks.append(f"=== item {number} | key {r['corpus']}|{r['id']}|{r['rule']} ===\n"
                           f"FLAW CLAIMED: {defs.get(r['rule'], r['rule'])}"

@@ -5,15 +5,16 @@ The examples are also what `qlint rule NAME` and the docs show, so a rule cannot
 from __future__ import annotations
 
 import pytest
-from conftest import lint_text
+from conftest import example_options, lint_text
 
 from qlint.registry import load_registry
 
 RULES = list(load_registry())
 EXAMPLE_PATHS = {"unsupported-question": "example.gift", "rationales-not-held": "example.gift",
                  "import-hazard": "example.gift"}
-# response rules' examples need their response data: tests/test_analysis_rules.py runs them with it
-LINTED = [r for r in RULES if r.kind != "response"]
+# response rules' examples need their response data (tests/test_analysis_rules.py runs them with it), form rules'
+# examples their form (tests/test_forms.py)
+LINTED = [r for r in RULES if r.kind not in ("response", "form")]
 CASES = [(r.name, "failing", i, text) for r in LINTED for i, text in enumerate(r.failing)] + \
         [(r.name, "passing", i, text) for r in LINTED for i, text in enumerate(r.passing)]
 # rule-timeout's failing example fires only under a tiny rule-time-budget: test_hostile_bounds.py runs it so
@@ -23,7 +24,8 @@ CASES = [c for c in CASES if c[:2] != ("rule-timeout", "failing")]
 @pytest.mark.parametrize("name,kind,index,text", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
 def test_rule_example(name, kind, index, text, registry):
     # a rule about other bank formats shows its examples in one of them
-    findings = lint_text(text, registry, extend=[name], path=EXAMPLE_PATHS.get(name, "example.yaml"))
+    findings = lint_text(text, registry, extend=[name], path=EXAMPLE_PATHS.get(name, "example.yaml"),
+                         options={name: example_options(text)})
     fired = [f for f in findings if f.rule == name]
     if kind == "failing":
         assert fired, f"{name}: failing example {index} did not fire:\n{text}"

@@ -183,6 +183,9 @@ def _add_check_parser(sub) -> None:
                        help="print the files the check would report on, one a line; check nothing")
     check.add_argument("--responses", action="append", metavar="FILE",
                        help="response data to analyse against the bank (repeatable); turns on the response rules")
+    check.add_argument("--form", action="append", metavar="FORM",
+                       help="an exam form drawn from the bank (a YAML list of question ids, or a folder) to check "
+                            "against the blueprint and for pairs on it (repeatable); turns on the form rules")
     add_from_option(check)
 
 
@@ -266,6 +269,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
             return EXIT_FINDINGS if changed else EXIT_OK
     if getattr(args, "responses", None):
         run.findings = response_findings(args, run, run.findings)
+    if getattr(args, "form", None):
+        run.findings = _with_forms(args, run)
     if args.write_baseline:
         return _write_baseline(args, run.findings)
     findings = _new_findings(args, run.findings)
@@ -396,12 +401,16 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
     # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
     stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
     fixing = (args.fix or args.diff) and not after_fix
+    # a form is checked against every question of the bank (a warm run from the cache would not read them), and
+    # for the enemy items on it
+    forms = bool(getattr(args, "form", None))
+    extend = [*args.extend_select, "enemy-items"] if forms else args.extend_select
     try:
         config_path, overrides = config_arguments(args)
         return run_check(args.paths, config_path=config_path, overrides=overrides, select=args.select,
-                         extend_select=args.extend_select, ignore=args.ignore, stdin=stdin,
+                         extend_select=extend, ignore=args.ignore, stdin=stdin,
                          stdin_filename=args.stdin_filename, jobs=args.jobs,
-                         use_cache=not (args.no_cache or fixing), progress=progress,
+                         use_cache=not (args.no_cache or fixing or forms), progress=progress,
                          source_format=getattr(args, "source_format", None),
                          force_exclude=getattr(args, "force_exclude", False))
     except SetupError as exc:
@@ -417,6 +426,22 @@ def _fix_and_recheck(args: argparse.Namespace, run, out):
     if skips:
         run.findings = sorted(run.findings + skips, key=Finding.sort_key)
     return changed, run, fixed
+
+
+def _with_forms(args: argparse.Namespace, run) -> list:
+    """The run's findings and the form rules' on every ``--form``."""
+    from qlint.forms import FormError, form_findings  # the form's reader and rules' runner: loaded only with --form
+
+    if args.paths == ["-"]:
+        raise UsageError("--form needs the bank as files or folders, not stdin")
+    try:
+        found, warnings = form_findings(run, args.form, select=args.select, extend_select=args.extend_select,
+                                        ignore=args.ignore)
+    except FormError as exc:
+        raise UsageError(str(exc)) from None
+    for warning in warnings:
+        print(f"qlint: warning: {warning}", file=sys.stderr)
+    return sorted(run.findings + found, key=Finding.sort_key)
 
 
 def _write_baseline(args: argparse.Namespace, findings) -> int:

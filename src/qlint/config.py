@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from qlint.blueprint import Blueprint, BlueprintError, load_blueprint, validate
 from qlint.files import matches_glob
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
@@ -61,6 +62,8 @@ class Settings(BaseModel):
     # glob -> bank format (gift, aiken, moodle-xml, qti, yaml) for files whose suffix does not say (Aiken's .txt)
     formats: dict[str, str] = Field(default_factory=dict)
     extend: str | None = None   # a config file in this folder or above whose settings these add to
+    # the exam blueprint: a YAML file (relative to the config's folder) or the blueprint itself as a table
+    blueprint: str | dict[str, Any] | None = None
 
     @field_validator("fail_on", mode="before")
     @classmethod
@@ -102,6 +105,7 @@ class Config:
     chain: tuple[Path, ...] = ()
     origins: Mapping[str, str] = field(default_factory=dict)
     layers: tuple[Layer, ...] = ()
+    blueprint: Blueprint | None = None   # the exam blueprint ``settings.blueprint`` names, read and validated
 
     @property
     def pack_paths(self) -> list[Path]:
@@ -270,7 +274,9 @@ def load_config(path: Path | None, start: Path, overrides: Sequence[Override] = 
         _merge(merged, origins, settings, set_keys, ".", lambda key, where=where: where)
         layers.append(_layer(where, settings, set_keys))
     merged.pop("extend", None)
-    return Config(Settings.model_validate(merged), root, source, tuple(f.path for f in files), origins, tuple(layers))
+    settings = Settings.model_validate(merged)
+    blueprint = _blueprint(settings.blueprint, root, origins.get("blueprint", str(source or "config")))
+    return Config(settings, root, source, tuple(f.path for f in files), origins, tuple(layers), blueprint)
 
 
 def parse_override(text: str) -> Override:
@@ -402,7 +408,7 @@ def _merge(merged: dict[str, Any], origins: dict[str, str], settings: Settings, 
         value = values[key]
         if key in ("paths", "rule-packs"):
             value = [_rebased_path(p, prefix) for p in value]
-        elif key == "cache-dir" and value is not None:
+        elif key in ("cache-dir", "blueprint") and isinstance(value, str):
             value = _rebased_path(value, prefix)
         elif key == "exclude":
             value = [*merged.get(key, ()), *(_rebased_glob(g, prefix) for g in value)]
@@ -433,6 +439,24 @@ def _rebased_glob(pattern: str, prefix: str) -> str:
     return ("!" if negated else "") + rebased
 
 
+def _blueprint(named: str | dict[str, Any] | None, root: Path, where: str) -> Blueprint | None:
+    """The blueprint a config names: a YAML file inside the config's folder tree (a repository's config must not
+    make qlint read elsewhere), or a table; ConfigError with file and line for a bad one."""
+    if named is None:
+        return None
+    try:
+        if isinstance(named, dict):
+            return validate(named, where)
+        path = Path(os.path.realpath(root / named))
+        if root not in path.parents:
+            raise ConfigError(f"{where}: blueprint {named!r} must be a file below {root}")
+        return load_blueprint(path, os.path.relpath(path))
+    except BlueprintError as exc:
+        raise ConfigError(str(exc)) from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{where}: blueprint: {exc}") from None
+
+
 def _check_cache_dir(settings: Settings, root: Path, where: str) -> None:
     """A config file's ``cache-dir`` stays inside the config's folder tree and clear of the bank paths: a
     repository must not steer qlint's writes elsewhere (through ``..`` or a committed symlink), nor put the cache's
@@ -458,8 +482,10 @@ def _rules_where(config: Config, key: str) -> str:
     if f"rules.{key}" in config.origins:
         return config.origins[f"rules.{key}"]
     where = str(config.source or "config")
+    if config.source is None:
+        return where
     try:
-        text = read_toml(config.source)[0] if config.source is not None else ""
+        text = read_toml(config.source)[0]
     except ConfigError:
         return where
     line = key_line(text, "tool.qlint.rules" if config.source.name == "pyproject.toml" else "rules", key)
@@ -520,6 +546,8 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
                 severity = Severity.parse(table.pop("severity"))
             except ValueError as exc:
                 raise ConfigError(f"{_rules_where(config, key)}: [rules.{rule.name}]: {exc}") from None
+        if config.blueprint is not None and "blueprint" in rule.options.model_fields:
+            table.setdefault("blueprint", config.blueprint)   # the rules that check coverage take the blueprint
         try:
             options = rule.options.model_validate(table)
         except ValidationError as exc:

@@ -11,7 +11,8 @@ from pathlib import Path
 from qlint.rule import Rule
 
 _SCOPE = {"question": "each question", "bank": "the whole bank",
-          "response": "how people answered each question (qlint analyze, check --responses)"}
+          "response": "how people answered each question (qlint analyze, check --responses)",
+          "form": "one drawn exam form (qlint check --form)"}
 MEASURED = Path(__file__).parent / "data" / "accuracy.json"
 
 

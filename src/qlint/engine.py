@@ -150,9 +150,11 @@ def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule],
         try:
             for violation in rule.check(seen, chosen.options, **extra):
                 item = violation.item
-                line, column = item.locate(violation.field)
+                path, (line, column) = item.path, item.locate(violation.field)
+                if violation.at is not None:
+                    (path, line), column = violation.at, 1
                 owner = None if violation.bank_level else item.id
-                out.append(Finding(item.path, line, column, rule.code, rule.name, chosen.severity,
+                out.append(Finding(path, line, column, rule.code, rule.name, chosen.severity,
                                    violation.message, owner, violation.field))
         except (Exception, SystemExit) as exc:
             out.append(_crash(rule.name, "<bank>", 1, 1, None, exc))

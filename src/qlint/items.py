@@ -16,7 +16,7 @@ from qlint.sourcemap import LoadedQuestion, RejectedQuestion, Suppression, locat
 
 # the positions bank rules and suppressions report at; the rest stay with the file (a million questions
 # keep a million of these)
-_KEPT_NAMES = frozenset(("id", "stem", "options", "select", "qlint"))   # and every "qlint.*"
+_KEPT_NAMES = frozenset(("id", "stem", "options", "select", "objective", "qlint"))   # and every "qlint.*"
 
 
 @dataclass(slots=True, eq=False)

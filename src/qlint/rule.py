@@ -65,13 +65,15 @@ class BankViolation:
     """A bank rule's verdict: which question, which field, what is wrong.
 
     ``bank_level`` marks a verdict about the bank as a whole, shown at ``item`` but not owned by it
-    (its JSON ``question`` is null).
+    (its JSON ``question`` is null). ``at``, when given, is the (path, line) of a place outside the bank where such a
+    verdict is shown instead (an objective's line in the exam blueprint).
     """
 
     item: BankItem
     field: str
     message: str
     bank_level: bool = False
+    at: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

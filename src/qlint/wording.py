@@ -1,11 +1,20 @@
-"""How messages say things: counts with the noun in the right number ("1 file", "2 files"), and a settings file's
-validation errors one line each."""
+"""How messages say things: counts with the noun in the right number ("1 file", "2 files"), a did-you-mean, and a
+settings file's validation errors one line each."""
 from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable
 
 from pydantic import ValidationError
+
+
+def did_you_mean(key: str, allowed: tuple[str, ...] | list[str], otherwise: str | None = None) -> str:
+    """"; did you mean 'x'?" for the closest of ``allowed``, else ``otherwise`` or "; allowed: a, b, ..." (a
+    message's tail)."""
+    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    return otherwise if otherwise is not None else f"; allowed: {', '.join(allowed)}"
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:

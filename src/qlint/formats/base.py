@@ -23,6 +23,7 @@ from qlint.limits import Limits
 from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Question
 from qlint.problems import PARSE_ERROR, SCHEMA, UNSUPPORTED
 from qlint.sourcemap import LoadedQuestion, ParsedFile, locate
+from qlint.wording import did_you_mean
 
 # format name -> suffixes that name it; the YAML reader is the default for anything unnamed
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -199,11 +200,6 @@ def decode(data: bytes, path: str) -> tuple[str | None, list[Finding]]:
         column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         return None, [finding(path, line, column, PARSE_ERROR,
                                f"invalid UTF-8 byte 0x{data[exc.start]:02x}; bank files must be UTF-8")]
-
-
-def did_you_mean(key: str, allowed: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(allowed)}"
 
 
 def _dotted(loc: tuple) -> str:

@@ -47,6 +47,17 @@ choose select describe describes described explain explains example examples
 someone something person people want need needs next feel happen happens
 """.split())
 
+# French function words and exam boilerplate, accents folded as ``normalize`` folds them: for the comparisons that
+# read a bank's content words whatever its language (the bank-consistency rules); the two lists above stay English
+FRENCH_STOPWORDS = frozenset("""
+a au aux avec c ce ceci cela celle celles celui ces cet cette ceux chez comme d dans de des du elle elles en entre
+est et etre il ils j l la laquelle le lequel les lesquelles lesquels leur leurs lors m ma mais me meme mes moins n
+ne ni nos notre on ont ou par parmi pas peut peuvent plus pour qu quand que quel quelle quelles quels qui s sa sans
+se ses seule si son sont sur t ta te tes tous tout toute toutes tres un une vos votre y
+suivante suivantes suivant suivants proposition propositions reponse reponses exacte exactes inexacte inexactes
+fausse fausses vraie vraies juste justes indiquer indiquez cocher concernant
+""".split())
+
 _KEY_SUFFIXES = (("ational", "ate"), ("ization", "ize"), ("iveness", "ive"), ("fulness", "ful"),
                  ("ousness", "ous"), ("ements", ""), ("ement", ""), ("ments", ""), ("ment", ""),
                  ("ities", ""), ("ity", ""), ("ings", ""), ("ing", ""), ("edly", ""), ("ies", "y"),

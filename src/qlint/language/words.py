@@ -47,19 +47,19 @@ def has_digit(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
 
-# ASCII punctuation (``[^\w\s]`` on ASCII: everything printable but letters, digits and "_") becomes a space
-_ASCII_PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~"})
+# ASCII text, as bytes: upper case to lower, punctuation (``[^\w\s]`` on ASCII: everything printable but letters,
+# digits and "_") and the control characters to a space
+_ASCII_FOLD = bytes(c + 32 if 65 <= c <= 90 else 32 if chr(c) in "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~" or c < 32 or c == 127
+                    else c for c in range(256))
 
 
 def normalize(text: str) -> str:
     """Lowercase, accents folded, punctuation dropped, whitespace collapsed."""
     if text.isascii():
-        # the same as the general path below, by translation: \s on ASCII is exactly what str.split() splits on,
-        # and the ASCII control characters other than whitespace are \W and not \s: they become spaces too
-        text = text.lower().translate(_ASCII_PUNCT)
-        if not text.isprintable():
-            text = _PUNCT.sub(" ", text)
-        return " ".join(text.split())
+        # the same as the general path below, by one C translation of the bytes: \s on ASCII is exactly what
+        # str.split() splits on, and the ASCII control characters other than whitespace are \W and not \s: they
+        # become spaces too
+        return " ".join(text.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split())
     else:
         text = unicodedata.normalize("NFKD", text)
         text = "".join(c for c in text if not unicodedata.combining(c)).lower()

@@ -86,18 +86,19 @@ def require_extra(command: str, modules: tuple[str, ...]) -> None:
 
 def cmd_report(args: argparse.Namespace, out) -> int:
     require_extra("report", ("matplotlib",))
-    from qlint.report.html import pyplot, render  # the page: loaded only when a report is drawn
+    from qlint.report import consistency  # the page and its sections: loaded only when a report is drawn
+    from qlint.report.html import pyplot, render
 
     run, summary, analysis = _summary(args)
     target = Path(args.output)
-    extra = ()
     with warnings.catch_warnings():
         # a character the chart font lacks is drawn as a box; that is no news for the person running the report
         warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
+        extra = consistency.html_sections(pyplot(), consistency.published(run))
         if analysis is not None:
             from qlint.report.items import html_section  # item analysis: loaded only with --responses
 
-            extra = (("items", "Item analysis", html_section(pyplot(), analysis)),)
+            extra += (("items", "Item analysis", html_section(pyplot(), analysis)),)
         page = render(summary, base=target.resolve().parent, findings=[f.to_dict() for f in run.findings],
                       sections=extra)
     try:
@@ -116,9 +117,12 @@ def cmd_report(args: argparse.Namespace, out) -> int:
 def cmd_stats(args: argparse.Namespace, out) -> int:
     if args.format == "text":
         require_extra("stats", ("rich",))
+    from qlint.report import consistency  # the bank-consistency sections: loaded only by stats and report
+
     run, summary, analysis = _summary(args)
+    sections = consistency.published(run)
     if args.format == "json":
-        data = summary.to_dict()
+        data = summary.to_dict() | sections
         if analysis is not None:
             from qlint.report.items import item_rows  # item analysis: loaded only with --responses
 
@@ -131,6 +135,7 @@ def cmd_stats(args: argparse.Namespace, out) -> int:
 
     colour = None if out is sys.stdout else False
     render(summary, out, colour=colour, width=args.width)
+    consistency.render_text(sections, out, colour=colour, width=args.width)
     if analysis is not None:
         from qlint.report.items import render_text  # item analysis: loaded only with --responses
 

@@ -1,0 +1,60 @@
+"""The words the bank-consistency rules compare: the one normalisation (its fast ASCII path held to the general
+one), stems read once, statements, and the records' cache encoding."""
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qlint.bankwords import Stem, ask_digests, one_swap, statement
+from qlint.language.words import normalize
+
+_PUNCT, _SPACE = re.compile(r"[^\w\s]"), re.compile(r"\s+")
+
+
+def _general(text: str) -> str:
+    """``normalize``'s definition, as its non-ASCII path spells it."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=string.printable + "\x00\x01\x1c\x1d\x1e\x1f\x7f", max_size=60))
+def test_the_ascii_path_of_normalize_is_the_general_one(text):
+    assert normalize(text) == _general(text)
+
+
+def test_a_stem_says_how_it_asks():
+    assert Stem("Which of these is NOT a greenhouse gas?").negative
+    assert Stem("Parmi les propositions suivantes, laquelle est fausse ?").negative
+    assert not Stem("Why does the cache not help here?").negative   # "not" alone asks for nothing false
+    assert Stem("What is the BEST way to store backups?").superlative
+    assert Stem("What hero does this phrase belong to?").unseen_exhibit
+    assert not Stem('Which film is this quote from: "Here is Johnny"?').unseen_exhibit
+    assert not Stem("Refer to the exhibit ![diagram](net.png). Which host is unreachable?").unseen_exhibit
+
+
+def test_what_a_stem_asks_leaves_out_how_it_says_it():
+    def ask(text: str) -> tuple[int, int]:
+        return ask_digests(Stem(text))[:2]
+    assert ask("Which statement about TCP is true?") == ask("Which statement about TCP is NOT true?")
+    assert ask("Which command, actually, lists files?") == ask("Which command lists files")
+    assert ask("Which command lists files?") != ask("Which command lists folders?")
+    assert ask("Which runs first, `a()` or `b()`?") != ask("Which runs first, `b()` or `a()`?")
+    swapped = ask_digests(Stem("Compare Python and Java."))[2], ask_digests(Stem("Compare Java and Python."))[2]
+    crossed = (ask_digests(Stem("A male lion and a female tiger"))[2],
+               ask_digests(Stem("A female lion and a male tiger"))[2])
+    assert one_swap(tuple(swapped[0]), tuple(swapped[1])) and not one_swap(tuple(crossed[0]), tuple(crossed[1]))
+
+
+def test_statements_compare_prose_loosely_and_code_as_written():
+    assert statement("Live Paint.")[0] == statement("live paint")[0]
+    assert statement("`pt.1`")[0] != statement("`pt[1]`")[0]
+    for relational in ("All of the above", "None of these", "A and B", "I and III only", "Aucune de ces réponses "
+                       "n'est exacte", "Both"):
+        assert statement(relational) == (0, True), relational
+    assert statement("None")[1] and not statement("Nonetheless, it runs")[1]
