@@ -1,10 +1,14 @@
-"""Start-up: a command loads only what it needs.
+"""Start-up: a command loads only what it needs, and the rule manifest that lets it says what the rules say.
 
 An editor and a pre-commit hook start qlint on every save and commit: ``qlint --version`` and parsing must load
-nothing of the run. The times themselves are measured by ``benchmarks/startup.py``, never here.
+nothing of the run, and a check of one YAML file none of the analysis, the report, the server, the writers or the
+other formats' readers. The times themselves are
+measured by ``benchmarks/startup.py``, never here.
 """
 from __future__ import annotations
 
+import json
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from qlint.cli_common import FROM_ALIASES, FROM_FORMATS
+from qlint.registry import MANIFEST, LazyRule, build_manifest, load_registry
 
 # Runs ``qlint.cli.main`` with the arguments given and writes the names of every module then loaded to the file
 # named first (``main`` itself, not the console script's ``run``, which leaves without tearing down).
@@ -75,7 +80,77 @@ def test_parsing_any_command_loads_nothing_of_the_run(tmp_path, argv):
     assert _below(loaded, NOT_FOR_A_YAML_CHECK + NOT_FOR_THE_VERSION) == []
 
 
+def test_a_yaml_check_loads_no_other_part(tmp_path):
+    (tmp_path / "one.yaml").write_text(BANK, encoding="utf-8")
+    cold = _loaded(tmp_path, "check", "one.yaml")
+    assert _below(cold, NOT_FOR_A_YAML_CHECK) == []
+
+
+def test_the_shipped_manifest_says_what_the_rules_say():
+    assert json.loads(MANIFEST.read_text(encoding="utf-8")) == build_manifest(), \
+        "the rule manifest is out of date: run python scripts/gen_manifest.py"
+
+
 def test_the_from_choices_are_the_readers_formats():
     from qlint.formats.base import ALIASES, FORMATS
 
     assert (FROM_FORMATS, FROM_ALIASES) == (tuple(FORMATS), tuple(ALIASES))
+
+
+def _real_rules():
+    from qlint.registry import builtin_rules
+
+    return {rule.name: rule for rule in builtin_rules()}
+
+
+def test_a_stand_in_answers_as_its_rule_does():
+    from qlint.analysis.rule import ResponseRule
+    from qlint.formrule import FormRule
+    from qlint.rule import BankRule, LoaderRule, QuestionRule, Rule
+
+    real = _real_rules()
+    stand_ins = [r for r in load_registry() if type(r) is LazyRule]
+    assert sorted(r.name for r in stand_ins) == sorted(real)
+    for stand_in in stand_ins:
+        rule = real[stand_in.name]
+        for name in ("name", "code", "kind", "severity", "enabled", "summary", "fixable"):
+            assert getattr(stand_in, name) == getattr(rule, name), (rule.name, name)
+        for cls in (Rule, QuestionRule, BankRule, LoaderRule, ResponseRule, FormRule):
+            assert isinstance(stand_in, cls) == isinstance(rule, cls), (rule.name, cls)
+        for hook in ("extract", "encode", "decode", "publish"):
+            assert (getattr(stand_in, hook, None) is None) == (getattr(rule, hook, None) is None), (rule.name, hook)
+        defaults = stand_in.options.model_validate({})
+        assert defaults.model_dump(mode="json") == rule.options().model_dump(mode="json"), rule.name
+        assert stand_in._rule is None, f"{rule.name} was loaded to answer what the manifest holds"
+
+
+def test_a_stand_in_becomes_its_rule_on_first_use():
+    real = _real_rules()
+    registry = load_registry()
+    stand_in = registry.get("option-length")
+    options = stand_in.options.model_validate({})
+    assert options == real["option-length"].options()   # the defaults themselves, once asked for more than a dump
+    assert stand_in.check is real["option-length"].check
+    assert stand_in == real["option-length"] and real["option-length"] == stand_in
+    assert pickle.loads(pickle.dumps(stand_in)) is real["option-length"]   # a worker gets the rule itself
+    assert pickle.loads(pickle.dumps(options)) == options
+    configured = registry.get("near-duplicate-stem").options.model_validate({"threshold": 95})
+    assert configured.threshold == 95
+
+
+def test_a_missing_manifest_imports_the_rules(monkeypatch, tmp_path):
+    monkeypatch.setattr("qlint.registry.MANIFEST", tmp_path / "absent.json")
+    rules = list(load_registry())
+    assert rules and not any(type(r) is LazyRule for r in rules)
+    assert sorted(r.name for r in rules if r.name in _real_rules()) == sorted(_real_rules())
+
+
+def test_a_stand_in_can_be_replaced_as_a_rule_can():
+    """A plugin or a test may derive a rule from a built-in one with dataclasses.replace."""
+    from dataclasses import asdict, fields, replace
+
+    stand_in = load_registry().get("too-easy")
+    derived = replace(stand_in, name="too-easy-here", code="X999")
+    assert type(derived) is type(stand_in.loaded()) and derived.check is stand_in.check
+    assert [f.name for f in fields(stand_in)] == [f.name for f in fields(derived)]
+    assert asdict(stand_in)["name"] == "too-easy"

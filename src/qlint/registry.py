@@ -3,21 +3,36 @@
 Built-in rules are not special: they register under the entry-point group
 ``qlint.rules`` exactly as a third-party plugin does. An entry point may name a
 Rule, an iterable of Rules, or a callable returning either.
+
+The built-ins are also listed in a manifest shipped with qlint (``data/manifest.json``, written by
+``scripts/gen_manifest.py`` from the rules themselves; a test fails when the two disagree): each rule's name, code,
+class, default severity and state, summary, and a reference to its options model with their defaults. A run reads
+the manifest and imports a rule's module (its patterns, its word lists) only when the rule is first used: a warm
+check, whose outcomes all come from the cache, imports none of them. The stand-in (``LazyRule``) answers what the
+manifest holds, is an instance of the rule's class to ``isinstance``, and loads the rule for anything else.
 """
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
-import qlint.rules
-from qlint.packs import load_pack_files
+from qlint.finding import Severity
 from qlint.rule import Rule
 
 GROUP = "qlint.rules"
+BUILTIN = "qlint.registry:builtin_rules"   # the entry point qlint registers its own rules under
+MANIFEST = Path(__file__).parent / "data" / "manifest.json"
+MANIFEST_FORMAT = 1
+# what a rule's stand-in knows without its module: the manifest's fields kept as they are on the Rule
+_PLAIN = ("name", "code", "summary", "enabled", "fixable", "memo", "counts_rejected")
+_HOOKS = ("extract", "encode", "decode", "publish")   # a bank rule's optional functions: the manifest says which it has
 
 
 class RegistryError(Exception):
@@ -55,16 +70,221 @@ class Registry:
         return iter(sorted(self.rules.values(), key=lambda r: r.code))
 
 
+def _builtin_modules() -> list[str]:
+    """The modules of ``qlint.rules``, one rule each, by name."""
+    import qlint.rules  # the package's folder is walked only when every built-in is imported
+
+    package = qlint.rules
+    return [f"{package.__name__}.{info.name}" for info in sorted(pkgutil.iter_modules(package.__path__),
+                                                                 key=lambda m: m.name)]
+
+
 def builtin_rules() -> list[Rule]:
     """The rules shipped in ``qlint.rules``: one module each, exposing ``RULE``."""
-    package = qlint.rules
-    found: list[Rule] = []
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        rule = getattr(module, "RULE", None)
+    return [rule for _, rule in _builtin_pairs()]
+
+
+def _builtin_pairs() -> list[tuple[str, Rule]]:
+    found: list[tuple[str, Rule]] = []
+    for name in _builtin_modules():
+        rule = getattr(importlib.import_module(name), "RULE", None)
         if isinstance(rule, Rule):
-            found.append(rule)
+            found.append((name, rule))
     return found
+
+
+def _reference(obj: type) -> str:
+    return f"{obj.__module__}:{obj.__qualname__}"
+
+
+def load_class(reference: str) -> Any:
+    """The object a ``module:qualname`` reference names."""
+    module, _, qualname = reference.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def manifest_entry(module: str, rule: Rule) -> dict[str, Any]:
+    """What the manifest records of one built-in rule (its module's ``RULE``)."""
+    entry: dict[str, Any] = {"module": module, "class": _reference(type(rule)), "kind": rule.kind}
+    entry |= {name: getattr(rule, name, False) for name in _PLAIN}
+    entry["severity"] = str(rule.severity)
+    entry["options"] = _reference(rule.options)
+    entry["defaults"] = rule.options().model_dump(mode="json")
+    entry["hooks"] = [name for name in _HOOKS if getattr(rule, name, None) is not None]
+    return entry
+
+
+def build_manifest() -> dict[str, Any]:
+    """The manifest of every built-in rule, as ``scripts/gen_manifest.py`` writes it."""
+    return {"format": MANIFEST_FORMAT, "rules": [manifest_entry(module, rule) for module, rule in _builtin_pairs()]}
+
+
+def _read_manifest() -> list[dict[str, Any]] | None:
+    """The shipped manifest's entries; None when it is missing or not in the shape this qlint writes (the rules
+    are then imported, as before there was one)."""
+    try:
+        doc = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or doc.get("format") != MANIFEST_FORMAT or not isinstance(doc.get("rules"), list):
+        return None
+    return doc["rules"]
+
+
+def _load_rule(module: str) -> Rule:
+    """A built-in rule by its module (what a stand-in unpickles to in a worker process)."""
+    rule = importlib.import_module(module).RULE
+    if not isinstance(rule, Rule):
+        raise TypeError(f"{module}.RULE is not a Rule")
+    return rule
+
+
+def _default_options(module: str) -> Any:
+    return _load_rule(module).options()
+
+
+def _call_hook(stand_in: LazyRule, hook: str, *args: Any, **kwargs: Any) -> Any:
+    return getattr(stand_in.loaded(), hook)(*args, **kwargs)
+
+
+class LazyRule:
+    """A built-in rule before its module is imported: the manifest's fields, and the rule itself on first use.
+
+    ``isinstance(stand_in, BankRule)`` holds as it does for the rule (``__class__`` is the rule's class, imported
+    from a light module). On loading, the rule's own fields replace the stand-in's, so that a rule that runs costs
+    no more per question than the rule would; a stand-in pickles as the rule (a worker imports the module itself)."""
+
+    def __init__(self, entry: dict[str, Any]) -> None:
+        self._entry = entry
+        self._rule: Rule | None = None
+        for name in _PLAIN:
+            self.__dict__[name] = entry[name]
+        self.severity = Severity.parse(entry["severity"])
+        self.options = LazyOptionsModel(self)
+        for hook in _HOOKS:   # called per file (codecs) or only after loading: a partial that loads on the call
+            self.__dict__[hook] = partial(_call_hook, self, hook) if hook in entry["hooks"] else None
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:   # isinstance answers for the rule's class; type() still says LazyRule
+        return load_class(self._entry["class"])
+
+    @property
+    def kind(self) -> str:
+        return self._entry["kind"]
+
+    @property
+    def __dataclass_fields__(self) -> dict[str, Any]:   # dataclasses.replace, fields and asdict see the rule's
+        return self.loaded().__dataclass_fields__  # type: ignore[attr-defined]
+
+    def loaded(self) -> Rule:
+        """The rule itself, its module imported on the first call; its fields then stand in the stand-in's place."""
+        if self._rule is None:
+            rule = _load_rule(self._entry["module"])
+            self._rule = rule
+            self.__dict__.update(vars(rule))
+        return self._rule
+
+    def __getattr__(self, name: str) -> Any:   # only for what the stand-in does not hold
+        if name in ("_entry", "_rule"):   # not set yet (an unpickled or half-made object): no rule to ask
+            raise AttributeError(name)
+        return getattr(self.loaded(), name)
+
+    def __reduce__(self):
+        return _load_rule, (self._entry["module"],)
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        return self.loaded() == (other.loaded() if isinstance(other, LazyRule) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.loaded())
+
+    def __repr__(self) -> str:
+        return repr(self._rule) if self._rule is not None else f"<rule {self.code} {self.name}, not loaded>"
+
+
+class LazyOptionsModel:
+    """A stand-in's ``options`` before its module is imported: validating no settings gives the defaults without
+    the model (``LazyDefaults``); settings, or anything else asked of the model, load it."""
+
+    def __init__(self, rule: LazyRule) -> None:
+        self._rule = rule
+
+    def _model(self) -> Any:
+        return self._rule.loaded().options
+
+    def model_validate(self, table: Any, *args: Any, **kwargs: Any) -> Any:
+        if table == {} and not args and not kwargs and self._rule._rule is None:
+            return LazyDefaults(self._rule)
+        return self._model().model_validate(table, *args, **kwargs)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._model()(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_rule":
+            raise AttributeError(name)
+        return getattr(self._model(), name)
+
+
+class LazyDefaults:
+    """A rule's default options before its module is imported: ``model_dump(mode="json")`` (the cache's key) from
+    the manifest; anything else makes the options themselves, whose fields then stand in the stand-in's place."""
+
+    def __init__(self, rule: LazyRule) -> None:
+        self._rule = rule
+        self._real: Any = None
+
+    def real(self) -> Any:
+        if self._real is None:
+            self._real = self._rule.loaded().options()
+            self.__dict__.update(vars(self._real))
+        return self._real
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return type(self.real())
+
+    def model_dump(self, *args: Any, **kwargs: Any) -> Any:
+        if not args and kwargs == {"mode": "json"} and self._real is None:
+            return json.loads(json.dumps(self._rule._entry["defaults"]))   # a copy: the caller may change it
+        return self.real().model_dump(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("_rule", "_real"):
+            raise AttributeError(name)
+        return getattr(self.real(), name)
+
+    def __reduce__(self):
+        return _default_options, (self._rule._entry["module"],)
+
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        return self.real() == (other.real() if isinstance(other, LazyDefaults) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.real())
+
+    def __repr__(self) -> str:
+        return repr(self.real())
+
+
+def loaded(rule: Rule) -> Rule:
+    """The rule itself, whether ``rule`` is a stand-in or the rule."""
+    return rule.loaded() if type(rule) is LazyRule else rule
+
+
+def _builtins(registry: Registry) -> None:
+    """The built-in rules, from the manifest (stand-ins), else imported."""
+    entries = _read_manifest()
+    rules: list[Rule] = [LazyRule(e) for e in entries] if entries is not None else builtin_rules()  # type: ignore[misc]
+    for rule in rules:
+        registry.add(rule, "qlint")
 
 
 def _expand(obj: object) -> Iterable[Rule]:
@@ -82,14 +302,19 @@ def _expand(obj: object) -> Iterable[Rule]:
 
 
 def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
-    """Collect rules from every ``qlint.rules`` entry point, then from rule packs."""
+    """Collect rules from every ``qlint.rules`` entry point, then from rule packs. qlint's own entry point is read
+    from the manifest (its rules load on first use); every other one is loaded as it stands."""
+    from qlint.packs import load_pack_files  # YAML, RE2 and the packs' patterns: only when a registry is built
+
     registry = Registry()
     eps = sorted(entry_points(group=GROUP), key=lambda ep: (ep.name != "builtin", ep.name))
     if not any(ep.name == "builtin" for ep in eps):
         # Running from a source tree that was never installed: the built-ins still load.
-        for rule in builtin_rules():
-            registry.add(rule, "qlint")
+        _builtins(registry)
     for ep in eps:
+        if ep.name == "builtin" and ep.value == BUILTIN:
+            _builtins(registry)
+            continue
         try:
             rules = list(_expand(ep.load()))
         except (Exception, SystemExit) as exc:  # a broken plugin is reported, never fatal
