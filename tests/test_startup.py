@@ -1,8 +1,8 @@
 """Start-up: a command loads only what it needs, and the rule manifest that lets it says what the rules say.
 
 An editor and a pre-commit hook start qlint on every save and commit: ``qlint --version`` and parsing must load
-nothing of the run, and a check of one YAML file none of the analysis, the report, the server, the writers or the
-other formats' readers. The times themselves are
+nothing of the run, and a check of one YAML file none of the analysis, the report, the server, the writers, the
+other formats' readers, nor (when its outcome comes from the cache) any rule. The times themselves are
 measured by ``benchmarks/startup.py``, never here.
 """
 from __future__ import annotations
@@ -84,6 +84,27 @@ def test_a_yaml_check_loads_no_other_part(tmp_path):
     (tmp_path / "one.yaml").write_text(BANK, encoding="utf-8")
     cold = _loaded(tmp_path, "check", "one.yaml")
     assert _below(cold, NOT_FOR_A_YAML_CHECK) == []
+
+
+def test_a_warm_yaml_check_imports_no_rule(tmp_path):
+    """From the cache, nothing runs a rule: neither the rules' modules nor their patterns are loaded (the bank
+    rules' features are not decoded when their findings come from the cache too), and numpy stays out."""
+    (tmp_path / "one.yaml").write_text(BANK, encoding="utf-8")
+    _loaded(tmp_path, "check", "one.yaml")   # fills the cache
+    warm = _loaded(tmp_path, "check", "one.yaml")
+    assert _below(warm, NOT_FOR_A_YAML_CHECK + ("numpy", "rapidfuzz")) == []
+    assert _below(warm, ("qlint.rules",)) == []
+
+
+def test_a_warm_check_of_a_named_file_in_a_bank_imports_no_rule(tmp_path):
+    """pre-commit's case: one file named, compared with the rest of the bank its config names."""
+    (tmp_path / "qlint.toml").write_text('paths = ["bank"]\n', encoding="utf-8")
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "one.yaml").write_text(BANK, encoding="utf-8")
+    (tmp_path / "bank" / "two.yaml").write_text(BANK.replace("capital-fr", "capital-again"), encoding="utf-8")
+    _loaded(tmp_path, "check", "bank/one.yaml")
+    warm = _loaded(tmp_path, "check", "bank/one.yaml")
+    assert _below(warm, ("qlint.rules", "numpy", "rapidfuzz")) == []
 
 
 def test_the_shipped_manifest_says_what_the_rules_say():
