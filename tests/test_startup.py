@@ -94,6 +94,8 @@ def test_a_warm_yaml_check_imports_no_rule(tmp_path):
     warm = _loaded(tmp_path, "check", "one.yaml")
     assert _below(warm, NOT_FOR_A_YAML_CHECK + ("numpy", "rapidfuzz")) == []
     assert _below(warm, ("qlint.rules",)) == []
+    # nor what only reading a file, a pack or a blueprint, or starting workers needs
+    assert _below(warm, ("yaml", "multiprocessing", "concurrent.futures", "qlint.formats.yaml_reader")) == []
 
 
 def test_a_warm_check_of_a_named_file_in_a_bank_imports_no_rule(tmp_path):
@@ -119,9 +121,11 @@ def test_the_from_choices_are_the_readers_formats():
 
 
 def _real_rules():
+    """Every built-in rule and every rule of the packs qlint ships, loaded as they were before the manifest."""
+    from qlint.packs import load_pack_files
     from qlint.registry import builtin_rules
 
-    return {rule.name: rule for rule in builtin_rules()}
+    return {rule.name: rule for rule in [*builtin_rules(), *(rule for rule, _ in load_pack_files())]}
 
 
 def test_a_stand_in_answers_as_its_rule_does():
@@ -163,7 +167,25 @@ def test_a_missing_manifest_imports_the_rules(monkeypatch, tmp_path):
     monkeypatch.setattr("qlint.registry.MANIFEST", tmp_path / "absent.json")
     rules = list(load_registry())
     assert rules and not any(type(r) is LazyRule for r in rules)
-    assert sorted(r.name for r in rules if r.name in _real_rules()) == sorted(_real_rules())
+    assert sorted(r.name for r in rules) == sorted(_real_rules())
+
+
+def test_a_shipped_pack_rule_loads_its_pack_on_first_use():
+    stand_in = load_registry().get("none-of-the-above")
+    assert type(stand_in) is LazyRule and stand_in._rule is None
+    real = _real_rules()["none-of-the-above"]
+    assert stand_in.failing == real.failing and stand_in.why == real.why
+    assert pickle.loads(pickle.dumps(stand_in)).name == "none-of-the-above"
+
+
+def test_a_pack_qlint_does_not_list_is_read_as_it_stands(monkeypatch):
+    """A shipped pack the manifest does not know (an install out of step with it) is loaded, never left out."""
+    import qlint.registry
+
+    shipped = qlint.registry._shipped_packs()
+    monkeypatch.setattr("qlint.registry._shipped_packs", lambda: [*shipped, shipped[0].with_name("extra.yaml")])
+    rules = load_registry()
+    assert type(rules.get("none-of-the-above")) is not LazyRule
 
 
 def test_a_stand_in_can_be_replaced_as_a_rule_can():

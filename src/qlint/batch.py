@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import multiprocessing
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -145,6 +143,9 @@ def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[
 
 def _parallel(jobs_list: list[tuple[Path, str]], setup: FileSetup, jobs: int) -> Iterator[WorkerReply]:
     """Outcomes from worker processes, in order; each batch of files carries the setup with it."""
+    import multiprocessing  # workers: only for a run with enough to check, never for a warm or a small one
+    from concurrent.futures import ProcessPoolExecutor
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     chunk = max(1, min(4, len(jobs_list) // (jobs * 8) or 1))   # small: the last chunks leave no worker idle for long
@@ -206,6 +207,8 @@ def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, job
     if jobs <= 1 or len(jobs_list) < 64:
         results = [_digest_one(job) for job in jobs_list]
     else:
+        from concurrent.futures import ThreadPoolExecutor  # threads: only for many files to hash
+
         with ThreadPoolExecutor(jobs) as pool:
             results = list(pool.map(_digest_one, jobs_list, chunksize=16))
     seen = {display: (signature, digest) for display, (digest, _, signature) in zip(displays, results)

@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Literal
 
 import re2  # google-re2: linear-time matching for the patterns a bank's own packs write
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from qlint.finding import Severity
@@ -277,6 +276,8 @@ def read_pack(path: Path) -> list[QuestionRule]:
     """The rules in one pack file; PackError when it is not valid."""
     if not os.path.isfile(path):  # a FIFO or a device would block the read (and a name too long is none)
         raise PackError(f"{path}: a rule pack must be a regular file")
+    import yaml  # a pack is read only when its rules are used: a warm check reads none
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -308,10 +309,11 @@ def read_pack(path: Path) -> list[QuestionRule]:
     return rules
 
 
-def load_pack_files(extra: Iterable[Path] = ()) -> list[tuple[QuestionRule, Path]]:
-    """Every pack rule with the file it came from."""
-    shipped = shipped_dir()
-    files: list[Path] = sorted(shipped.glob("*.yaml")) if shipped else []
+def load_pack_files(extra: Iterable[Path] = (), shipped: bool = True) -> list[tuple[QuestionRule, Path]]:
+    """Every pack rule with the file it came from (without ``shipped``, those of qlint's own packs left out: the
+    registry has them from its manifest)."""
+    folder = shipped_dir() if shipped else None
+    files: list[Path] = sorted(folder.glob("*.yaml")) if folder else []
     for path in extra:
         if os.path.isdir(path):
             files.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))

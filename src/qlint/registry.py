@@ -4,11 +4,11 @@ Built-in rules are not special: they register under the entry-point group
 ``qlint.rules`` exactly as a third-party plugin does. An entry point may name a
 Rule, an iterable of Rules, or a callable returning either.
 
-The built-ins are also listed in a manifest shipped with qlint (``data/manifest.json``, written by
-``scripts/gen_manifest.py`` from the rules themselves; a test fails when the two disagree): each rule's name, code,
-class, default severity and state, summary, and a reference to its options model with their defaults. A run reads
-the manifest and imports a rule's module (its patterns, its word lists) only when the rule is first used: a warm
-check, whose outcomes all come from the cache, imports none of them. The stand-in (``LazyRule``) answers what the
+The built-ins, and the rules of the packs qlint ships, are also listed in a manifest shipped with qlint
+(``data/manifest.json``, written by ``scripts/gen_manifest.py`` from the rules themselves; a test fails when the two
+disagree): each rule's name, code, class, default severity and state, summary, and a reference to its options model
+with their defaults. A run reads the manifest and imports a rule's module (its patterns, its word lists), or reads
+its pack, only when the rule is first used: a warm check, whose outcomes all come from the cache, loads none. The stand-in (``LazyRule``) answers what the
 manifest holds, is an instance of the rule's class to ``isinstance``, and loads the rule for anything else.
 """
 from __future__ import annotations
@@ -54,6 +54,8 @@ class Registry:
     rules: dict[str, Rule] = field(default_factory=dict)
     by_code: dict[str, Rule] = field(default_factory=dict)
     problems: list[PluginProblem] = field(default_factory=list)
+    # the qlint.rules entry points found when the registry was loaded ("name=value@version"); None: not looked up
+    plugins: list[str] | None = None
 
     def add(self, rule: Rule, origin: str) -> None:
         if rule.name in self.rules and self.rules[rule.name] is not rule:
@@ -117,9 +119,22 @@ def manifest_entry(module: str, rule: Rule) -> dict[str, Any]:
     return entry
 
 
+def _shipped_packs() -> list[Path]:
+    """qlint's own rule packs, by file name."""
+    from qlint.packs import shipped_dir  # the packs' folder: only where their rules are listed or loaded
+
+    folder = shipped_dir()
+    return sorted(folder.glob("*.yaml")) if folder is not None else []
+
+
 def build_manifest() -> dict[str, Any]:
-    """The manifest of every built-in rule, as ``scripts/gen_manifest.py`` writes it."""
-    return {"format": MANIFEST_FORMAT, "rules": [manifest_entry(module, rule) for module, rule in _builtin_pairs()]}
+    """The manifest of every built-in rule and every rule of the packs qlint ships, as ``scripts/gen_manifest.py``
+    writes it."""
+    from qlint.packs import read_pack  # the shipped packs, read as a run that uses them reads them
+
+    rules = [manifest_entry(module, rule) for module, rule in _builtin_pairs()]
+    rules += [manifest_entry("", rule) | {"pack": path.name} for path in _shipped_packs() for rule in read_pack(path)]
+    return {"format": MANIFEST_FORMAT, "rules": rules}
 
 
 def _read_manifest() -> list[dict[str, Any]] | None:
@@ -134,16 +149,31 @@ def _read_manifest() -> list[dict[str, Any]] | None:
     return doc["rules"]
 
 
-def _load_rule(module: str) -> Rule:
-    """A built-in rule by its module (what a stand-in unpickles to in a worker process)."""
+_PACKS: dict[str, dict[str, Rule]] = {}   # the shipped packs read in this process: each once, whichever rule is used
+
+
+def _load_rule(module: str, pack: str | None = None, name: str | None = None) -> Rule:
+    """A built-in rule by its module, or a shipped pack's rule by its file and name (what a stand-in unpickles to
+    in a worker process)."""
+    if pack is not None:
+        from qlint.packs import read_pack, shipped_dir  # a shipped pack's rule: read when the rule is first used
+
+        if pack not in _PACKS:
+            _PACKS[pack] = {r.name: r for r in read_pack(shipped_dir() / pack)}  # type: ignore[operator]
+        return _PACKS[pack][name]  # type: ignore[index]
     rule = importlib.import_module(module).RULE
     if not isinstance(rule, Rule):
         raise TypeError(f"{module}.RULE is not a Rule")
     return rule
 
 
-def _default_options(module: str) -> Any:
-    return _load_rule(module).options()
+def _default_options(module: str, pack: str | None = None, name: str | None = None) -> Any:
+    return _load_rule(module, pack, name).options()
+
+
+def _where(entry: dict[str, Any]) -> tuple[str, str | None, str]:
+    """What ``_load_rule`` takes to load a manifest entry's rule."""
+    return entry["module"], entry.get("pack"), entry["name"]
 
 
 def _call_hook(stand_in: LazyRule, hook: str, *args: Any, **kwargs: Any) -> Any:
@@ -182,7 +212,7 @@ class LazyRule:
     def loaded(self) -> Rule:
         """The rule itself, its module imported on the first call; its fields then stand in the stand-in's place."""
         if self._rule is None:
-            rule = _load_rule(self._entry["module"])
+            rule = _load_rule(*_where(self._entry))
             self._rule = rule
             self.__dict__.update(vars(rule))
         return self._rule
@@ -193,7 +223,7 @@ class LazyRule:
         return getattr(self.loaded(), name)
 
     def __reduce__(self):
-        return _load_rule, (self._entry["module"],)
+        return _load_rule, _where(self._entry)
 
     def __eq__(self, other: object) -> bool:
         if other is self:
@@ -260,7 +290,7 @@ class LazyDefaults:
         return getattr(self.real(), name)
 
     def __reduce__(self):
-        return _default_options, (self._rule._entry["module"],)
+        return _default_options, _where(self._rule._entry)
 
     def __eq__(self, other: object) -> bool:
         if other is self:
@@ -279,12 +309,30 @@ def loaded(rule: Rule) -> Rule:
     return rule.loaded() if type(rule) is LazyRule else rule
 
 
-def _builtins(registry: Registry) -> None:
+def _builtins(registry: Registry, entries: list[dict[str, Any]] | None) -> None:
     """The built-in rules, from the manifest (stand-ins), else imported."""
-    entries = _read_manifest()
-    rules: list[Rule] = [LazyRule(e) for e in entries] if entries is not None else builtin_rules()  # type: ignore[misc]
+    rules: list[Rule] = ([LazyRule(e) for e in entries if "pack" not in e] if entries is not None  # type: ignore[misc]
+                         else builtin_rules())
     for rule in rules:
         registry.add(rule, "qlint")
+
+
+def _packs(registry: Registry, entries: list[dict[str, Any]] | None, pack_paths: Iterable[Path]) -> None:
+    """The rules of the packs qlint ships (stand-ins from the manifest, when it lists exactly the packs there are),
+    then those of the packs the config names."""
+    from qlint.packs import load_pack_files  # YAML, RE2 and the packs' patterns: only when a registry is built
+
+    listed = sorted({e["pack"] for e in entries or () if "pack" in e})
+    shipped = [path.name for path in _shipped_packs()]
+    if entries is None or listed != shipped:
+        for rule, path in load_pack_files(pack_paths):
+            registry.add(rule, f"rule pack {path}")
+        return
+    for entry in entries:
+        if "pack" in entry:
+            registry.add(LazyRule(entry), f"rule pack {entry['pack']}")  # type: ignore[arg-type]
+    for rule, path in load_pack_files(pack_paths, shipped=False):
+        registry.add(rule, f"rule pack {path}")
 
 
 def _expand(obj: object) -> Iterable[Rule]:
@@ -302,18 +350,19 @@ def _expand(obj: object) -> Iterable[Rule]:
 
 
 def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
-    """Collect rules from every ``qlint.rules`` entry point, then from rule packs. qlint's own entry point is read
-    from the manifest (its rules load on first use); every other one is loaded as it stands."""
-    from qlint.packs import load_pack_files  # YAML, RE2 and the packs' patterns: only when a registry is built
-
+    """Collect rules from every ``qlint.rules`` entry point, then from rule packs. qlint's own entry point and packs
+    are read from the manifest (their rules load on first use); every other one is loaded as it stands."""
     registry = Registry()
-    eps = sorted(entry_points(group=GROUP), key=lambda ep: (ep.name != "builtin", ep.name))
+    entries = _read_manifest()
+    found = list(entry_points(group=GROUP))
+    registry.plugins = sorted(f"{ep.name}={ep.value}@{getattr(ep.dist, 'version', '')}" for ep in found)
+    eps = sorted(found, key=lambda ep: (ep.name != "builtin", ep.name))
     if not any(ep.name == "builtin" for ep in eps):
         # Running from a source tree that was never installed: the built-ins still load.
-        _builtins(registry)
+        _builtins(registry, entries)
     for ep in eps:
         if ep.name == "builtin" and ep.value == BUILTIN:
-            _builtins(registry)
+            _builtins(registry, entries)
             continue
         try:
             rules = list(_expand(ep.load()))
@@ -322,6 +371,5 @@ def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
             continue
         for rule in rules:
             registry.add(rule, f"plugin {ep.name}")
-    for rule, path in load_pack_files(pack_paths):
-        registry.add(rule, f"rule pack {path}")
+    _packs(registry, entries, pack_paths)
     return registry
