@@ -32,16 +32,18 @@ import string
 from collections.abc import Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import re2  # google-re2: linear-time matching for the patterns a bank's own packs write
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from qlint.finding import Severity
 from qlint.language.patterns import check_pattern_safety
-from qlint.model import Question
 from qlint.rule import NoOptions, QuestionRule, Violation
 from qlint.wording import validation_message
+
+if TYPE_CHECKING:
+    from qlint.model import Question
 
 Scope = Literal["stem", "options", "keys", "distractors", "rationales", "explanation"]
 
