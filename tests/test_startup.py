@@ -197,3 +197,13 @@ def test_a_stand_in_can_be_replaced_as_a_rule_can():
     assert type(derived) is type(stand_in.loaded()) and derived.check is stand_in.check
     assert [f.name for f in fields(stand_in)] == [f.name for f in fields(derived)]
     assert asdict(stand_in)["name"] == "too-easy"
+
+
+def test_a_plugin_s_version_is_read_from_its_metadata_headers():
+    """The cache's key names each plugin's version; reading it from the headers gives what importlib.metadata does."""
+    from importlib.metadata import distributions
+
+    from qlint.registry import _version
+
+    for dist in list(distributions())[:40]:
+        assert _version(dist) == (dist.version or ""), dist

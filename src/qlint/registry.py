@@ -335,6 +335,21 @@ def _packs(registry: Registry, entries: list[dict[str, Any]] | None, pack_paths:
         registry.add(rule, f"rule pack {path}")
 
 
+def _version(dist: Any) -> str:
+    """A distribution's version, from the first lines of its metadata: the whole of it (a long description, the
+    README, after the headers) is parsed as e-mail by ``dist.version``, on every run."""
+    try:
+        text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
+    except (AttributeError, OSError, ValueError):
+        text = ""
+    for line in text.splitlines():
+        if not line:   # the end of the headers: Version is one of them
+            break
+        if line.startswith("Version:"):
+            return line.partition(":")[2].strip()
+    return getattr(dist, "version", "") or ""
+
+
 def _expand(obj: object) -> Iterable[Rule]:
     if isinstance(obj, Rule):
         return [obj]
@@ -355,7 +370,7 @@ def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
     registry = Registry()
     entries = _read_manifest()
     found = list(entry_points(group=GROUP))
-    registry.plugins = sorted(f"{ep.name}={ep.value}@{getattr(ep.dist, 'version', '')}" for ep in found)
+    registry.plugins = sorted(f"{ep.name}={ep.value}@{_version(ep.dist)}" for ep in found)
     eps = sorted(found, key=lambda ep: (ep.name != "builtin", ep.name))
     if not any(ep.name == "builtin" for ep in eps):
         # Running from a source tree that was never installed: the built-ins still load.
