@@ -94,10 +94,10 @@ def test_a_warm_yaml_check_imports_no_rule(tmp_path):
     warm = _loaded(tmp_path, "check", "one.yaml")
     assert _below(warm, NOT_FOR_A_YAML_CHECK + ("numpy", "rapidfuzz")) == []
     assert _below(warm, ("qlint.rules",)) == []
-    # nor what only reading a file (the question model), a pack or a blueprint, starting workers, or another output
+    # nor what only reading a file (the question model), a pack or a blueprint (its models), starting workers, or another output
     # format needs
     assert _below(warm, ("yaml", "multiprocessing", "concurrent.futures", "qlint.formats.yaml_reader", "qlint.model",
-                         "qlint.reporters.junit", "qlint.reporters.sarif", "xml")) == []
+                         "qlint.reporters.junit", "qlint.reporters.sarif", "xml", "qlint.blueprint")) == []
 
 
 def test_a_warm_check_of_a_named_file_in_a_bank_imports_no_rule(tmp_path):

@@ -8,8 +8,9 @@ The built-ins, and the rules of the packs qlint ships, are also listed in a mani
 (``data/manifest.json``, written by ``scripts/gen_manifest.py`` from the rules themselves; a test fails when the two
 disagree): each rule's name, code, class, default severity and state, summary, and a reference to its options model
 with their defaults. A run reads the manifest and imports a rule's module (its patterns, its word lists), or reads
-its pack, only when the rule is first used: a warm check, whose outcomes all come from the cache, loads none. The stand-in (``LazyRule``) answers what the
-manifest holds, is an instance of the rule's class to ``isinstance``, and loads the rule for anything else.
+its pack, only when the rule is first used: a warm check, whose outcomes all come from the cache, loads none. The
+stand-in (``LazyRule``) answers what the manifest holds, is an instance of the rule's class to ``isinstance``, and
+loads the rule for anything else.
 """
 from __future__ import annotations
 
