@@ -92,11 +92,14 @@ RULE = QuestionRule(
     check=check,
     notes=("Each finding names what it measured: the longest sentence over the limit (with its first words), the "
            "stem's words, or an option's words. A sentence ends at a full stop, question or exclamation mark (also "
-           "when the next sentence runs on without a space), at a colon that opens a capitalised clause, and at a "
-           "line break that is not hard-wrapped prose. A reading passage is exempt from the sentence and stem "
-           "limits and held to max-passage-words instead: the paragraphs before the stem's last one, when that "
-           "last paragraph asks about them ('According to the passage', 'the author', 'the argument above') or "
-           "they run to 150 words or more. The "
+           "when the next sentence runs on without a space), at a semicolon, at a colon that opens a capitalised "
+           "clause, at a line break that is not hard-wrapped prose, and where a full stop was plainly lost (a "
+           "lower-case word, then 'The', 'However', 'What' ...). A quotation of eight words or more, or what follows "
+           "'lyrics:' or 'the quote:', is the material asked about and counts as one word. A reading passage is "
+           "exempt from the sentence and stem limits and held to max-passage-words instead: the paragraphs before "
+           "the stem's last one, when that last paragraph asks about them ('According to the passage', 'the "
+           "author', 'the argument above'), is itself a question of at most 60 words, or they run to 150 words or "
+           "more. The "
            "grade of long stems against the audience is reading-grade's."),
     passing=("""\
 id: rl-ok
