@@ -97,6 +97,20 @@ def test_quoted_material_a_semicolon_list_and_a_lost_full_stop_are_not_one_long_
     assert _fired(qq(run_on, KEY), registry)
 
 
+def test_the_items_of_a_list_count_as_a_word_each(registry):
+    """A judged false-alarm class: a sentence long only because it lists song titles is read a title at a time.
+    A sentence of the writer's own clauses, commas and all, is still long."""
+    titles = ("This artist made his debut in 1981 with Unwound and had number one hits in the 1990s with Love "
+              "Without End, Amen, I Have Come to Expect It From You, I Cross My Heart, You Cannot Make a Heart Love "
+              "Somebody, Blue Clear Sky, Carried Away, One Night At a Time, and Round About Way. Who is he?")
+    assert _fired(qq(titles, KEY), registry) == []
+    clauses = ("This 1999 movie, based on a best selling novel by a writer from Wisconsin, stars an actress as a "
+               "mother whose youngest son is taken by a woman who raises him as her own for nine years, until he "
+               "happens to show up at his real family's door, asking if they need their lawn mowed. Which movie?")
+    (finding,) = _fired(qq(clauses, KEY), registry)
+    assert finding.message.startswith("a sentence of 55 words")
+
+
 def test_a_long_option_is_reported_on_the_option(registry):
     options = [(_words(90, "step") + ".", True), ("A short one", False)]
     (finding,) = _fired(q("Which plan works?", options), registry)
