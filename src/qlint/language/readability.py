@@ -118,7 +118,7 @@ _OPAQUE = re.compile(
     r"|(?P<word>`[^`\n]+`|(?:https?://|www\.)[^\s<>]*[^\s<>.,;:!?)\]'\"]|\$[^$\n]{1,300}\$"
     # a quotation of some length, or what follows "lyrics:" or "the quote:": the material the question asks about,
     # read as one thing, not the writer's sentence (each alternative stops at its closing mark or the line's end)
-    r"|\"[^\"\n]{40,2000}\"|“[^”\n]{40,2000}(?:”|$)|‘[^’\n]{40,2000}(?:’|$)"
+    r"|\"[^\"\n]{40,2000}\"|“[^“”\n]{40,2000}(?:”|$)|‘[^‘’\n]{40,2000}(?:’|$)"
     r"|(?i:lyrics|quote|quotation|commented|wrote)[^:\n]{0,30}: [^\n]{1,2000})",
     re.M)
 # words that open a sentence and are never capitalised inside one: after a lower-case word with no punctuation
