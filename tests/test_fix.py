@@ -168,7 +168,8 @@ def test_sorts_numeric_options_and_capitalises_negatives(run_cli, write):
 def test_fixes_survive_worker_processes(tmp_path, monkeypatch):
     """Workers send outcomes back as their cache encoding, which has no room for proposed fixes: outcomes with
     fixes must travel whole, or --fix on a big bank (checked in parallel) would find nothing to fix."""
-    from qlint import batch, fix_run, pipeline
+    from qlint.run import batch, pipeline
+    from qlint.run import fix as fix_run
 
     monkeypatch.setattr(batch, "PARALLEL_MIN_BYTES", 0)   # parallel even for a small bank
     monkeypatch.chdir(tmp_path)

@@ -12,7 +12,7 @@ import pytest
 from test_cache import BANK
 from test_hostile import run_qlint
 
-from qlint.cache import FileStore
+from qlint.run.cache import FileStore
 
 SECRET = "a-fixed-secret-so-runs-share-the-cache"
 DEEP = "[" * 100_000 + "]" * 100_000

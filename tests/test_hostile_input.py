@@ -234,7 +234,7 @@ def test_escape_text_shows_control_characters_and_undecodable_bytes():
 def test_source_lines_read_only_what_the_loader_would(tmp_path):
     from qlint.finding import Finding, Severity
     from qlint.limits import Limits
-    from qlint.sources import KEPT_WIDTH, source_lines
+    from qlint.run.sources import KEPT_WIDTH, source_lines
 
     def at(path: Path | str, line: int) -> Finding:
         return Finding(str(path), line, 1, "Q101", "parse-error", Severity.ERROR, "m")

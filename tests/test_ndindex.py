@@ -9,7 +9,7 @@ import pytest
 
 from qlint import ndindex
 from qlint import neardup as nd
-from qlint.cache import FileStore
+from qlint.run.cache import FileStore
 from qlint.stemkey import StemKey, stem_key
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))

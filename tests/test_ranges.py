@@ -210,8 +210,8 @@ def test_findings_without_a_range_keep_one_caret_and_null_ends(registry):
 
 
 def test_cache_keeps_the_range(registry):
-    from qlint.cache import decode, encode
     from qlint.items import CheckedFile
+    from qlint.run.cache import decode, encode
 
     found = [f for f in lint_text(NOT_MID_LINE, registry, extend=["negative-stem"]) if f.rule == "negative-stem"]
     plain = Finding("x.yaml", 3, 1, "Q102", "schema", Severity.ERROR, "m")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_report import make_bank
 
-from qlint.pipeline import run_check
+from qlint.run.pipeline import run_check
 
 REPORT = Path(__file__).resolve().parents[1] / "src" / "qlint" / "report"
 

@@ -38,10 +38,10 @@ from pygls.uris import to_fs_path
 from qlint import __version__
 from qlint.docs import card
 from qlint.finding import Finding, Severity
-from qlint.fix_run import fix_text
 from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, QuestionSettings
-from qlint.pipeline import SetupError
 from qlint.registry import load_registry
+from qlint.run.fix import fix_text
+from qlint.run.pipeline import SetupError
 from qlint.server_runs import DEFAULT_BUDGET, Outcome, Workers, plan_for
 
 DEBOUNCE = 0.3   # seconds of quiet after a keystroke before the buffer is checked

@@ -29,9 +29,9 @@ import qlint.rules
 from qlint.config import CONFIG_FILES, Config, ConfigError, Settings, extends_outside, read_toml, resolve_rules
 from qlint.files import relative
 from qlint.finding import Finding, Severity
-from qlint.pipeline import SetupError, check_sources, run_check, setup
 from qlint.problems import PARSE_ERROR
 from qlint.registry import load_registry
+from qlint.run.pipeline import SetupError, check_sources, run_check, setup
 
 MAX_CHECKS = 8          # worker processes at once; more buffers wait for one to finish
 DEFAULT_BUDGET = 30.0   # seconds of wall time one buffer's check may take

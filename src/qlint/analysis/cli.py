@@ -15,7 +15,7 @@ from qlint.cli_common import UsageError, comma_list
 from qlint.config import ConfigError, resolve_rules
 from qlint.finding import Finding
 from qlint.registry import load_registry
-from qlint.suppress import finish
+from qlint.run.suppress import finish
 
 _BANK_SUFFIXES = (".yaml", ".yml")
 

@@ -19,7 +19,7 @@ from qlint.finding import Finding
 from qlint.formats import discover_banks
 from qlint.formrule import FormEntry, FormPair, FormRule, FormView
 from qlint.items import BankItem
-from qlint.perfile import FileSetup, check_source
+from qlint.run.perfile import FileSetup, check_source
 
 PAIRED = ("enemy-items", "near-duplicate-stem", "contradictory-keys")
 MAX_FORM_QUESTIONS = 1_000_000

@@ -1,5 +1,5 @@
 """Per-file work over many files: each file's outcome from the cache where its content is unchanged, else checked
-(``qlint.perfile``) in this process or in worker processes, and stored.
+(``qlint.run.perfile``) in this process or in worker processes, and stored.
 
 Files are hashed first (a file whose stat signature is unchanged since an earlier run is not read again); the
 bank findings of exactly these files are looked up under the hash of all their digests.
@@ -18,16 +18,16 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from qlint.cache import Cache, config_key
-from qlint.cache import decode as decode_outcome
 from qlint.config import Config
 from qlint.files import Signature, read_file, relative
 from qlint.finding import Finding
 from qlint.items import CheckedFile
 from qlint.limits import Limits
-from qlint.perfile import FileSetup, check_path
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Store
+from qlint.run.cache import Cache, config_key
+from qlint.run.cache import decode as decode_outcome
+from qlint.run.perfile import FileSetup, check_path
 
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
 WorkerReply = tuple["CheckedFile | str", "str | None", "Signature | None"]   # outcome (or its encoding), digest, stat

@@ -45,7 +45,7 @@ _ENTRY_FOLDER = re.compile(r"v\d+-[0-9a-f]{32}")
 @lru_cache(maxsize=1)
 def _source_digest() -> str:
     """A hash of qlint's own code and data: an edited rule invalidates the cache even without a version bump."""
-    root = Path(__file__).parent
+    root = Path(__file__).parents[1]   # the qlint package, every part of it
     digest = hashlib.blake2b(digest_size=16)
     for path in sorted(root.rglob("*")):
         if path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:

@@ -2,7 +2,7 @@
 bank rules -> suppressions -> findings. ``check``, ``--fix``, ``report``, ``stats``, the editor server and the
 tests all go through here.
 
-Per-file work (``qlint.perfile``) runs over many files in ``qlint.batch``: in worker processes when there is enough
+Per-file work (``qlint.run.perfile``) runs over many files in ``qlint.run.batch``: in worker processes when there is enough
 of it, its outcome cached by content hash in ``.qlint_cache/``. Whole-bank rules run over every file's BankItems
 whenever any file changed (their findings for an unchanged set of files are reused); a rule with ``memo`` may keep
 its work in the cache between runs.
@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from qlint.batch import Batch, default_jobs, process_all
 from qlint.config import Config, ConfigError, Override, ignored_for, load_config, resolve_rules
 from qlint.engine import check_bank
 from qlint.files import SKIP_DIRS, GitIgnored, matches_glob, relative
@@ -24,11 +23,12 @@ from qlint.formats import discover_banks, with_source_format
 from qlint.items import CheckedFile, with_rejected
 from qlint.limits import Limits
 from qlint.packs import PackError
-from qlint.perfile import FileSetup, check_source
 from qlint.problems import INTERNAL_ERROR
 from qlint.registry import Registry, RegistryError, load_registry
 from qlint.rule import ActiveRule, BankRule
-from qlint.suppress import finish
+from qlint.run.batch import Batch, default_jobs, process_all
+from qlint.run.perfile import FileSetup, check_source
+from qlint.run.suppress import finish
 
 
 class SetupError(Exception):

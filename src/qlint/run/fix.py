@@ -10,9 +10,9 @@ from pathlib import Path
 from qlint.files import read_file
 from qlint.finding import Finding
 from qlint.fix import FixError, apply_fixes, apply_to_text, fixable, write_atomic
-from qlint.perfile import FileSetup, check_source
-from qlint.pipeline import Run
-from qlint.suppress import apply_suppressions
+from qlint.run.perfile import FileSetup, check_source
+from qlint.run.pipeline import Run
+from qlint.run.suppress import apply_suppressions
 
 
 def fix_text(text: str, path: str, findings: Sequence[Finding]) -> str | None:

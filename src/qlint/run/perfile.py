@@ -11,13 +11,13 @@ from functools import cached_property
 from pathlib import Path
 from time import monotonic
 
-from qlint.cache import Cache, Codec, Codecs, encoded
 from qlint.engine import check_file, timed_out
 from qlint.files import Signature, read_file
 from qlint.formats import parse
 from qlint.items import CheckedFile
 from qlint.limits import Limits
 from qlint.rule import ActiveRule, BankRule
+from qlint.run.cache import Cache, Codec, Codecs, encoded
 
 
 @dataclass(frozen=True)
