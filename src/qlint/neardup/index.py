@@ -1,6 +1,6 @@
 """The near-duplicate search kept between runs: after a commit that changes a few stems, only those are searched again.
 
-A full search (``qlint.neardup``) lists every stem's shingles (postings), counts the pairs that share enough rare
+A full search (``qlint.neardup.search``) lists every stem's shingles (postings), counts the pairs that share enough rare
 ones, and confirms them with rapidfuzz. This module keeps what it built in one file of the cache: the postings,
 how many rare shingles each stem has, the confirmed pairs, and every stem's signature. The next run matches its
 stems to the kept ones by signature. The stems it cannot match are new; the kept ones left unmatched are gone.
@@ -17,9 +17,9 @@ from operator import attrgetter
 
 import numpy as np
 
-from qlint import neardup as nd
+from qlint.neardup import search as nd
+from qlint.neardup.stemkey import StemKey
 from qlint.rule import Store
-from qlint.stemkey import StemKey
 
 MAGIC = b"qlint near-duplicate index 2\n"
 MAX_CHANGED = 0.05   # stems new or gone, as a share of the bank, above which a full search costs about as much

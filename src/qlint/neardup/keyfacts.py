@@ -5,7 +5,7 @@ statement keyed one way in one question and the other way in another that asks t
 A record is bytes (cheap to pickle from a worker, to cache, and to join for the whole bank): a fixed header (the
 question's two ask digests, its flags, its option count, the length of its quotes, its word count), a 64-bit number
 per option's statement, the stem's words, a byte of evidence per option, then the options' short texts for
-messages. ``qlint.keygroups`` reads the headers of every record at once (numpy) and finds the few questions that
+messages. ``qlint.neardup.keygroups`` reads the headers of every record at once (numpy) and finds the few questions that
 share an ask; this module is plain Python, so that a run which only extracts records never imports numpy.
 """
 from __future__ import annotations
@@ -16,9 +16,9 @@ from array import array
 from collections import defaultdict
 from dataclasses import dataclass
 
-from qlint.bankwords import ask_digests, one_swap, read_stem, statement
 from qlint.language.words import short
 from qlint.model import Question
+from qlint.neardup.bankwords import ask_digests, one_swap, read_stem, statement
 from qlint.rules.rationale_contradicts_key import polarity
 
 _HEADER = struct.Struct("<QQBBHB")

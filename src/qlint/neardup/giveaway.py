@@ -2,7 +2,7 @@
 
 Per question (with its file, in the workers, and cached) a record keeps its key as a phrase of word numbers (when
 the key is a phrase worth finding: two content words or more, not in its own stem), and the words of the texts
-where another's key may stand. The bank-wide search (``qlint.giveawaysearch``, numpy) joins every record into one
+where another's key may stand. The bank-wide search (``qlint.neardup.giveawaysearch``, numpy) joins every record into one
 array of 32-bit words and finds each key's first two words in every text at once, then confirms the whole phrase,
 drops phrases found in many questions (stock phrases), and keeps a find only where the words around it speak of what
 the key's own stem asks (a key named in passing gives nothing away). This module is plain Python, so that a run
@@ -18,9 +18,9 @@ from __future__ import annotations
 import struct
 from array import array
 
-from qlint.bankwords import CONTENT_BIT, phrase_codes, read_stem, statement
 from qlint.language.words import short
 from qlint.model import Question
+from qlint.neardup.bankwords import CONTENT_BIT, phrase_codes, read_stem, statement
 
 _HEADER = struct.Struct("<BBHHHHH")   # flags, key words, stem words, explanation words, statement words, quote bytes, 0
 HEADER_WORDS = 3

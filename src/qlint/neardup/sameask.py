@@ -1,6 +1,6 @@
 """Whether two similar stems ask the same thing, and how their answers compare.
 
-The search (``qlint.neardup``) finds stems that read alike. Two of them are the same question when what they ask
+The search (``qlint.neardup.search``) finds stems that read alike. Two of them are the same question when what they ask
 is the same: their content words are the same but for words a clone adds or drops (a modifier, a retouched
 clause), and nothing says they ask for opposite things. They ask different things when:
 
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from enum import Enum
 
 from qlint.language.wordlists import word_lists
-from qlint.stemkey import StemKey
+from qlint.neardup.stemkey import StemKey
 
 SHORT_STEM = 12      # content words below which any swapped word makes another question
 MAX_SWAPPED = 2      # content words a longer stem may have swapped for others and still ask the same

@@ -1,7 +1,7 @@
 """What near-duplicate search keeps of each question: its comparison text, numbers, code and word hashes.
 
 Computed per question with its file (in worker processes, and cached), in plain Python: a run whose bank
-findings come from the cache never imports numpy or rapidfuzz. ``qlint.neardup`` does the bank-wide search.
+findings come from the cache never imports numpy or rapidfuzz. ``qlint.neardup.search`` does the bank-wide search.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class StemKey(NamedTuple):
     with the file): the comparison text, the sorted stemmed words (``bag``), and stable 32-bit hashes of
     its words, from which the word trigrams (and word pairs of short stems) that candidates are blocked on
     are coded. ``sig`` is a stable 64-bit hash of everything else (0: unknown), by which the search kept from
-    an earlier run (``qlint.ndindex``) knows a stem it has seen.
+    an earlier run (``qlint.neardup.index``) knows a stem it has seen.
     """
 
     text: str

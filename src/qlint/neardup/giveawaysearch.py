@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from qlint.bankwords import CONTENT_BIT, HASH_MASK
-from qlint.giveaway import HEADER_WORDS, KEYED, MAX_KEY, NEGATIVE_STEM
+from qlint.neardup.bankwords import CONTENT_BIT, HASH_MASK
+from qlint.neardup.giveaway import HEADER_WORDS, KEYED, MAX_KEY, NEGATIVE_STEM
 
 TABLE_BITS = 24
 _BUCKETS = 1 << 20   # word numbers folded for counting how often each stands in the bank

@@ -1,12 +1,12 @@
 """Near-duplicate stems in sub-quadratic time: rare-shingle blocking, then rapidfuzz to confirm.
 
-Works on the per-question keys of ``qlint.stemkey``: stems are normalised and stripped of shared lead-ins
+Works on the per-question keys of ``qlint.neardup.stemkey``: stems are normalised and stripped of shared lead-ins
 ("Which of the following ...", "Select two.") so that boilerplate never makes two stems look alike. Candidate
 pairs share a rare word trigram (or, for very short stems, the whole text);
 every candidate is confirmed with ``rapidfuzz.fuzz.ratio`` on the text and on its sorted
 stemmed words, so a reworded stem ("activation memory" / "memory of activations") still meets its twin. Stems
 with the same content words in any order (a swapped pair, a comma, a filler word, a retouched lead-in) are
-paired whatever their similarity. Whether a pair asks the same thing is ``qlint.sameask``'s to say.
+paired whatever their similarity. Whether a pair asks the same thing is ``qlint.neardup.sameask``'s to say.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from operator import attrgetter
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from qlint.stemkey import StemKey
+from qlint.neardup.stemkey import StemKey
 
 _K1, _K2, _K3 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9
 _PAIR_TAG = 1 << 62

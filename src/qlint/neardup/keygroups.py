@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from qlint.keyfacts import HEADER_FIELDS, HEADER_SIZE, SKIP
+from qlint.neardup.keyfacts import HEADER_FIELDS, HEADER_SIZE, SKIP
 
 _DTYPE = np.dtype(list(HEADER_FIELDS))
 
