@@ -11,7 +11,7 @@ import pytest
 from conftest import with_rules
 
 from qlint.edits import Fix, SetText
-from qlint.fix import FixError, apply_to_text, write_atomic
+from qlint.formats.yaml_edit import FixError, apply_to_text, write_atomic
 
 
 @pytest.fixture
@@ -99,7 +99,7 @@ def test_atomic_write_keeps_mode(tmp_path):
 
 KILLER = textwrap.dedent("""
     import os, sys, pathlib
-    import qlint.fix as fix
+    import qlint.formats.yaml_edit as fix
     real = os.replace
     def slow_replace(src, dst):
         print("ready", flush=True)

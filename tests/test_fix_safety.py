@@ -9,9 +9,9 @@ import os
 import pytest
 from conftest import with_rules
 
-import qlint.fix as fix_module
+import qlint.formats.yaml_edit as fix_module
 from qlint.edits import Fix, Reorder, SetText
-from qlint.fix import FixError, apply_fixes, apply_to_text, write_atomic
+from qlint.formats.yaml_edit import FixError, apply_fixes, apply_to_text, write_atomic
 
 
 @pytest.fixture

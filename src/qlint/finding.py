@@ -54,7 +54,7 @@ class Finding:
     message: str
     question: str | None = None
     field: str | None = None
-    fix: Any = dataclasses.field(default=None, compare=False, repr=False)  # a qlint.fix.Fix the rule proposes
+    fix: Any = dataclasses.field(default=None, compare=False, repr=False)  # a qlint.edits.Fix the rule proposes
     end_line: int | None = None
     end_column: int | None = None
 

@@ -44,7 +44,7 @@ class Violation:
 
     field: str
     message: str
-    fix: Any = None  # qlint.fix.Fix
+    fix: Any = None  # qlint.edits.Fix
     span: tuple[int, int] | None = None
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from qlint.files import read_file
 from qlint.finding import Finding
-from qlint.fix import FixError, apply_fixes, apply_to_text, fixable, write_atomic
+from qlint.formats.yaml_edit import FixError, apply_fixes, apply_to_text, fixable, write_atomic
 from qlint.run.perfile import FileSetup, check_source
 from qlint.run.pipeline import Run
 from qlint.run.suppress import apply_suppressions
