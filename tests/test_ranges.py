@@ -16,8 +16,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from qlint.engine import check_file
 from qlint.finding import Finding, Severity
 from qlint.formats.yaml_reader import load_text
+from qlint.output import Report, github, gitlab, json_format, sarif, text
 from qlint.packs import read_pack
-from qlint.reporters import Report, github, gitlab, json_format, sarif, text
 from qlint.rule import ActiveRule
 
 KEYS = """\

@@ -38,9 +38,9 @@ from qlint.engine import exit_code
 from qlint.files import SKIP_DIRS, relative
 from qlint.finding import Finding, Severity
 from qlint.formats import is_yaml, with_source_format
+from qlint.output import FORMATS, Report, escape_text, renderers
+from qlint.output.text import use_colour, use_snippets
 from qlint.report import cli as report_cli
-from qlint.reporters import FORMATS, Report, escape_text, renderers
-from qlint.reporters.text import use_colour, use_snippets
 from qlint.run import baseline
 from qlint.run.cache import FOLDER as CACHE_FOLDER
 from qlint.run.cache import Cache

@@ -13,8 +13,8 @@ from typing import Any, TextIO
 from qlint.config import Config, ConfigError, resolve_rules
 from qlint.files import relative
 from qlint.finding import Severity
+from qlint.output.base import json_safe
 from qlint.registry import Registry
-from qlint.reporters.base import json_safe
 from qlint.run.cache import Cache
 from qlint.run.pipeline import bank_roots
 

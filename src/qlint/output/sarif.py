@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from qlint import __version__
 from qlint.finding import Finding, Severity
-from qlint.reporters.base import JsonSafeStream, Report, fingerprints, relative_path
+from qlint.output.base import JsonSafeStream, Report, fingerprints, relative_path
 from qlint.rule import Rule
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -5,8 +5,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TextIO
 
-from qlint.reporters import azure, github, gitlab, grouped, json_format, junit, pylint, rdjson, sarif, text
-from qlint.reporters.base import (
+from qlint.output import azure, github, gitlab, grouped, json_format, junit, pylint, rdjson, sarif, text
+from qlint.output.base import (
     FORMATS,
     JsonSafeStream,
     Report,

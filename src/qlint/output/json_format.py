@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from qlint.reporters.base import Report, json_safe
+from qlint.output.base import Report, json_safe
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:

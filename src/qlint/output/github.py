@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from qlint.finding import Finding, Severity
-from qlint.reporters.base import Report, escape_text
+from qlint.output.base import Report, escape_text
 from qlint.wording import plural
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

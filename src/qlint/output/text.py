@@ -9,7 +9,7 @@ from collections import Counter
 from typing import TextIO
 
 from qlint.finding import Severity
-from qlint.reporters.base import Report, escape_text
+from qlint.output.base import Report, escape_text
 from qlint.wording import plural
 
 SNIPPET_WIDTH = 160  # characters of a source line shown (the run keeps a few more: a cut line ends in ...)

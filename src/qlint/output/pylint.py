@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from qlint.reporters.base import Report, escape_text
+from qlint.output.base import Report, escape_text
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:

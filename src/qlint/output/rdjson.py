@@ -6,7 +6,7 @@ import json
 from typing import TextIO
 
 from qlint.finding import Finding, Severity
-from qlint.reporters.base import JsonSafeStream, Report, relative_path
+from qlint.output.base import JsonSafeStream, Report, relative_path
 
 SEVERITIES = {Severity.ERROR: "ERROR", Severity.WARNING: "WARNING", Severity.INFO: "INFO"}
 

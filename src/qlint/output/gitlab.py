@@ -9,7 +9,7 @@ import json
 from typing import TextIO
 
 from qlint.finding import Finding, Severity
-from qlint.reporters.base import JsonSafeStream, Report, fingerprints, relative_path
+from qlint.output.base import JsonSafeStream, Report, fingerprints, relative_path
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from itertools import groupby
 from typing import TextIO
 
-from qlint.reporters.base import Report, escape_text
-from qlint.reporters.text import COLOURS, summary, use_colour
+from qlint.output.base import Report, escape_text
+from qlint.output.text import COLOURS, summary, use_colour
 
 _BOLD, _RESET = "\033[1m", "\033[0m"
 

@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from typing import TextIO
 
 from qlint.finding import Finding, Severity
-from qlint.reporters.base import Report, relative_path
+from qlint.output.base import Report, relative_path
 from qlint.wording import plural
 
 # Characters XML 1.0 cannot carry at all, even escaped; ElementTree would write them raw.
