@@ -663,7 +663,7 @@ def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, ou
 def cmd_server(args: argparse.Namespace, out) -> int:
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
         raise UsageError(f"qlint server needs pygls and lsprotocol: {install_hint('server')}")
-    from qlint.server import serve  # pygls is an optional dependency: imported only when the server runs
+    from qlint.server.lsp import serve  # pygls is an optional dependency: imported only when the server runs
 
     serve()
     return EXIT_OK

@@ -1,6 +1,6 @@
 """``qlint server``: a Language Server over stdio, so an editor shows qlint's findings as the author types.
 
-Diagnostics come from the same run as ``qlint check`` (``qlint.server_runs``: a buffer under a config in its
+Diagnostics come from the same run as ``qlint check`` (``qlint.server.runs``: a buffer under a config in its
 workspace folder is checked with the rest of its bank and the cache; any other buffer alone), each check in a
 worker process of its own, bounded in time, stopped when a newer version of the buffer arrives. A change is checked
 once the author pauses (``DEBOUNCE`` seconds). Code actions offer each safe fix, "fix all" for the file, a
@@ -42,7 +42,7 @@ from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, QuestionSettings
 from qlint.registry import load_registry
 from qlint.run.fix import fix_text
 from qlint.run.pipeline import SetupError
-from qlint.server_runs import DEFAULT_BUDGET, Outcome, Workers, plan_for
+from qlint.server.runs import DEFAULT_BUDGET, Outcome, Workers, plan_for
 
 DEBOUNCE = 0.3   # seconds of quiet after a keystroke before the buffer is checked
 SOURCE = "qlint"
@@ -55,8 +55,8 @@ _KEY_POSITION = re.compile(r"^(\s*)(-\s+)?([A-Za-z_]*)$")
 _CONTENT_LENGTH = re.compile(rb"content-length[ \t]*:[ \t]*(.*?)[ \t]*", re.I | re.S)
 _HEADER_START = re.compile(rb"content-length[ \t]*:", re.I)
 _MISSPELT = re.compile(r"unknown key ('[^']+'|\"[^\"]+\") in [^;]*; did you mean ('[^']+'|\"[^\"]+\")\?$")
-_DOC_FILES = (Path(__file__).parent / "data" / "rules.md",                  # shipped with the package
-              Path(__file__).resolve().parents[2] / "docs" / "rules.md")    # a source checkout
+_DOC_FILES = (Path(__file__).parents[1] / "data" / "rules.md",              # shipped with the package
+              Path(__file__).resolve().parents[3] / "docs" / "rules.md")    # a source checkout
 
 
 @dataclass

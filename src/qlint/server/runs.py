@@ -184,7 +184,7 @@ def _context():
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     if "forkserver" in methods:   # the built-in rules imported once, not in every worker (a third of a second)
         rules = [f"qlint.rules.{m.name}" for m in pkgutil.iter_modules(qlint.rules.__path__)]
-        context.set_forkserver_preload(["qlint.server_runs", *rules])
+        context.set_forkserver_preload(["qlint.server.runs", *rules])
     return context
 
 
