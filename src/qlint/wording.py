@@ -1,5 +1,5 @@
-"""How messages say things: counts with the noun in the right number ("1 file", "2 files"), a did-you-mean, and a
-settings file's validation errors one line each."""
+"""How messages say things: counts with the noun in the right number ("1 file", "2 files"), a did-you-mean, an
+option's letter, and a settings file's validation errors one line each."""
 from __future__ import annotations
 
 import difflib
@@ -51,3 +51,13 @@ def _said(err: dict) -> str:
         example = f'["{value}"]' if isinstance(value, str) and value.isprintable() else '["..."]'
         return f"must be a list in brackets, such as {example}"
     return err["msg"]
+
+
+def letter(index: int) -> str:
+    """A, B, ..., Z, then AA, AB: how option letters are written past 26."""
+    out = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        out = chr(65 + rest) + out
+    return out

@@ -7,6 +7,10 @@ card shows both and one test runs them (tests/test_analysis_rules.py):
 
     # responses: q1,count       <- wide layout: one column per question id, then how many people
     # responses: A,60              answered that way (a compact way to write hundreds of persons)
+
+This module is everything a response rule sees (a question as item analysis reads it, one option's, one
+question's and one form's statistics) and imports nothing of ``qlint.analysis``: the analysis computes these
+values, the rules in ``qlint.rules`` judge them, and neither package imports the other's way back.
 """
 from __future__ import annotations
 
@@ -16,11 +20,73 @@ from typing import Any
 
 from pydantic import Field
 
-from qlint.analysis.bankkeys import BankQuestion, letter
-from qlint.analysis.ctt import FormStats, ItemStats
 from qlint.rule import Rule, RuleOptions, Violation
+from qlint.sourcemap import LoadedQuestion
+from qlint.wording import letter
 
 RESPONSES_MARK = "# responses:"
+
+
+@dataclass(frozen=True)
+class BankQuestion:
+    """One question of the bank as item analysis sees it: where it is, its options, its key."""
+
+    index: int
+    loaded: LoadedQuestion
+
+    @property
+    def id(self) -> str:
+        return self.loaded.question.id
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        return tuple(o.text for o in self.loaded.question.options)
+
+    @property
+    def key(self) -> int | None:
+        """The single correct option's index; None when the question has no single key (select > 1)."""
+        keys = self.loaded.question.keys
+        return keys[0] if len(keys) == 1 and self.loaded.question.select == 1 else None
+
+
+@dataclass(frozen=True)
+class OptionStats:
+    """One option of one question: who chose it and how they scored on the rest of the test."""
+
+    opt: int
+    n: int
+    proportion: float
+    rest_pb: float | None
+    groups: tuple[float, ...]   # proportion choosing it in each of the five score groups, lowest first
+
+
+@dataclass(frozen=True)
+class ItemStats:
+    """One question on one form."""
+
+    form: str
+    qi: int
+    key: int
+    n: int
+    p: float
+    omitted: int
+    item_rest: float | None
+    discrimination: float | None   # upper-lower 27% index
+    alpha_if_deleted: float | None
+    options: tuple[OptionStats, ...]
+    omitted_groups: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class FormStats:
+    """A form (the whole data set when there is no ``form`` column): its persons, questions and reliability."""
+
+    form: str
+    persons: int
+    items: int
+    mean: float
+    sd: float
+    alpha: float | None
 
 
 class SampleOptions(RuleOptions):
