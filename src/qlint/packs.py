@@ -48,8 +48,8 @@ Scope = Literal["stem", "options", "keys", "distractors", "rationales", "explana
 
 
 def shipped_dir() -> Path | None:
-    """Where qlint's own packs are: inside the installed package, or ``rules/`` of a source checkout."""
-    for candidate in (Path(__file__).parent / "packs", Path(__file__).resolve().parents[2] / "rules"):
+    """Where qlint's own packs are: inside the installed package, or ``packs/`` of a source checkout."""
+    for candidate in (Path(__file__).parent / "packs", Path(__file__).resolve().parents[2] / "packs"):
         if candidate.is_dir():
             return candidate
     return None
