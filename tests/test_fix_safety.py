@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 
 import pytest
 from conftest import with_rules
@@ -224,14 +225,14 @@ def test_hard_links_are_not_split(run_cli, write):
 def test_a_write_failure_is_a_finding_and_the_other_files_go_on(run_cli, write, monkeypatch):
     first = write("bank/a.yaml", _padded_bank("f-1"))
     second = write("bank/b.yaml", _padded_bank("f-2"))
-    real = fix_module.tempfile.mkstemp
+    real = tempfile.mkstemp
 
     def refusing(*args, **kwargs):
         if kwargs.get("prefix", "").startswith(".a.yaml"):
             raise PermissionError(13, "Permission denied")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(fix_module.tempfile, "mkstemp", refusing)
+    monkeypatch.setattr(tempfile, "mkstemp", refusing)
     code, findings, err = _json_findings(run_cli, first.parent, "--fix")
     assert "internal error" not in err and code != 2
     assert "a.yaml: not fixed: cannot write it: Permission denied" in err

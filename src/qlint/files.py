@@ -1,4 +1,5 @@
-"""Files on disk: which ones a bank holds, and reading one safely (no FIFO, device or over-limit file).
+"""Files on disk: which ones a bank holds, reading one safely (no FIFO, device or over-limit file), and the one way
+qlint writes a file (atomically: a reader or a crash sees the old file or the new one, never half of it).
 
 Nothing here knows a bank format: readers turn the bytes into questions.
 """
@@ -6,7 +7,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -116,6 +118,79 @@ def _special_kind(mode: int) -> str | None:
         if test(mode):
             return kind
     return "a special file"
+
+
+def staged(path: Path, chunks: Iterable[bytes], *, mode: int | None = None, durable: bool = False,
+           prefix: str | None = None, suffix: str = ".qlint-tmp") -> Path:
+    """``chunks`` in a new temporary file beside ``path`` (same folder, so the rename into place is atomic), with
+    ``mode``'s permission bits (mkstemp makes 0600) and, when ``durable``, synced to disk. Removed when writing
+    fails; ``place`` puts it where it belongs."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}." if prefix is None else prefix, suffix=suffix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
+            for chunk in chunks:
+                handle.write(chunk)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return Path(tmp)
+
+
+def place(tmp: Path, path: Path, *, overwrite: bool) -> None:
+    """Rename a ``staged`` file to ``path``: over what is there when ``overwrite``; else only where the name is
+    free, FileExistsError when another writer got there first (a hard link fails where the name is taken; on a
+    file system without hard links, a rename when the name is still free). The temporary file is gone after."""
+    try:
+        if overwrite:
+            os.replace(tmp, path)
+            return
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:   # a file system without hard links
+            if os.path.lexists(path):
+                raise FileExistsError(f"{path} exists") from None
+            os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_atomic(path: Path, chunks: Iterable[bytes], *, overwrite: bool = True, mode: int | None = None,
+                 durable: bool = False, prepare: Callable[[Path], None] | None = None, prefix: str | None = None,
+                 suffix: str = ".qlint-tmp") -> None:
+    """Write ``path`` whole or not at all: ``staged``, then ``prepare`` (given the temporary file: its owner, its
+    mode), then ``place``. ``durable`` also syncs the folder, so the new name survives a power cut. OSErrors
+    propagate, with no temporary file left behind."""
+    tmp = staged(path, chunks, mode=mode, durable=durable, prefix=prefix, suffix=suffix)
+    try:
+        if prepare is not None:
+            prepare(tmp)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    place(tmp, path, overwrite=overwrite)
+    if durable:
+        _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder so a rename in it is on disk; where folders cannot be opened or synced, nothing."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))

@@ -15,7 +15,6 @@ import copy
 import io
 import os
 import stat
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from typing import Any
 import yaml
 
 from qlint.edits import Edit, Fix, Reorder, SetText
+from qlint.files import write_atomic as write_atomic_file
 from qlint.finding import Finding
 from qlint.formats.yaml_reader import load_text
 from qlint.limits import Limits
@@ -373,34 +373,15 @@ def write_atomic(path: Path, text: str, expected: bytes | None = None) -> None:
     _check_replaceable(target, info)
     if expected is not None and target.read_bytes() != expected:
         raise FixError("it changed on disk while it was being fixed")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".qlint-tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+
+    def keep_owner_and_mode(tmp: Path) -> None:
         _keep_owner(tmp, info)
         os.chmod(tmp, stat.S_IMODE(info.st_mode))  # after chown, which may clear set-id bits
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
+
+    write_atomic_file(target, [text.encode("utf-8")], durable=True, prepare=keep_owner_and_mode)
 
 
-def _keep_owner(tmp: str, info: os.stat_result) -> None:
+def _keep_owner(tmp: Path, info: os.stat_result) -> None:
     """Give the new file the old one's owner and group, or FixError when that is not allowed."""
     mine = os.stat(tmp)
     if (mine.st_uid, mine.st_gid) == (info.st_uid, info.st_gid) or not hasattr(os, "chown"):

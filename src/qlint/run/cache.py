@@ -18,7 +18,6 @@ import re
 import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict
 from functools import lru_cache
@@ -30,6 +29,7 @@ from typing import Any, NamedTuple
 
 from qlint import __version__
 from qlint.edits import Fix
+from qlint.files import write_atomic
 from qlint.finding import Finding, Severity
 from qlint.items import NO_IGNORE, BankItem, CheckedFile, rejected_item
 from qlint.shapes import only
@@ -318,20 +318,10 @@ def _secret() -> bytes | None:
         return data
     try:
         home.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=home, prefix=".secret-")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(os.urandom(32))
-            if data:
-                os.replace(tmp, path)   # a damaged secret: start afresh
-            else:
-                try:
-                    os.link(tmp, path)  # atomic, and refused when a concurrent run got there first
-                except FileExistsError:
-                    pass
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        try:   # a damaged secret is replaced; a new one never overwrites a concurrent run's
+            write_atomic(path, [os.urandom(32)], overwrite=bool(data), prefix=".secret-", suffix="")
+        except FileExistsError:
+            pass
         data = path.read_bytes()
     except OSError:
         return None
@@ -400,20 +390,11 @@ class FileStore:
             return None
 
     def write(self, chunks: Iterable[bytes]) -> None:
-        tmp = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as handle:
-                for chunk in chunks:
-                    handle.write(chunk)
-            os.replace(tmp, self.path)
+            write_atomic(self.path, chunks, prefix=".tmp-", suffix="")
         except OSError:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+            pass
 
 
 class Cache:
@@ -593,12 +574,6 @@ class Cache:
         """Write through a temporary file renamed into place: a concurrent reader sees all of it or nothing."""
         try:
             _own_folder(target.parent)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, target)
+            write_atomic(target, [text.encode("utf-8")], prefix=".tmp-", suffix=".json")
         except OSError:
-            try:
-                os.unlink(tmp)
-            except (OSError, UnboundLocalError):
-                pass
+            pass
