@@ -25,7 +25,7 @@ from qlint.limits import Limits
 from qlint.problems import ALWAYS_REPORTED
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Rule
-from qlint.wording import validation_message
+from qlint.wording import did_you_mean, validation_message
 
 CONFIG_FILES = ("qlint.toml", ".qlint.toml", "pyproject.toml")
 MAX_CONFIG_BYTES = 4 * 1024 * 1024   # a config file, pyproject.toml included, is a few kB
@@ -504,8 +504,7 @@ def _match(registry: Registry, selector: str, where: str) -> list[Rule]:
     if prefixed:
         return prefixed
     names = [r.name for r in registry] + [r.code for r in registry]
-    close = difflib.get_close_matches(key, names, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else "; `qlint rules` lists them"
+    hint = did_you_mean(key, names, "; `qlint rules` lists them")
     raise ConfigError(f"{where}: unknown rule {key!r}{hint}")
 
 

@@ -8,7 +8,6 @@ A reason is required. A suppression that silences nothing is itself reported
 from __future__ import annotations
 
 import bisect
-import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from qlint.finding import Finding, Severity
@@ -16,6 +15,7 @@ from qlint.items import BankItem, CheckedFile
 from qlint.problems import INVALID_SUPPRESSION as INVALID
 from qlint.problems import UNUSED_SUPPRESSION as UNUSED
 from qlint.rule import ActiveRule
+from qlint.wording import did_you_mean
 
 _NEVER_SUPPRESSED = frozenset((UNUSED[1], INVALID[1]))
 
@@ -86,8 +86,7 @@ def apply_suppressions(findings: list[Finding], files: Sequence[CheckedFile],
             elif r in everything or r.upper() in everything:
                 continue  # a real rule that this run does not use: nothing to silence, nothing to report
             elif invalid is not None:
-                close = difflib.get_close_matches(r.lower(), sorted(n for n in everything if not n[:1].isupper()), n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
+                hint = did_you_mean(r.lower(), sorted(n for n in everything if not n[:1].isupper()), "")
                 extra.append(Finding(path, line, column, INVALID[0], INVALID[1], invalid,
                                      f"suppression names {r!r}, which is not a qlint rule{hint}", question))
         return names
