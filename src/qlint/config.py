@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from qlint.blueprint import Blueprint, BlueprintError, load_blueprint, validate
-from qlint.files import matches_glob
+from qlint.files import matches_glob, read_regular
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
 from qlint.limits import Limits
@@ -158,8 +158,7 @@ def read_toml(source: Path) -> tuple[str, dict[str, Any]]:
     """A config file's text and table; ConfigError naming the file (and the line where there is one) when it
     cannot be read, is not UTF-8, is not TOML or nests too deeply for the parser."""
     try:
-        with open(source, "rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        raw = read_regular(source, MAX_CONFIG_BYTES)
     except OSError as exc:
         raise ConfigError(f"{source}: cannot read config: {exc.strerror}") from None
     if len(raw) > MAX_CONFIG_BYTES:

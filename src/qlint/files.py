@@ -92,7 +92,11 @@ def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
 
 class NotRegularFile(OSError):
     """A path that is no regular file (a FIFO, a device, a folder): never read, since reading could block or never
-    end."""
+    end. Its ``strerror`` says what it is, as an OSError's does."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.strerror = message
 
 
 def open_regular(path: Path | str):
@@ -107,6 +111,16 @@ def open_regular(path: Path | str):
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_regular(path: Path | str, limit: int | None = None) -> bytes:
+    """The bytes of a file a setting or an option names (a config, a baseline, a blueprint, a rule pack): at most
+    ``limit`` + 1 of them, so the caller can say it is too big. NotRegularFile for a FIFO, a device or a folder,
+    which is never read (a read could block or never end); other OSErrors propagate."""
+    with open_regular(path) as handle:
+        if limit is None:
+            return handle.read()
+        return read_limited(handle, os.fstat(handle.fileno()).st_size, limit)
 
 
 def _special_kind(mode: int) -> str | None:

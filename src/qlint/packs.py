@@ -38,6 +38,7 @@ import re2  # google-re2: linear-time matching for the patterns a bank's own pac
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from qlint.files import read_regular
 from qlint.finding import Severity
 from qlint.language.patterns import check_pattern_safety
 from qlint.model import Question
@@ -278,7 +279,7 @@ def read_pack(path: Path) -> list[QuestionRule]:
     if not os.path.isfile(path):  # a FIFO or a device would block the read (and a name too long is none)
         raise PackError(f"{path}: a rule pack must be a regular file")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(read_regular(path).decode("utf-8"))
     except OSError as exc:
         raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from None
     except yaml.YAMLError as exc:   # where and what, never the lines PyYAML quotes

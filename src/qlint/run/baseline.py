@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from qlint import __version__
+from qlint.files import read_regular
 from qlint.finding import Finding
 
 FORMAT = 1
@@ -38,7 +39,7 @@ def write(path: Path, findings: Iterable[Finding]) -> int:
 
 def read(path: Path) -> Counter:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_regular(path).decode("utf-8"))   # a FIFO named by mistake is refused, never waited on
         if doc.get("qlint-baseline") != FORMAT:
             raise ValueError("not a qlint baseline (format 1)")
         return Counter({(e["kind"], e["of"], e["rule"]): int(e["count"]) for e in doc["findings"]})
