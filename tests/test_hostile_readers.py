@@ -13,7 +13,7 @@ import pytest
 
 from qlint.formats import read
 from qlint.formats.base import ReadLimits
-from qlint.formats.html import to_plain
+from qlint.formats.html_text import to_plain
 
 
 def _quick(func, *args, seconds: float = 5.0):
