@@ -24,3 +24,17 @@ def test_the_message_tail_names_it_or_says_what_else_to_do():
 def test_a_misspelt_severity_is_named():
     with pytest.raises(ValueError, match=r"unknown severity 'warnng'; did you mean 'warning'\?"):
         Severity.parse("warnng")
+
+
+def test_settings_rule_options_packs_and_blueprints_spell_keys_the_same_way():
+    """One kebab-case spelling for every settings model: what a config, a rule's options, a pack and a blueprint
+    accept are the same keys."""
+    from qlint.blueprint import Blueprint
+    from qlint.config import Settings
+    from qlint.packs import ExcusedPattern
+    from qlint.rule import RuleOptions
+    from qlint.wording import kebab
+
+    assert kebab("max_file_size") == "max-file-size"
+    for model in (Settings, RuleOptions, ExcusedPattern, Blueprint):
+        assert model.model_config["alias_generator"] is kebab, model

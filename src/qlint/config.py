@@ -25,7 +25,7 @@ from qlint.limits import Limits
 from qlint.problems import ALWAYS_REPORTED
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Rule
-from qlint.wording import did_you_mean, validation_message
+from qlint.wording import did_you_mean, kebab, validation_message
 
 CONFIG_FILES = ("qlint.toml", ".qlint.toml", "pyproject.toml")
 MAX_CONFIG_BYTES = 4 * 1024 * 1024   # a config file, pyproject.toml included, is a few kB
@@ -35,14 +35,10 @@ class ConfigError(Exception):
     """A configuration the user must fix; the message says where and how."""
 
 
-def _kebab(name: str) -> str:
-    return name.replace("_", "-")
-
-
 class Settings(BaseModel):
     """The top-level ``[tool.qlint]`` table."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=_kebab, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
 
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()

@@ -43,7 +43,7 @@ from qlint.finding import Severity
 from qlint.language.patterns import check_pattern_safety
 from qlint.model import Question
 from qlint.rule import NoOptions, QuestionRule, Violation
-from qlint.wording import validation_message
+from qlint.wording import kebab, validation_message
 
 Scope = Literal["stem", "options", "keys", "distractors", "rationales", "explanation"]
 
@@ -60,14 +60,10 @@ class PackError(Exception):
     """A rule pack that is not valid: a configuration error."""
 
 
-def _kebab(name: str) -> str:
-    return name.replace("_", "-")
-
-
 class ExcusedPattern(BaseModel):
     """A pattern whose match in an option is not reported when enough of the other options match ``unless-others``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=_kebab, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
 
     pattern: str
     unless_others: tuple[str, ...] = Field(min_length=1)
@@ -76,7 +72,7 @@ class ExcusedPattern(BaseModel):
 class PackRule(BaseModel):
     """One declarative rule as written in a pack file."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=_kebab, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
 
     name: str
     code: str

@@ -8,6 +8,12 @@ from collections.abc import Callable, Iterable
 from pydantic import ValidationError
 
 
+def kebab(name: str) -> str:
+    """A setting's name as config files, rule packs, blueprints and rule options write it: ``max_depth`` is
+    ``max-depth`` (every settings model's alias generator)."""
+    return name.replace("_", "-")
+
+
 def closest(key: str, allowed: Iterable[str], cutoff: float = 0.6) -> str | None:
     """The one of ``allowed`` a misspelt ``key`` most likely meant, or None when none is close enough (qlint's one
     did-you-mean lookup: difflib's ratio, at least ``cutoff``)."""
