@@ -535,6 +535,8 @@ USAGE_CASES = [
          args=("--config", "cfg.toml", "bank", "--format", "json"), timeout=10),
     Case("usage-baseline-fifo", lambda bank, tmp: os.mkfifo(tmp / "base.json"), "base.json", None, "regular file",
          exit=2, args=("bank", "--baseline", "base.json", "--format", "json"), timeout=10),
+    Case("usage-write-baseline-fifo", lambda bank, tmp: os.mkfifo(tmp / "base.json"), "base.json", None,
+         "regular file", exit=2, args=("bank", "--write-baseline", "base.json"), timeout=10),
 ]
 
 ALL_CASES = TEXT_CASES + FILE_CASES + CONFIG_CASES + PACK_CASES + PLUGIN_CASES + USAGE_CASES

@@ -193,6 +193,29 @@ def write_atomic(path: Path, chunks: Iterable[bytes], *, overwrite: bool = True,
         _sync_folder(path.parent)
 
 
+def new_file_mode() -> int:
+    """The permission bits the umask gives a new file (mkstemp's temporary files are 0600 until told)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def replacing_mode(path: Path) -> int:
+    """The permission bits a file written at ``path`` keeps: the existing file's, else a new file's. NotRegularFile
+    when ``path`` is a FIFO, a device or a folder, which is never written over, and PermissionError when this user
+    could not write the file in place (a new file renamed over it must not get round that)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return new_file_mode()
+    kind = _special_kind(info.st_mode)
+    if kind is not None:
+        raise NotRegularFile(f"not a regular file ({kind})")
+    if not os.access(path, os.W_OK):
+        raise PermissionError(13, "Permission denied", str(path))
+    return stat.S_IMODE(info.st_mode)
+
+
 def _sync_folder(folder: Path) -> None:
     """fsync a folder so a rename in it is on disk; where folders cannot be opened or synced, nothing."""
     try:

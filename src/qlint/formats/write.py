@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from qlint.files import place, staged
+from qlint.files import new_file_mode, place, staged
 from qlint.model import Question
 
 TARGETS = ("yaml", "gift", "aiken", "moodle-xml", "qti12", "qti21")
@@ -227,12 +227,6 @@ def guard_sources(out: Path, sources: list[Path]) -> None:
                              "choose an output folder outside the bank")
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def _temporary(path: Path, data: bytes, mode: int) -> Path:
     """``data`` in a new file beside ``path``, with the mode a new file gets under the umask (mkstemp makes 0600)."""
     return staged(path, [data], mode=mode, durable=True)
@@ -261,7 +255,7 @@ def save(files: dict[str, str], out: Path, force: bool = False) -> list[Path]:
     whole or not at all, with the permissions the umask gives a new file."""
     for name in files:
         _inside(Path("."), name)
-    mode = 0o666 & ~_umask()
+    mode = new_file_mode()
     if out.name.lower().endswith(".zip"):
         if os.path.isdir(out):
             raise UnsafePath(f"refusing to write the package {out}: a folder of that name exists")

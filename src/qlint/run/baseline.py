@@ -8,12 +8,13 @@ two reports one.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
 from qlint import __version__
-from qlint.files import read_regular
+from qlint.files import read_regular, replacing_mode, write_atomic
 from qlint.finding import Finding
 
 FORMAT = 1
@@ -33,7 +34,10 @@ def write(path: Path, findings: Iterable[Finding]) -> int:
     doc = {"qlint-baseline": FORMAT, "qlint": __version__, "findings": entries}
     # backslashreplace: a file name's byte that is not UTF-8 (a lone surrogate) is written as the JSON escape
     # \udcff, which reads back as the same name
-    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8", errors="backslashreplace")
+    data = (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
+    target = Path(os.path.realpath(path))   # a link to the baseline stays a link; its file gets the new text
+    # whole or not at all, with the old file's mode; a FIFO or a device named by mistake is refused, not written to
+    write_atomic(target, [data], mode=replacing_mode(target), durable=True)
     return sum(counts.values())
 
 
