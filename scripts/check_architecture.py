@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Hold docs/architecture.json against the code: every import between parts drawn on the whiteboard and every arrow
 drawn still in the code, the imports that must never exist, import cycles between modules and between packages,
-modules loose at the package root, functions over 60 lines, ``global`` statements, and imports inside functions
-that do not say why.
+modules loose at the package root, imports of qlint modules that do not exist (moved since), functions over 60
+lines, ``global`` statements, and imports inside functions that do not say why.
 
 usage: python scripts/check_architecture.py [--root .]
 
@@ -51,6 +51,36 @@ def imported(name: str, path: Path, node: ast.AST, known: dict[str, Path]) -> li
     return [t for t in targets if t in known]
 
 
+def missing(name: str, path: Path, node: ast.AST, known: dict[str, Path]) -> list[str]:
+    """The qlint modules an import statement names that do not exist (a module moved since the import was written):
+    ``import qlint.x`` or ``from qlint.x import y`` where ``qlint.x`` is no module."""
+    if isinstance(node, ast.Import):
+        named = [alias.name for alias in node.names]
+    elif node.level:
+        return []   # relative: resolved by ``imported``; qlint writes none
+    else:
+        named = [node.module or ""]
+        base = known.get(node.module or "")
+        if base is not None and base.name == "__init__.py":   # ``from qlint import x``: x a module or a name there
+            defined = _top_level_names(base)
+            named += [f"{node.module}.{a.name}" for a in node.names if a.name != "*" and a.name not in defined]
+    return [m for m in named if m.split(".")[0] == "qlint" and m not in known]
+
+
+def _top_level_names(path: Path) -> set[str]:
+    """The names a package's ``__init__.py`` defines or imports at its top level."""
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
 class Module:
     """What one module imports, and what else the house rules look at in it."""
 
@@ -63,6 +93,7 @@ class Module:
         self.long: list[str] = []
         self.globals: list[int] = []
         self.silent: list[str] = []
+        self.missing: list[str] = []
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 size = node.end_lineno - node.lineno + 1
@@ -75,6 +106,7 @@ class Module:
                 self.globals.append(node.lineno)
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self.imports.update(t for t in imported(name, path, node, known) if t != name)
+                self.missing += [f"{shown}:{node.lineno} {m}" for m in missing(name, path, node, known)]
 
 
 def _explained(lines: list[str], number: int) -> bool:
@@ -198,6 +230,7 @@ def problems(root: Path) -> list[str]:
         out += [f"long function: {entry}" for entry in module.long]
         out += [f"global statement: {known[name].relative_to(root)}:{line}" for line in module.globals]
         out += [f"import inside a function without a comment saying why: {entry}" for entry in module.silent]
+        out += [f"import of a qlint module that does not exist: {entry}" for entry in module.missing]
     out += [f"cycle: {' <-> '.join(group)}" for group in cycles(imports)]
     out += loop_problems(board, imports)
     return out

@@ -86,3 +86,25 @@ def test_a_loop_named_on_the_whiteboard_is_held_until_it_is_gone(tmp_path):
     (tmp_path / "src" / "qlint" / "rules" / "bad.py").write_text("")
     found = check_architecture.problems(tmp_path)
     assert "loop named on the whiteboard that is gone: qlint.rules <-> qlint.run" in found, found
+
+
+def test_an_import_of_a_module_that_moved_fails(tmp_path):
+    """Code written against the old tree (a branch begun before a module moved into its part's folder) names modules
+    that no longer exist; the checker says where, even inside a function."""
+    src = tmp_path / "src" / "qlint"
+    (src / "run").mkdir(parents=True)
+    (src / "__init__.py").write_text("__version__ = '1'\n")
+    (src / "run" / "__init__.py").write_text("")
+    (src / "run" / "cache.py").write_text("")
+    (src / "cli.py").write_text("from qlint import __version__, baseline\nfrom qlint.run import cache\n\n\n"
+                                "def run():\n    from qlint.pipeline import run_check  # heavy\n    import qlint.cache  # heavy\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "architecture.json").write_text(json.dumps({
+        "parts": {"Run": {"is": ["src/qlint/run/"]}, "Face": {"is": ["src/qlint/cli.py"]},
+                  "Vocabulary": {"is": ["src/qlint/__init__.py"]}},
+        "root": {"Vocabulary": "", "Face": ""}, "arrows": [["Face", "Run"], ["Face", "Vocabulary"]], "never": []}))
+    found = check_architecture.problems(tmp_path)
+    assert sorted(p for p in found if "does not exist" in p) == [
+        "import of a qlint module that does not exist: src/qlint/cli.py:1 qlint.baseline",
+        "import of a qlint module that does not exist: src/qlint/cli.py:6 qlint.pipeline",
+        "import of a qlint module that does not exist: src/qlint/cli.py:7 qlint.cache"], found
