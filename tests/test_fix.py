@@ -11,7 +11,7 @@ import pytest
 from conftest import with_rules
 
 from qlint.edits import Fix, SetText
-from qlint.formats.yaml_edit import FixError, apply_to_text, write_atomic
+from qlint.formats.yaml_edit import FixError, apply_to_text, replace_fixed
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_atomic_write_keeps_mode(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_text("old\n")
     os.chmod(path, 0o640)
-    write_atomic(path, "new\n")
+    replace_fixed(path, "new\n")
     assert path.read_text() == "new\n" and (path.stat().st_mode & 0o777) == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["a.yaml"]
 
@@ -106,7 +106,7 @@ KILLER = textwrap.dedent("""
         sys.stdin.readline()  # the parent kills us here, after the temp file is written
         real(src, dst)
     fix.os.replace = slow_replace
-    fix.write_atomic(pathlib.Path(sys.argv[1]), "new text " * 10000)
+    fix.replace_fixed(pathlib.Path(sys.argv[1]), "new text " * 10000)
 """)
 
 

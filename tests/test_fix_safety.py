@@ -12,7 +12,7 @@ from conftest import with_rules
 
 import qlint.formats.yaml_edit as fix_module
 from qlint.edits import Fix, Reorder, SetText
-from qlint.formats.yaml_edit import FixError, apply_fixes, apply_to_text, write_atomic
+from qlint.formats.yaml_edit import FixError, apply_fixes, apply_to_text, replace_fixed
 
 
 @pytest.fixture
@@ -245,7 +245,7 @@ def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_text("someone else's edit\n")
     with pytest.raises(FixError, match="changed on disk"):
-        write_atomic(path, "new\n", expected=b"what qlint read\n")
+        replace_fixed(path, "new\n", expected=b"what qlint read\n")
     assert path.read_text() == "someone else's edit\n"
 
 

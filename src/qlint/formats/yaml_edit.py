@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from qlint.edits import Edit, Fix, Reorder, SetText
-from qlint.files import write_atomic as write_atomic_file
+from qlint.files import write_atomic
 from qlint.finding import Finding
 from qlint.formats.yaml_reader import load_text
 from qlint.limits import Limits
@@ -361,8 +361,9 @@ def _check_replaceable(target: Path, info: os.stat_result) -> None:
                        "file, so fix it by hand")
 
 
-def write_atomic(path: Path, text: str, expected: bytes | None = None) -> None:
-    """Replace a file's contents so that a crash leaves it either old or new, never half-written.
+def replace_fixed(path: Path, text: str, expected: bytes | None = None) -> None:
+    """Put a fixed bank file's text in place of the old (through ``qlint.files.write_atomic``, so a crash leaves
+    it either old or new, never half-written), keeping its owner and mode.
 
     A symbolic link is followed and its target replaced, so the link stays a link. FixError, with the file
     untouched, when it must not be replaced (``_check_replaceable``), when ``expected`` (the bytes the fix was
@@ -378,7 +379,7 @@ def write_atomic(path: Path, text: str, expected: bytes | None = None) -> None:
         _keep_owner(tmp, info)
         os.chmod(tmp, stat.S_IMODE(info.st_mode))  # after chown, which may clear set-id bits
 
-    write_atomic_file(target, [text.encode("utf-8")], durable=True, prepare=keep_owner_and_mode)
+    write_atomic(target, [text.encode("utf-8")], durable=True, prepare=keep_owner_and_mode)
 
 
 def _keep_owner(tmp: Path, info: os.stat_result) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from qlint.files import read_file
 from qlint.finding import Finding
-from qlint.formats.yaml_edit import FixError, apply_fixes, apply_to_text, fixable, write_atomic
+from qlint.formats.yaml_edit import FixError, apply_fixes, apply_to_text, fixable, replace_fixed
 from qlint.run.perfile import FileSetup, check_source
 from qlint.run.pipeline import Run
 from qlint.run.suppress import apply_suppressions
@@ -61,7 +61,7 @@ def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixReport:
             continue
         try:
             if write:
-                write_atomic(Path(path), text, expected=data)
+                replace_fixed(Path(path), text, expected=data)
         except FixError as exc:
             outcome.skipped.append((path, str(exc)))
         except OSError as exc:  # a full disk, a folder we may not write to: this file only
