@@ -15,12 +15,10 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from qlint import __version__, baseline, install_hint, problems
+from qlint import __version__, install_hint, problems
 from qlint.analysis.cli import add_parser as add_analyze_parser
 from qlint.analysis.cli import as_check, response_findings
 from qlint.bank_schema import bank_schema
-from qlint.cache import FOLDER as CACHE_FOLDER
-from qlint.cache import Cache
 from qlint.cli_common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -39,9 +37,15 @@ from qlint.docs import card, card_dict
 from qlint.engine import exit_code
 from qlint.files import SKIP_DIRS, relative
 from qlint.finding import Finding, Severity
-from qlint.fix_run import fix_run
 from qlint.formats import is_yaml, with_source_format
-from qlint.pipeline import (
+from qlint.output import FORMATS, Report, escape_text, renderers
+from qlint.output.text import use_colour, use_snippets
+from qlint.report import cli as report_cli
+from qlint.run import baseline
+from qlint.run.cache import FOLDER as CACHE_FOLDER
+from qlint.run.cache import Cache
+from qlint.run.fix import fix_run
+from qlint.run.pipeline import (
     SetupError,
     bank_files,
     bank_roots,
@@ -51,10 +55,7 @@ from qlint.pipeline import (
     run_check,
     setup,
 )
-from qlint.report import cli as report_cli
-from qlint.reporters import FORMATS, Report, escape_text, renderers
-from qlint.reporters.text import use_colour, use_snippets
-from qlint.sources import source_lines
+from qlint.run.sources import source_lines
 from qlint.wording import plural
 
 
@@ -430,7 +431,7 @@ def _fix_and_recheck(args: argparse.Namespace, run, out):
 
 def _with_forms(args: argparse.Namespace, run) -> list:
     """The run's findings and the form rules' on every ``--form``."""
-    from qlint.forms import FormError, form_findings  # the form's reader and rules' runner: loaded only with --form
+    from qlint.run.forms import FormError, form_findings  # the form's reader and rules' runner: loaded only with --form
 
     if args.paths == ["-"]:
         raise UsageError("--form needs the bank as files or folders, not stdin")
@@ -662,7 +663,7 @@ def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, ou
 def cmd_server(args: argparse.Namespace, out) -> int:
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
         raise UsageError(f"qlint server needs pygls and lsprotocol: {install_hint('server')}")
-    from qlint.server import serve  # pygls is an optional dependency: imported only when the server runs
+    from qlint.server.lsp import serve  # pygls is an optional dependency: imported only when the server runs
 
     serve()
     return EXIT_OK
