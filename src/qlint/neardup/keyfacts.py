@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from qlint.language.words import short
 from qlint.model import Question
 from qlint.neardup.bankwords import ask_digests, one_swap, read_stem, statement
-from qlint.rules.rationale_contradicts_key import polarity
+from qlint.language.verdicts import polarity
 
 _HEADER = struct.Struct("<QQBBHB")
 HEADER_FIELDS = (("o", "<u8"), ("m", "<u8"), ("flags", "u1"), ("n", "u1"), ("quotes", "<u2"), ("words", "u1"))
