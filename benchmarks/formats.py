@@ -21,7 +21,7 @@ from qlint.formats.convert import collect
 from qlint.formats.write import Output, save
 from qlint.formats.write_xml import write_moodle
 from qlint.limits import Limits
-from qlint.pipeline import run_check
+from qlint.run.pipeline import run_check
 
 HERE = Path(__file__).resolve().parent
 

@@ -97,9 +97,9 @@ def exhaustive_recall(files: list[Path], sample: int) -> tuple[float, int, int]:
     import yaml
     from rapidfuzz import fuzz, process
 
-    from qlint.neardup import find_pairs
+    from qlint.neardup.search import find_pairs
+    from qlint.neardup.stemkey import stem_key
     from qlint.rules.near_duplicate_stem import Options
-    from qlint.stemkey import stem_key
 
     stems: list[str] = []
     for f in files:

@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""Hold docs/architecture.json against the code: the imports that must never exist, import cycles, functions over
-60 lines, ``global`` statements, and imports inside functions that do not say why.
+"""Hold docs/architecture.json against the code: every import between parts drawn on the whiteboard and every arrow
+drawn still in the code, the imports that must never exist, import cycles between modules and between packages,
+modules loose at the package root, imports of qlint modules that do not exist (moved since), functions over 60
+lines, ``global`` statements, and imports inside functions that do not say why.
 
 usage: python scripts/check_architecture.py [--root .]
 
 Every module of src/qlint belongs to the part of docs/architecture.json whose ``is`` names it (a file, or a folder
-ending in ``/``; the longest match wins). An import from a module of part A to one of part B breaks the house rule
-when [A, B] is one of the ``never`` pairs. Imports inside functions count as imports (hiding one there does not
-remove the arrow), and each must carry a comment on its line or the line above saying why it is not at the top
-(an optional or heavy dependency). Exits 1 when anything is found, listing it.
+ending in ``/``; the longest match wins). An import from a module of part A to one of part B (A other than B) must be
+one of the ``arrows`` [A, B], and breaks the house rule when [A, B] is one of the ``never`` pairs; an arrow no import
+draws any more is reported too, so the whiteboard is the code's picture both ways. A package is ``qlint.x`` for the
+modules under ``src/qlint/x/`` and the module itself for one at the root; packages import each other one way only,
+except the loops named in ``loops``, each with why it is still there (a listed loop that is gone is reported, so the
+list only shrinks). A module at the root of src/qlint must belong to a part named in ``root``. Imports inside
+functions count as imports (hiding one there does not remove the arrow), and each must carry a comment on its line
+or the line above saying why it is not at the top (an optional or heavy dependency). Exits 1 when anything is found,
+listing it.
 """
 from __future__ import annotations
 
@@ -44,6 +51,36 @@ def imported(name: str, path: Path, node: ast.AST, known: dict[str, Path]) -> li
     return [t for t in targets if t in known]
 
 
+def missing(name: str, path: Path, node: ast.AST, known: dict[str, Path]) -> list[str]:
+    """The qlint modules an import statement names that do not exist (a module moved since the import was written):
+    ``import qlint.x`` or ``from qlint.x import y`` where ``qlint.x`` is no module."""
+    if isinstance(node, ast.Import):
+        named = [alias.name for alias in node.names]
+    elif node.level:
+        return []   # relative: resolved by ``imported``; qlint writes none
+    else:
+        named = [node.module or ""]
+        base = known.get(node.module or "")
+        if base is not None and base.name == "__init__.py":   # ``from qlint import x``: x a module or a name there
+            defined = _top_level_names(base)
+            named += [f"{node.module}.{a.name}" for a in node.names if a.name != "*" and a.name not in defined]
+    return [m for m in named if m.split(".")[0] == "qlint" and m not in known]
+
+
+def _top_level_names(path: Path) -> set[str]:
+    """The names a package's ``__init__.py`` defines or imports at its top level."""
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
 class Module:
     """What one module imports, and what else the house rules look at in it."""
 
@@ -56,6 +93,7 @@ class Module:
         self.long: list[str] = []
         self.globals: list[int] = []
         self.silent: list[str] = []
+        self.missing: list[str] = []
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 size = node.end_lineno - node.lineno + 1
@@ -68,6 +106,7 @@ class Module:
                 self.globals.append(node.lineno)
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self.imports.update(t for t in imported(name, path, node, known) if t != name)
+                self.missing += [f"{shown}:{node.lineno} {m}" for m in missing(name, path, node, known)]
 
 
 def _explained(lines: list[str], number: int) -> bool:
@@ -133,23 +172,67 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+def package(name: str) -> str:
+    """``qlint.run.cache`` -> ``qlint.run``; a module at the root is its own package."""
+    return ".".join(name.split(".")[:2])
+
+
+def arrow_problems(board: dict, imports: dict[str, set[str]], where: dict[str, str | None]) -> list[str]:
+    """Imports between parts that are a never or missing from the whiteboard; whiteboard arrows no import draws."""
+    never = {(a, b): why for a, b, why in board["never"]}
+    drawn = {(a, b) for a, b in board["arrows"]}
+    found: dict[tuple[str, str], list[str]] = {}
+    out = []
+    for name in sorted(imports):
+        for target in sorted(imports[name]):
+            pair = (where[name], where[target])
+            if None in pair or pair[0] == pair[1]:
+                continue
+            found.setdefault(pair, []).append(f"{name} -> {target}")
+            if pair in never:
+                out.append(f"never: {name} -> {target} ({pair[0]} -> {pair[1]}: {never[pair]})")
+    for pair, seen in sorted(found.items()):
+        if pair not in drawn and pair not in never:
+            out.append(f"arrow not on the whiteboard: {pair[0]} -> {pair[1]} ({', '.join(seen[:3])}"
+                       f"{', ...' if len(seen) > 3 else ''})")
+    out += [f"arrow on the whiteboard that no import draws: {a} -> {b}" for a, b in sorted(drawn - set(found))]
+    return out
+
+
+def loop_problems(board: dict, imports: dict[str, set[str]]) -> list[str]:
+    """Cycles between packages, less the loops the whiteboard names (and those it names that are gone)."""
+    edges: dict[str, set[str]] = {package(name): set() for name in imports}
+    for name, targets in imports.items():
+        edges[package(name)].update(package(t) for t in targets if package(t) != package(name))
+    allowed = {frozenset(loop[:-1]) for loop in board.get("loops", [])}
+    groups = [frozenset(group) for group in cycles(edges)]
+    out = [f"package cycle: {' <-> '.join(sorted(group))}" for group in groups if group not in allowed]
+    out += [f"loop named on the whiteboard that is gone: {' <-> '.join(sorted(loop))}"
+            for loop in allowed if loop not in groups]
+    return sorted(out)
+
+
 def problems(root: Path) -> list[str]:
     board = json.loads((root / "docs" / "architecture.json").read_text(encoding="utf-8"))
-    parts, never = board["parts"], {(a, b): why for a, b, why in board["never"]}
+    parts = board["parts"]
     known = modules(root / "src")
     seen = {name: Module(name, path, known) for name, path in known.items()}
     where = {name: part_of(path.relative_to(root).as_posix(), parts) for name, path in known.items()}
     out = [f"no part of docs/architecture.json holds {known[name].relative_to(root)}"
            for name, part in where.items() if part is None]
+    at_root = set(board.get("root", {}))
+    out += [f"loose at the package root: {known[name].relative_to(root)} belongs to {part}, not a part kept at the root"
+            for name, part in where.items() if part is not None and part not in at_root
+            and known[name].parent == root / "src" / "qlint" and known[name].name != "__init__.py"]
+    imports = {name: module.imports for name, module in seen.items()}
+    out += arrow_problems(board, imports, where)
     for name, module in seen.items():
-        for target in sorted(module.imports):
-            why = never.get((where[name], where[target]))
-            if why:
-                out.append(f"never: {name} -> {target} ({where[name]} -> {where[target]}: {why})")
         out += [f"long function: {entry}" for entry in module.long]
         out += [f"global statement: {known[name].relative_to(root)}:{line}" for line in module.globals]
         out += [f"import inside a function without a comment saying why: {entry}" for entry in module.silent]
-    out += [f"cycle: {' <-> '.join(group)}" for group in cycles({n: m.imports for n, m in seen.items()})]
+        out += [f"import of a qlint module that does not exist: {entry}" for entry in module.missing]
+    out += [f"cycle: {' <-> '.join(group)}" for group in cycles(imports)]
+    out += loop_problems(board, imports)
     return out
 
 

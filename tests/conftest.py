@@ -11,8 +11,8 @@ import yaml
 
 from qlint.cli import main
 from qlint.config import Config, Settings, resolve_rules
-from qlint.pipeline import check_sources
 from qlint.registry import load_registry
+from qlint.run.pipeline import check_sources
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -24,8 +24,8 @@ from qlint.config import Config, Settings, resolve_rules  # noqa: E402
 from qlint.finding import Finding  # noqa: E402
 from qlint.formats.base import decode  # noqa: E402
 from qlint.limits import Limits  # noqa: E402
-from qlint.pipeline import check_sources  # noqa: E402
 from qlint.registry import load_registry  # noqa: E402
+from qlint.run.pipeline import check_sources  # noqa: E402
 
 PER_INPUT_SECONDS = 5.0
 LIMITS = Limits()

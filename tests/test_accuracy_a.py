@@ -8,9 +8,9 @@ import time
 from test_neardup import exhaustive_pairs
 
 from qlint.model import Option, Question
-from qlint.neardup import find_pairs
+from qlint.neardup.search import find_pairs
+from qlint.neardup.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, stem_key
 from qlint.rules import duplicate_option, near_duplicate_stem, option_order
-from qlint.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, stem_key
 
 
 def _question(texts: list[str], stem: str = "Which one?") -> Question:

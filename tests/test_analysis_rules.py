@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("duckdb")
 
-from qlint.analysis.rule import ResponseRule, split_example  # noqa: E402
 from qlint.analysis.run import DATA_RULE, analyze, bank_questions  # noqa: E402
 from qlint.config import Config, Settings, resolve_rules  # noqa: E402
 from qlint.finding import Severity  # noqa: E402
 from qlint.registry import load_registry  # noqa: E402
+from qlint.responserule import ResponseRule, split_example  # noqa: E402
 
 RULES = [r for r in load_registry() if isinstance(r, ResponseRule)]
 CASES = [(r.name, kind, i, text) for r in RULES for kind in ("failing", "passing")

@@ -8,12 +8,12 @@ import pytest
 
 pytest.importorskip("duckdb")
 
-from qlint.analysis.bankkeys import letter  # noqa: E402
-from qlint.analysis.rule import ResponseRule  # noqa: E402
 from qlint.analysis.run import analyze, bank_questions  # noqa: E402
 from qlint.analysis.simulate import simulate  # noqa: E402
 from qlint.config import Config, Settings, resolve_rules  # noqa: E402
 from qlint.registry import load_registry  # noqa: E402
+from qlint.responserule import ResponseRule  # noqa: E402
+from qlint.wording import letter  # noqa: E402
 
 
 def run_simulation(tmp_path: Path, seed: int, persons: int = 500, items: int = 40):

@@ -9,8 +9,8 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qlint.bankwords import Stem, ask_digests, one_swap, statement
 from qlint.language.words import normalize
+from qlint.neardup.bankwords import Stem, ask_digests, one_swap, statement
 
 _PUNCT, _SPACE = re.compile(r"[^\w\s]"), re.compile(r"\s+")
 

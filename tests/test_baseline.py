@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 FLAWED = """\
 questions:
   - id: legacy-1
@@ -41,3 +43,30 @@ def test_bad_baseline_is_a_usage_error(run_cli, write, tmp_path):
     bad = write("baseline.json", "{not json")
     code, _, err = run_cli("check", bank, "--baseline", bad)
     assert code == 2 and "not a valid qlint baseline" in err
+
+
+def test_a_baseline_is_replaced_whole_or_not_at_all(tmp_path, monkeypatch):
+    """A write that fails before the new baseline is in place leaves the old one as it was, keeps its mode, and
+    leaves no temporary file beside it."""
+    import os
+
+    from qlint.finding import Finding, Severity
+    from qlint.run import baseline
+
+    path = tmp_path / "baseline.json"
+    finding = Finding("a.yaml", 1, 1, "Q106", "missing-rationale", Severity.ERROR, "option 1 has no rationale", "q1")
+    assert baseline.write(path, [finding]) == 1
+    os.chmod(path, 0o640)
+    old = path.read_bytes()
+
+    def failing(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", failing)
+    with pytest.raises(OSError, match="No space left"):
+        baseline.write(path, [finding, finding])
+    assert path.read_bytes() == old
+    assert os.listdir(tmp_path) == ["baseline.json"]
+    monkeypatch.undo()
+    assert baseline.write(path, [finding, finding]) == 2
+    assert os.stat(path).st_mode & 0o777 == 0o640

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qlint.stats import binomial_sum_tail
+from qlint.language.chisquare import binomial_sum_tail
 
 
 @settings(max_examples=60, deadline=None)

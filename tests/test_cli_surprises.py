@@ -447,7 +447,7 @@ def test_every_output_format_name_ruff_and_yamllint_users_type(run_cli, write, t
 
 def test_azure_commands_cannot_be_broken_by_a_message(tmp_path):
     from qlint.finding import Finding, Severity
-    from qlint.reporters import Report, renderers
+    from qlint.output import Report, renderers
     finding = Finding("a;b].yaml", 1, 1, "Q101", "parse-error", Severity.ERROR, "100% bad]; next\n##vso[task.complete]")
     out = io.StringIO()
     renderers()["azure"](Report([finding], 1, 1), out, {})
@@ -460,7 +460,7 @@ def test_azure_commands_cannot_be_broken_by_a_message(tmp_path):
                                   "standard", "json", "json-lines", "sarif", "github", "gitlab", "junit"])
 def test_no_format_lets_a_name_or_message_forge_lines_or_drive_the_terminal(name):
     from qlint.finding import Finding, Severity
-    from qlint.reporters import Report, renderers
+    from qlint.output import Report, renderers
     finding = Finding("bank/x\n::error::forged\udcff.yaml", 2, 1, "Q101", "parse-error", Severity.ERROR,
                       "bad \x1b]0;title\x07 value\nbank/y.yaml:1:1: error: forged")
     out = io.StringIO()

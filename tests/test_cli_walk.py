@@ -267,7 +267,7 @@ def test_a_misspelt_questions_key_is_one_finding_that_names_it(run_cli, write, t
 def test_the_editor_renames_a_misspelt_questions_key():
     pytest.importorskip("pygls")
     from qlint.finding import Finding, Severity
-    from qlint.server import _rename_key
+    from qlint.server.lsp import _rename_key
 
     finding = Finding("a.yaml", 1, 1, "Q102", "schema", Severity.ERROR,
                       "unknown key 'question' in the file's top level; did you mean 'questions'?")

@@ -7,11 +7,11 @@ import json
 import pytest
 from conftest import lint_text
 
-from qlint.keyfacts import extract
+from qlint.neardup.keyfacts import extract
 from qlint.model import Question
-from qlint.bankwords import decode_records as decode
-from qlint.bankwords import encode_records as encode
-from qlint.bankwords import gather
+from qlint.neardup.bankwords import decode_records as decode
+from qlint.neardup.bankwords import encode_records as encode
+from qlint.neardup.bankwords import gather
 
 RULE = "contradictory-keys"
 

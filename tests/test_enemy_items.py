@@ -8,10 +8,10 @@ from array import array
 import pytest
 from conftest import lint_text
 
-from qlint.bankwords import decode_records, encode_records
-from qlint.giveaway import extract
-from qlint.giveawaysearch import join
 from qlint.model import Question
+from qlint.neardup.bankwords import decode_records, encode_records
+from qlint.neardup.giveaway import extract
+from qlint.neardup.giveawaysearch import join
 
 RULE = "enemy-items"
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import with_rules
 
 from qlint.edits import Fix, SetText
-from qlint.fix import FixError, apply_to_text, write_atomic
+from qlint.formats.yaml_edit import FixError, apply_to_text, replace_fixed
 
 
 @pytest.fixture
@@ -92,21 +92,21 @@ def test_atomic_write_keeps_mode(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_text("old\n")
     os.chmod(path, 0o640)
-    write_atomic(path, "new\n")
+    replace_fixed(path, "new\n")
     assert path.read_text() == "new\n" and (path.stat().st_mode & 0o777) == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["a.yaml"]
 
 
 KILLER = textwrap.dedent("""
     import os, sys, pathlib
-    import qlint.fix as fix
+    import qlint.formats.yaml_edit as fix
     real = os.replace
     def slow_replace(src, dst):
         print("ready", flush=True)
         sys.stdin.readline()  # the parent kills us here, after the temp file is written
         real(src, dst)
     fix.os.replace = slow_replace
-    fix.write_atomic(pathlib.Path(sys.argv[1]), "new text " * 10000)
+    fix.replace_fixed(pathlib.Path(sys.argv[1]), "new text " * 10000)
 """)
 
 
@@ -168,7 +168,8 @@ def test_sorts_numeric_options_and_capitalises_negatives(run_cli, write):
 def test_fixes_survive_worker_processes(tmp_path, monkeypatch):
     """Workers send outcomes back as their cache encoding, which has no room for proposed fixes: outcomes with
     fixes must travel whole, or --fix on a big bank (checked in parallel) would find nothing to fix."""
-    from qlint import batch, fix_run, pipeline
+    from qlint.run import batch, pipeline
+    from qlint.run import fix as fix_run
 
     monkeypatch.setattr(batch, "PARALLEL_MIN_BYTES", 0)   # parallel even for a small bank
     monkeypatch.chdir(tmp_path)

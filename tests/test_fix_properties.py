@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from qlint.config import Config, Settings, resolve_rules
-from qlint.fix_run import fix_run
 from qlint.formats.yaml_reader import load_text
-from qlint.pipeline import Run, check_sources
 from qlint.registry import load_registry
+from qlint.run.fix import fix_run
+from qlint.run.pipeline import Run, check_sources
 
 # (id as written, the text every reader agrees it collides on; None: no id at all, so no question)
 IDS = [('"31"', "31"), ("0x1F", "31"), ("31", "31"),

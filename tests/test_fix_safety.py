@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 
 import pytest
 from conftest import with_rules
 
-import qlint.fix as fix_module
+import qlint.formats.yaml_edit as fix_module
 from qlint.edits import Fix, Reorder, SetText
-from qlint.fix import FixError, apply_fixes, apply_to_text, write_atomic
+from qlint.formats.yaml_edit import FixError, apply_fixes, apply_to_text, replace_fixed
 
 
 @pytest.fixture
@@ -224,14 +225,14 @@ def test_hard_links_are_not_split(run_cli, write):
 def test_a_write_failure_is_a_finding_and_the_other_files_go_on(run_cli, write, monkeypatch):
     first = write("bank/a.yaml", _padded_bank("f-1"))
     second = write("bank/b.yaml", _padded_bank("f-2"))
-    real = fix_module.tempfile.mkstemp
+    real = tempfile.mkstemp
 
     def refusing(*args, **kwargs):
         if kwargs.get("prefix", "").startswith(".a.yaml"):
             raise PermissionError(13, "Permission denied")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(fix_module.tempfile, "mkstemp", refusing)
+    monkeypatch.setattr(tempfile, "mkstemp", refusing)
     code, findings, err = _json_findings(run_cli, first.parent, "--fix")
     assert "internal error" not in err and code != 2
     assert "a.yaml: not fixed: cannot write it: Permission denied" in err
@@ -244,7 +245,7 @@ def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_text("someone else's edit\n")
     with pytest.raises(FixError, match="changed on disk"):
-        write_atomic(path, "new\n", expected=b"what qlint read\n")
+        replace_fixed(path, "new\n", expected=b"what qlint read\n")
     assert path.read_text() == "someone else's edit\n"
 
 

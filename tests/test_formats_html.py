@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qlint.formats.html import to_plain
+from qlint.formats.html_text import to_plain
 
 
 @pytest.mark.parametrize(("markup", "plain"), [

@@ -533,6 +533,10 @@ USAGE_CASES = [
          args=("--config", "nope.toml", "bank", "--format", "json")),
     Case("usage-config-fifo", lambda bank, tmp: os.mkfifo(tmp / "cfg.toml"), "cfg.toml", None, None, exit=2,
          args=("--config", "cfg.toml", "bank", "--format", "json"), timeout=10),
+    Case("usage-baseline-fifo", lambda bank, tmp: os.mkfifo(tmp / "base.json"), "base.json", None, "regular file",
+         exit=2, args=("bank", "--baseline", "base.json", "--format", "json"), timeout=10),
+    Case("usage-write-baseline-fifo", lambda bank, tmp: os.mkfifo(tmp / "base.json"), "base.json", None,
+         "regular file", exit=2, args=("bank", "--write-baseline", "base.json"), timeout=10),
 ]
 
 ALL_CASES = TEXT_CASES + FILE_CASES + CONFIG_CASES + PACK_CASES + PLUGIN_CASES + USAGE_CASES
@@ -616,12 +620,12 @@ def test_hostile_stdin(tmp_path):
 
 @pytest.mark.parametrize("swap", ["deleted", "replaced-by-folder", "replaced-by-fifo", "truncated"])
 def test_file_changes_during_run(swap, bank, tmp_path, monkeypatch):
-    import qlint.pipeline
+    import qlint.run.pipeline
     from qlint.cli import main
 
     victim = bank / "hostile.yaml"
     victim.write_text(TWO_KEYS)
-    real = qlint.pipeline.discover_banks
+    real = qlint.run.pipeline.discover_banks
 
     def discover_then_swap(paths, *args, **kwargs):
         found = list(real(paths, *args, **kwargs))
@@ -635,7 +639,7 @@ def test_file_changes_during_run(swap, bank, tmp_path, monkeypatch):
                 victim.write_bytes(b"")
         yield from found
 
-    monkeypatch.setattr(qlint.pipeline, "discover_banks", discover_then_swap)
+    monkeypatch.setattr(qlint.run.pipeline, "discover_banks", discover_then_swap)
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     out, err = io.StringIO(), io.StringIO()

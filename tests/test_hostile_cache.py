@@ -12,7 +12,7 @@ import pytest
 from test_cache import BANK
 from test_hostile import run_qlint
 
-from qlint.cache import FileStore
+from qlint.run.cache import FileStore
 
 SECRET = "a-fixed-secret-so-runs-share-the-cache"
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -219,8 +219,8 @@ MEMO_DAMAGE = {
 @pytest.mark.parametrize("name", list(MEMO_DAMAGE))
 def test_a_damaged_near_duplicate_memo_means_a_full_search(name, tmp_path):
     """README: "a damaged or foreign file means a full search"."""
-    from qlint import ndindex
-    from qlint.stemkey import stem_key
+    from qlint.neardup import index as ndindex
+    from qlint.neardup.stemkey import stem_key
 
     stems = ["Which optimizer state must a checkpoint keep so that Adam resumes exactly?",
              "Which optimizer state must a checkpoint keep so that Adam resumes exactly where it stopped?",

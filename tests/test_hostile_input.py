@@ -224,7 +224,7 @@ def test_one_file_named_twice_is_checked_once(second, bank, tmp_path):
 # --- the pieces, in process ----------------------------------------------------------------------------
 
 def test_escape_text_shows_control_characters_and_undecodable_bytes():
-    from qlint.reporters import escape_text, json_safe
+    from qlint.output import escape_text, json_safe
 
     assert escape_text("ok/é.yaml") == "ok/é.yaml"
     assert escape_text("a\nb\r\t\x1b[2J\x7f\u2028" + os.fsdecode(b"\xff")) == "a\\nb\\r\\t\\x1b[2J\\x7f\\u2028\\xff"
@@ -234,7 +234,7 @@ def test_escape_text_shows_control_characters_and_undecodable_bytes():
 def test_source_lines_read_only_what_the_loader_would(tmp_path):
     from qlint.finding import Finding, Severity
     from qlint.limits import Limits
-    from qlint.sources import KEPT_WIDTH, source_lines
+    from qlint.run.sources import KEPT_WIDTH, source_lines
 
     def at(path: Path | str, line: int) -> Finding:
         return Finding(str(path), line, 1, "Q101", "parse-error", Severity.ERROR, "m")

@@ -13,7 +13,7 @@ import pytest
 
 from qlint.formats import read
 from qlint.formats.base import ReadLimits
-from qlint.formats.html import to_plain
+from qlint.formats.html_text import to_plain
 
 
 def _quick(func, *args, seconds: float = 5.0):
@@ -245,8 +245,8 @@ def test_a_slow_reading_ends_as_a_rule_timeout_finding():
 
 
 def test_reading_counts_against_the_rules_budget(registry, monkeypatch):
-    from qlint import perfile
     from qlint.config import Config, Settings, resolve_rules
+    from qlint.run import perfile
     config = Config(Settings(), Path.cwd(), None)
     setup = perfile.FileSetup(tuple(resolve_rules(config, registry)), ReadLimits(rule_time_budget=5.0))
     slow_parse = perfile.parse

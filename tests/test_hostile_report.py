@@ -55,9 +55,9 @@ def test_report_draws_mathtext_and_dollars_as_the_text_they_are(tmp_path, run_cl
 
 def _stats(tmp_path: Path, colour: bool, width: int) -> str:
     """``qlint stats`` as a terminal would get it (colour forced on, as on a TTY)."""
-    from qlint.pipeline import run_check
     from qlint.report.summary import summarize
     from qlint.report.terminal import render
+    from qlint.run.pipeline import run_check
 
     run = run_check([str(tmp_path)], use_cache=False, keep_questions=True)
     out = io.StringIO()
@@ -174,7 +174,7 @@ def test_the_panel_tells_runs_from_an_uneven_spread(tmp_path, run_cli):
 def test_the_published_verdict_is_the_one_check_reaches_with_its_shared_alpha(tmp_path):
     """Two option-count groups share alpha: a group whose p is below alpha but above alpha / 2 is not flagged by
     check, and the table must not call it biased either."""
-    from qlint.pipeline import run_check
+    from qlint.run.pipeline import run_check
 
     def group(k: int, n: int, keys: list[int], prefix: str) -> str:
         return "".join(f"""  - id: {prefix}-{i}

@@ -17,7 +17,8 @@ import pytest
 pytest.importorskip("pygls")
 
 from test_server import A, B  # noqa: E402
-from qlint.server_runs import MAX_CHECKS  # noqa: E402
+
+from qlint.server.runs import MAX_CHECKS  # noqa: E402
 
 HOOK = r'''
 import os, sys
@@ -490,8 +491,8 @@ def test_the_buffer_opened_last_is_not_checked_last(server, tmp_path):
 
 
 def test_a_rule_the_reference_does_not_hold_gets_no_link(monkeypatch, tmp_path):
-    from qlint import server as module
     from qlint.finding import Finding, Severity
+    from qlint.server import lsp as module
 
     made = module.QlintServer()
     finding = Finding("b.yaml", 1, 1, "Q304", "option-order", Severity.WARNING, "m")
@@ -519,7 +520,7 @@ def test_odd_document_uris_are_each_checked_alone(server, tmp_path):
 
 
 def test_the_config_search_stops_at_the_workspace_folder(tmp_path):
-    from qlint.server_runs import config_within, plan_for
+    from qlint.server.runs import config_within, plan_for
 
     (tmp_path / "qlint.toml").write_text('paths = ["bank"]\n', encoding="utf-8")
     workspace = tmp_path / "ws"

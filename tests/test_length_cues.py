@@ -8,8 +8,8 @@ import pytest
 from conftest import fired, lint_text
 from conftest import question as q
 
-from qlint.pipeline import run_check
 from qlint.rules import key_length_bias
+from qlint.run.pipeline import run_check
 
 STEM = "Why does storing the loss in a list every step make GPU memory grow?"
 

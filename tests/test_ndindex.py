@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from qlint import ndindex
-from qlint import neardup as nd
-from qlint.cache import FileStore
-from qlint.stemkey import StemKey, stem_key
+from qlint.neardup import index as ndindex
+from qlint.neardup import search as nd
+from qlint.neardup.stemkey import StemKey, stem_key
+from qlint.run.cache import FileStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from gen_bank import Writer  # noqa: E402

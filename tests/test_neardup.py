@@ -6,8 +6,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from qlint.neardup import find_pairs
-from qlint.stemkey import StemKey, stem_key
+from qlint.neardup.search import find_pairs
+from qlint.neardup.stemkey import StemKey, stem_key
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from gen_bank import Writer  # noqa: E402
@@ -62,7 +62,7 @@ def test_counting_pairs_in_several_passes_changes_nothing(monkeypatch):
     """A million-stem bank counts co-occurring pairs in residue classes, to bound memory; the result is the same."""
     import numpy as np
 
-    from qlint import neardup
+    from qlint.neardup import search as neardup
 
     writer = Writer(seed=5)
     rng = random.Random(5)
@@ -78,7 +78,7 @@ def test_counting_pairs_in_several_passes_changes_nothing(monkeypatch):
 def test_rare_groups_are_the_runs_of_two_to_max_df_equal_codes():
     import numpy as np
 
-    from qlint.neardup import rare_groups, spans
+    from qlint.neardup.search import rare_groups, spans
 
     rng = random.Random(9)
     for _ in range(200):

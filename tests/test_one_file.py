@@ -11,8 +11,8 @@ import pytest
 from qlint.config import resolve_rules
 from qlint.files import relative
 from qlint.formats import discover_banks
-from qlint.pipeline import check_sources, run_check, setup
 from qlint.rule import BankRule
+from qlint.run.pipeline import check_sources, run_check, setup
 
 STEMS = [
     "Which technique reduces activation memory at the cost of recomputing activations in the backward pass?",

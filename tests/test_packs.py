@@ -56,7 +56,7 @@ def test_shipped_packs_load_and_run_fast_on_hostile_text(tmp_path):
     evil = Question(id="x", stem="a" * 200_000 + "!", options=({"text": "none " * 20_000}, {"text": "b"}))
     for rule in rules:  # linear-time patterns: this returns at once (a backtracking pattern would hang here)
         list(rule.check(evil, rule.options()))
-    assert read_pack(next((ROOT / "rules").glob("*.yaml")))
+    assert read_pack(next((ROOT / "packs").glob("*.yaml")))
 
 
 # --- a bank's own pattern rules run on RE2: linear time whatever the pattern ----------------------------------------
@@ -150,7 +150,7 @@ patterns:
 
 def test_shipped_packs_keep_their_lookaheads(tmp_path):
     # qlint's own packs are reviewed code, run on Python's re; the same file in a bank's folder is refused
-    shipped = next((ROOT / "rules").glob("*.yaml"))
+    shipped = next((ROOT / "packs").glob("*.yaml"))
     assert read_pack(shipped)
     copy = tmp_path / shipped.name
     copy.write_bytes(shipped.read_bytes())

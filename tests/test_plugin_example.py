@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from qlint.config import Config, Settings, resolve_rules
-from qlint.pipeline import check_sources
 from qlint.registry import load_registry
+from qlint.run.pipeline import check_sources
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from qlint.finding import Finding
-from qlint.fix import FixError, apply_to_text, fixable
 from qlint.formats.base import decode
+from qlint.formats.yaml_edit import FixError, apply_to_text, fixable
 from qlint.formats.yaml_reader import load_text
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

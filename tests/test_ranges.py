@@ -16,8 +16,8 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from qlint.engine import check_file
 from qlint.finding import Finding, Severity
 from qlint.formats.yaml_reader import load_text
+from qlint.output import Report, github, gitlab, json_format, sarif, text
 from qlint.packs import read_pack
-from qlint.reporters import Report, github, gitlab, json_format, sarif, text
 from qlint.rule import ActiveRule
 
 KEYS = """\
@@ -210,8 +210,8 @@ def test_findings_without_a_range_keep_one_caret_and_null_ends(registry):
 
 
 def test_cache_keeps_the_range(registry):
-    from qlint.cache import decode, encode
     from qlint.items import CheckedFile
+    from qlint.run.cache import decode, encode
 
     found = [f for f in lint_text(NOT_MID_LINE, registry, extend=["negative-stem"]) if f.rule == "negative-stem"]
     plain = Finding("x.yaml", 3, 1, "Q102", "schema", Severity.ERROR, "m")

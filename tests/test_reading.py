@@ -63,6 +63,54 @@ def test_a_passage_is_held_to_its_own_bound_not_to_the_stem_limits(registry):
         "the passage before the question has 1,980 words"]
 
 
+def test_a_question_set_apart_below_its_material_leaves_the_material_to_the_passage_bound(registry):
+    """A judged false-alarm class: a logic game's rules, an argument, a stimulus above a one-line question are the
+    material the question asks about, not the writer's sentence, even when the question does not say 'the passage'."""
+    stimulus = ("The media has been full of gossip about a celebrity, and if she does not come forward to refute it "
+                "the rumours will be believed by the public, while if she does come forward her denial will draw "
+                "more attention to the story and make it spread faster and wider than before.")
+    assert _fired(qq(stimulus + "\n\nWhich of the following lists is an acceptable first team?", KEY), registry) == []
+    # the same words with no question set apart are one long stem and one long sentence
+    assert _fired(q(stimulus + " Which of the following lists is an acceptable first team?", KEY), registry)
+
+
+def test_quoted_material_a_semicolon_list_and_a_lost_full_stop_are_not_one_long_sentence(registry):
+    """Judged false-alarm classes: lyrics or a quotation the question asks about are read as one thing; clauses a
+    semicolon joins are read one at a time; a full stop lost before 'The', 'However', 'What' ... ends a sentence."""
+    lyrics = ("What song are these lyrics from: under a lovers sky I am going to be with you and no one is going "
+              "to be around if you think that you will not fall well just wait until the sun goes down underneath "
+              "the starlight there is a magical feeling so right it will steal your heart tonight")
+    quoted = ("Which novel holds this line: \u201cit is an illusion that youth is happy, an illusion of those who "
+              "have lost it, but the young know they are wretched for they are full of the truthless ideals which "
+              "have been instilled into them and each time they meet the real they are bruised\u201d?")
+    requirements = ("Requirements are: workers take and process messages as capacity permits; a worker that fails "
+                    "leaves its message for another to resume; the solution keeps a central log of every message "
+                    "processed on the server side; and nothing is lost. Which service should you use?")
+    lost = ("Your department creates analytics reports from the company's log files All log data is collected in "
+            "a bucket and processed by daily jobs that generate reports and aggregated tables in a data warehouse every "
+            "night for the finance team "
+            "However the team wants lower costs. Which change lowers costs?")
+    for stem in (lyrics, quoted, requirements, lost):
+        assert _fired(qq(stem, KEY), registry) == [], stem
+    # a run-on sentence of the writer's own, with none of these, is still one
+    run_on = lost.replace(" All log", " and all log").replace(" However the", " while the")
+    assert _fired(qq(run_on, KEY), registry)
+
+
+def test_the_items_of_a_list_count_as_a_word_each(registry):
+    """A judged false-alarm class: a sentence long only because it lists song titles is read a title at a time.
+    A sentence of the writer's own clauses, commas and all, is still long."""
+    titles = ("This artist made his debut in 1981 with Unwound and had number one hits in the 1990s with Love "
+              "Without End, Amen, I Have Come to Expect It From You, I Cross My Heart, You Cannot Make a Heart Love "
+              "Somebody, Blue Clear Sky, Carried Away, One Night At a Time, and Round About Way. Who is he?")
+    assert _fired(qq(titles, KEY), registry) == []
+    clauses = ("This 1999 movie, based on a best selling novel by a writer from Wisconsin, stars an actress as a "
+               "mother whose youngest son is taken by a woman who raises him as her own for nine years, until he "
+               "happens to show up at his real family's door, asking if they need their lawn mowed. Which movie?")
+    (finding,) = _fired(qq(clauses, KEY), registry)
+    assert finding.message.startswith("a sentence of 55 words")
+
+
 def test_a_long_option_is_reported_on_the_option(registry):
     options = [(_words(90, "step") + ".", True), ("A short one", False)]
     (finding,) = _fired(q("Which plan works?", options), registry)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_report import make_bank
 
-from qlint.pipeline import run_check
+from qlint.run.pipeline import run_check
 
 REPORT = Path(__file__).resolve().parents[1] / "src" / "qlint" / "report"
 
@@ -70,5 +70,5 @@ def test_report_imports_no_rule_internals(module):
     tree = ast.parse((REPORT / module).read_text(encoding="utf-8"))
     names = [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
     names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
-    forbidden = ("qlint.rules", "qlint.neardup", "qlint.ndindex")
+    forbidden = ("qlint.rules", "qlint.neardup.search", "qlint.neardup.index")
     assert not [n for n in names if n.startswith(forbidden)], module

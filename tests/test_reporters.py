@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qlint.finding import Finding, Severity
+from qlint.output import FORMATS, Report, escape_text, fingerprint, fingerprints, renderers
 from qlint.registry import load_registry
-from qlint.reporters import FORMATS, Report, escape_text, fingerprint, fingerprints, renderers
 
 SARIF_SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "schemas" / "sarif-schema-2.1.0.json"
 
@@ -220,7 +220,7 @@ def test_github_round_trips_messages_and_properties(report):
 
 
 def test_github_escapes_exactly():
-    from qlint.reporters.github import command, escape_data, escape_property
+    from qlint.output.github import command, escape_data, escape_property
 
     assert escape_data("100%\r\nok: a,b") == "100%25%0D%0Aok: a,b"
     assert escape_property("C:\\x,y%") == "C%3A\\x%2Cy%25"

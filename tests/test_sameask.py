@@ -7,9 +7,9 @@ import json
 import pytest
 from conftest import lint_text
 
+from qlint.neardup.sameask import one_apart, opposite, opposite_asks
+from qlint.neardup.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, key_text, stem_key
 from qlint.rules import near_duplicate_stem
-from qlint.sameask import one_apart, opposite, opposite_asks
-from qlint.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, key_text, stem_key
 
 SCENARIO = ("A retailer runs its web shop on a fleet of virtual machines behind a load balancer. Orders arrive in "
             "bursts after every marketing e-mail, and the checkout slows down until the fleet catches up. The "

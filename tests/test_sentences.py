@@ -60,8 +60,12 @@ def test_paragraphs_are_counted_and_a_passage_is_what_the_question_asks_about():
     stem = "The rail reached the valley in 1850. Farmers sold their land.\n\nAccording to the passage, why did they sell?"
     measure = measure_stem(stem)
     assert measure.passage_words == 11 and measure.words == 8
+    # a scenario set apart above its question is what the question asks about: material, held to the passage bound
     scenario = "A company runs a web tier. It is slow at night.\n\nWhich change helps most?"
-    assert measure_stem(scenario).passage == []   # the writer's own scenario, not reading material
+    assert measure_stem(scenario).passage_words == 11 and measure_stem(scenario).words == 4
+    # run on into the question, it is the stem's own wording; and a last paragraph that asks nothing leaves it so
+    assert measure_stem(scenario.replace("\n\n", " ")).passage == []
+    assert measure_stem("A company runs a web tier. It is slow at night.\n\nThe team reads the logs.").passage == []
     long_setup = _words(150, "setup") + ".\n\nWhich change helps most?"
     assert measure_stem(long_setup).passage_words == 150
 
@@ -84,7 +88,9 @@ def test_pathological_texts_are_split_in_one_pass():
     # runs that a backtracking pattern would scan again and again: each must finish at once
     for text in ("`" * 200_000, "$" * 200_000, "(1) " * 50_000, "a.B" * 60_000, ".\n" * 100_000, "```" * 50_000,
                  "![" * 100_000, "![a](" * 100_000, "$$ $" * 50_000, "https://" * 50_000, "|" * 200_000 + "\n",
-                 "x" * 500_000):
+                 "x" * 500_000, "“" * 200_000, "‘" * 200_000, '"' * 200_000, "“" + "a " * 200_000,
+                 "lyrics: " * 50_000, "quote: a" * 50_000, ": " * 200_000, "a ; " * 100_000, "a The " * 100_000,
+                 "a, " * 200_000):
         sentences(text)
 
 

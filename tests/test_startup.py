@@ -44,16 +44,16 @@ questions:
 """
 
 # never needed to check a YAML bank
-NOT_FOR_A_YAML_CHECK = ("qlint.analysis", "qlint.report", "qlint.server", "qlint.server_runs", "qlint.forms",
+NOT_FOR_A_YAML_CHECK = ("qlint.analysis", "qlint.responserule", "qlint.report", "qlint.server", "qlint.run.forms",
                         "qlint.formats.convert", "qlint.formats.write", "qlint.formats.write_text",
                         "qlint.formats.write_xml", "qlint.formats.gift", "qlint.formats.aiken", "qlint.formats.moodle",
                         "qlint.formats.qti", "qlint.formats.qti1", "qlint.formats.qti2", "qlint.docs",
-                        "qlint.bank_schema", "qlint.fix_run", "qlint.cli_show", "duckdb", "lark", "lxml", "matplotlib",
-                        "rich", "pygls", "lsprotocol", "mirt", "ruamel.yaml")
+                        "qlint.bank_schema", "qlint.run.fix", "qlint.formats.yaml_edit", "qlint.cli_show", "duckdb",
+                        "lark", "lxml", "matplotlib", "rich", "pygls", "lsprotocol", "mirt", "ruamel.yaml")
 # besides those, never needed to print the version
 NOT_FOR_THE_VERSION = ("pydantic", "yaml", "re2", "pathspec", "numpy", "rapidfuzz", "importlib.metadata", "json",
-                       "qlint.config", "qlint.registry", "qlint.rule", "qlint.pipeline", "qlint.batch", "qlint.cache",
-                       "qlint.formats", "qlint.reporters", "qlint.model", "qlint.rules", "qlint.engine")
+                       "qlint.config", "qlint.registry", "qlint.rule", "qlint.run",
+                       "qlint.formats", "qlint.output", "qlint.model", "qlint.rules", "qlint.engine", "qlint.neardup")
 
 
 def _loaded(cwd: Path, *argv: str) -> set[str]:
@@ -97,7 +97,7 @@ def test_a_warm_yaml_check_imports_no_rule(tmp_path):
     # nor what only reading a file (the question model), a pack or a blueprint (its models), starting workers, or another output
     # format needs
     assert _below(warm, ("yaml", "multiprocessing", "concurrent.futures", "qlint.formats.yaml_reader", "qlint.model",
-                         "qlint.reporters.junit", "qlint.reporters.sarif", "xml", "qlint.blueprint")) == []
+                         "qlint.output.junit", "qlint.output.sarif", "xml", "qlint.blueprint")) == []
 
 
 def test_a_warm_check_of_a_named_file_in_a_bank_imports_no_rule(tmp_path):
@@ -131,7 +131,7 @@ def _real_rules():
 
 
 def test_a_stand_in_answers_as_its_rule_does():
-    from qlint.analysis.rule import ResponseRule
+    from qlint.responserule import ResponseRule
     from qlint.formrule import FormRule
     from qlint.rule import BankRule, LoaderRule, QuestionRule, Rule
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
-from qlint.wording import did_you_mean
+from qlint.wording import did_you_mean, kebab
 
 if TYPE_CHECKING:
     import yaml
@@ -61,7 +61,7 @@ Name = Annotated[str, BeforeValidator(_text), Field(min_length=1, max_length=500
 class _Model(BaseModel):
     # built on first use: every run imports the blueprint's models (the rules' options name them), few use them
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, defer_build=True,
-                              alias_generator=lambda name: name.replace("_", "-"))
+                              alias_generator=kebab)
 
 
 class Objective(_Model):

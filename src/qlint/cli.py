@@ -200,7 +200,7 @@ def _add_other_parsers(sub) -> None:
 
 
 def _setup(args: argparse.Namespace, start: Path):
-    from qlint.pipeline import SetupError, setup  # the config and the rules: loaded by the commands that need them
+    from qlint.run.pipeline import SetupError, setup  # the config and the rules: loaded by the commands that need them
 
     try:
         config_path, overrides = config_arguments(args)
@@ -217,7 +217,7 @@ def _stdin_by_name(args: argparse.Namespace) -> None:
     left out with a warning (it used to be the other way round: the flag was dropped without a word)."""
     if getattr(args, "stdin_filename", None) is None or args.paths == ["-"]:
         return
-    from qlint.reporters import escape_text  # only to name the path left out
+    from qlint.output import escape_text  # only to name the path left out
     others = [p for p in args.paths if p != "-"]
     if others:
         print(f"qlint: warning: ignoring {escape_text(others[0])} in favour of standard input (--stdin-filename)",
@@ -268,7 +268,7 @@ def _format(args: argparse.Namespace) -> str:
     """The output format asked for (yamllint's ``auto``, or none: github on GitHub Actions, else text)."""
     chosen = None if args.format == "auto" else args.format
     fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
-    from qlint.reporters import renderers  # the output formats: loaded by the commands that report
+    from qlint.output import renderers  # the output formats: loaded by the commands that report
 
     available = renderers()
     if fmt not in available:
@@ -342,7 +342,7 @@ def _watch(args: argparse.Namespace, out, wait=None) -> int:
         raise UsageError("--watch checks files again as they change: not with stdin, --diff or --write-baseline")
     from qlint.cli_watch import signature, watch  # --watch only: the loop and the files' signatures
     from qlint.config import ConfigError, find_config
-    from qlint.pipeline import SetupError, bank_files, bank_roots, checked_paths, config_start
+    from qlint.run.pipeline import SetupError, bank_files, bank_roots, checked_paths, config_start
 
     once = argparse.Namespace(**{**vars(args), "watch": False, "noted": False})
 
@@ -370,8 +370,8 @@ def _show(args: argparse.Namespace, out) -> int:
     """--show-settings (text, or JSON with --format json) or --show-files: what the check would use and read."""
     from qlint.cli_show import render_settings, settings_view  # --show-settings and --show-files only
     from qlint.formats import with_source_format
-    from qlint.pipeline import SetupError, config_start, files_to_check
-    from qlint.reporters import escape_text
+    from qlint.run.pipeline import SetupError, config_start, files_to_check
+    from qlint.output import escape_text
 
     config, registry = _setup(args, config_start(args.paths, args.stdin_filename))
     if getattr(args, "source_format", None):
@@ -397,7 +397,7 @@ def _show(args: argparse.Namespace, out) -> int:
 def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: bool = False):
     """The check run the arguments ask for; ``after_fix``: the run again over the fixed files, with the cache
     (a fix run skips it: its findings must carry their fixes) and without stdin (--fix refuses it)."""
-    from qlint.pipeline import SetupError, run_check  # the run: loaded by the commands that check
+    from qlint.run.pipeline import SetupError, run_check  # the run: loaded by the commands that check
 
     # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
     stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
@@ -434,7 +434,7 @@ def _fix_and_recheck(args: argparse.Namespace, run, out):
 def _with_forms(args: argparse.Namespace, run) -> list:
     """The run's findings and the form rules' on every ``--form``."""
     from qlint.finding import Finding  # with the form's reader and rules' runner: loaded only with --form
-    from qlint.forms import FormError, form_findings
+    from qlint.run.forms import FormError, form_findings
 
     if args.paths == ["-"]:
         raise UsageError("--form needs the bank as files or folders, not stdin")
@@ -449,7 +449,7 @@ def _with_forms(args: argparse.Namespace, run) -> list:
 
 
 def _write_baseline(args: argparse.Namespace, findings) -> int:
-    from qlint import baseline  # --write-baseline only
+    from qlint.run import baseline  # --write-baseline only
     from qlint.wording import plural
 
     try:
@@ -464,7 +464,7 @@ def _new_findings(args: argparse.Namespace, findings):
     """The findings to report: with --baseline, those it does not record."""
     if not args.baseline:
         return findings
-    from qlint import baseline  # --baseline only
+    from qlint.run import baseline  # --baseline only
 
     try:
         return baseline.new_findings(findings, baseline.read(Path(args.baseline)))
@@ -473,8 +473,8 @@ def _new_findings(args: argparse.Namespace, findings):
 
 
 def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fixes: dict | None = None) -> None:
-    from qlint.reporters import Report, renderers  # the output formats: loaded by the commands that report
-    from qlint.reporters.text import use_colour
+    from qlint.output import Report, renderers  # the output formats: loaded by the commands that report
+    from qlint.output.text import use_colour
 
     render = renderers()[fmt]
     # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
@@ -513,7 +513,7 @@ def _show_source(args: argparse.Namespace, fmt: str, out) -> bool:
         return fmt == "full"
     if fmt != "text" or args.output_file:
         return False
-    from qlint.reporters.text import use_snippets  # with the output, after a run
+    from qlint.output.text import use_snippets  # with the output, after a run
 
     return args.show_source if args.show_source is not None else use_snippets(out, args.color)
 
@@ -522,7 +522,7 @@ def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
     """The source lines for snippets, read only when the text format will show them."""
     if not _show_source(args, fmt, out):
         return {}
-    from qlint.sources import source_lines  # snippets only
+    from qlint.run.sources import source_lines  # snippets only
 
     return source_lines(findings, run.config.settings.limits, run.stdin)
 
@@ -535,7 +535,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
 
     # likewise
     from qlint.finding import Finding, Severity
-    from qlint.fix_run import fix_run
+    from qlint.run.fix import fix_run
     from qlint.problems import FIX_SKIPPED
     from qlint.wording import plural
 
@@ -643,7 +643,7 @@ def cmd_rules(args: argparse.Namespace, out) -> int:
 def cmd_clean(args: argparse.Namespace, out) -> int:
     """Delete the cache of the config in force and, as ruff's clean does, every cache below the working folder: those
     of sub-configs (their cache-dir) and every .qlint_cache folder. Only names qlint made are touched."""
-    from qlint.cache import Cache  # clean only
+    from qlint.run.cache import Cache  # clean only
     from qlint.files import relative
     from qlint.wording import plural
 
@@ -669,8 +669,8 @@ def _caches_below(top: Path) -> list[Path]:
     """The cache folders below ``top``: every ``.qlint_cache``, and the cache-dir of every config file met (one
     that cannot be read is passed over: its .qlint_cache is still found by name). Hidden and tool folders other
     than caches are not entered, nor are symbolic links followed."""
-    from qlint.cache import FOLDER as CACHE_FOLDER  # clean only
-    from qlint.cache import Cache
+    from qlint.run.cache import FOLDER as CACHE_FOLDER  # clean only
+    from qlint.run.cache import Cache
     from qlint.config import CONFIG_FILES, ConfigError, load_config
     from qlint.files import SKIP_DIRS
 
@@ -693,7 +693,7 @@ def _caches_below(top: Path) -> list[Path]:
 def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, out) -> int:
     """A completion script for the shell, with the rule names and codes of the registry in force (its packs)."""
     from qlint.cli_completion import script  # completion only
-    from qlint.reporters import FORMATS
+    from qlint.output import FORMATS
 
     _, registry = _setup(args, Path.cwd())
     rules = sorted({r.name for r in registry} | {r.code for r in registry})
@@ -708,7 +708,7 @@ def cmd_server(args: argparse.Namespace, out) -> int:
 
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
         raise UsageError(f"qlint server needs pygls and lsprotocol: {install_hint('server')}")
-    from qlint.server import serve  # pygls is an optional dependency: imported only when the server runs
+    from qlint.server.lsp import serve  # pygls is an optional dependency: imported only when the server runs
 
     serve()
     return EXIT_OK

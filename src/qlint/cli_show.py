@@ -10,13 +10,13 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from qlint.cache import Cache
 from qlint.config import Config, ConfigError, resolve_rules
 from qlint.files import relative
 from qlint.finding import Severity
-from qlint.pipeline import bank_roots
+from qlint.output.base import json_safe
 from qlint.registry import Registry
-from qlint.reporters.base import json_safe
+from qlint.run.cache import Cache
+from qlint.run.pipeline import bank_roots
 
 
 def settings_view(config: Config, registry: Registry, named: str, *, select: list[str] | None,

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from qlint.files import matches_glob
+from qlint.files import matches_glob, read_regular
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
 from qlint.limits import Limits
 from qlint.problems import ALWAYS_REPORTED
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Rule
-from qlint.wording import validation_message
+from qlint.wording import did_you_mean, kebab, validation_message
 
 if TYPE_CHECKING:
     from qlint.blueprint import Blueprint
@@ -37,14 +37,10 @@ class ConfigError(Exception):
     """A configuration the user must fix; the message says where and how."""
 
 
-def _kebab(name: str) -> str:
-    return name.replace("_", "-")
-
-
 class Settings(BaseModel):
     """The top-level ``[tool.qlint]`` table."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=_kebab, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
 
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
@@ -160,8 +156,7 @@ def read_toml(source: Path) -> tuple[str, dict[str, Any]]:
     """A config file's text and table; ConfigError naming the file (and the line where there is one) when it
     cannot be read, is not UTF-8, is not TOML or nests too deeply for the parser."""
     try:
-        with open(source, "rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
+        raw = read_regular(source, MAX_CONFIG_BYTES)
     except OSError as exc:
         raise ConfigError(f"{source}: cannot read config: {exc.strerror}") from None
     if len(raw) > MAX_CONFIG_BYTES:
@@ -508,8 +503,7 @@ def _match(registry: Registry, selector: str, where: str) -> list[Rule]:
     if prefixed:
         return prefixed
     names = [r.name for r in registry] + [r.code for r in registry]
-    close = difflib.get_close_matches(key, names, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else "; `qlint rules` lists them"
+    hint = did_you_mean(key, names, "; `qlint rules` lists them")
     raise ConfigError(f"{where}: unknown rule {key!r}{hint}")
 
 

@@ -1,4 +1,4 @@
-"""The edits a rule proposes as a safe fix: data only (``qlint.fix`` applies them to a file)."""
+"""The edits a rule proposes as a safe fix: data only (``qlint.formats.yaml_edit`` applies them to a file)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
-"""Files on disk: which ones a bank holds, and reading one safely (no FIFO, device or over-limit file).
+"""Files on disk: which ones a bank holds, reading one safely (no FIFO, device or over-limit file), and the one way
+qlint writes a file (atomically: a reader or a crash sees the old file or the new one, never half of it).
 
 Nothing here knows a bank format: readers turn the bytes into questions.
 """
@@ -6,7 +7,8 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -92,7 +94,11 @@ def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
 
 class NotRegularFile(OSError):
     """A path that is no regular file (a FIFO, a device, a folder): never read, since reading could block or never
-    end."""
+    end. Its ``strerror`` says what it is, as an OSError's does."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.strerror = message
 
 
 def open_regular(path: Path | str):
@@ -109,6 +115,16 @@ def open_regular(path: Path | str):
         raise
 
 
+def read_regular(path: Path | str, limit: int | None = None) -> bytes:
+    """The bytes of a file a setting or an option names (a config, a baseline, a blueprint, a rule pack): at most
+    ``limit`` + 1 of them, so the caller can say it is too big. NotRegularFile for a FIFO, a device or a folder,
+    which is never read (a read could block or never end); other OSErrors propagate."""
+    with open_regular(path) as handle:
+        if limit is None:
+            return handle.read()
+        return read_limited(handle, os.fstat(handle.fileno()).st_size, limit)
+
+
 def _special_kind(mode: int) -> str | None:
     """What a path is when it is not a regular file (reading a FIFO or a device could block or never end)."""
     if stat.S_ISREG(mode):
@@ -118,6 +134,102 @@ def _special_kind(mode: int) -> str | None:
         if test(mode):
             return kind
     return "a special file"
+
+
+def staged(path: Path, chunks: Iterable[bytes], *, mode: int | None = None, durable: bool = False,
+           prefix: str | None = None, suffix: str = ".qlint-tmp") -> Path:
+    """``chunks`` in a new temporary file beside ``path`` (same folder, so the rename into place is atomic), with
+    ``mode``'s permission bits (mkstemp makes 0600) and, when ``durable``, synced to disk. Removed when writing
+    fails; ``place`` puts it where it belongs."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}." if prefix is None else prefix, suffix=suffix, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
+            for chunk in chunks:
+                handle.write(chunk)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return Path(tmp)
+
+
+def place(tmp: Path, path: Path, *, overwrite: bool) -> None:
+    """Rename a ``staged`` file to ``path``: over what is there when ``overwrite``; else only where the name is
+    free, FileExistsError when another writer got there first (a hard link fails where the name is taken; on a
+    file system without hard links, a rename when the name is still free). The temporary file is gone after."""
+    try:
+        if overwrite:
+            os.replace(tmp, path)
+            return
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise
+        except OSError:   # a file system without hard links
+            if os.path.lexists(path):
+                raise FileExistsError(f"{path} exists") from None
+            os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def write_atomic(path: Path, chunks: Iterable[bytes], *, overwrite: bool = True, mode: int | None = None,
+                 durable: bool = False, prepare: Callable[[Path], None] | None = None, prefix: str | None = None,
+                 suffix: str = ".qlint-tmp") -> None:
+    """Write ``path`` whole or not at all: ``staged``, then ``prepare`` (given the temporary file: its owner, its
+    mode), then ``place``. ``durable`` also syncs the folder, so the new name survives a power cut. OSErrors
+    propagate, with no temporary file left behind."""
+    tmp = staged(path, chunks, mode=mode, durable=durable, prefix=prefix, suffix=suffix)
+    try:
+        if prepare is not None:
+            prepare(tmp)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    place(tmp, path, overwrite=overwrite)
+    if durable:
+        _sync_folder(path.parent)
+
+
+def new_file_mode() -> int:
+    """The permission bits the umask gives a new file (mkstemp's temporary files are 0600 until told)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def replacing_mode(path: Path) -> int:
+    """The permission bits a file written at ``path`` keeps: the existing file's, else a new file's. NotRegularFile
+    when ``path`` is a FIFO, a device or a folder, which is never written over, and PermissionError when this user
+    could not write the file in place (a new file renamed over it must not get round that)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return new_file_mode()
+    kind = _special_kind(info.st_mode)
+    if kind is not None:
+        raise NotRegularFile(f"not a regular file ({kind})")
+    if not os.access(path, os.W_OK):
+        raise PermissionError(13, "Permission denied", str(path))
+    return stat.S_IMODE(info.st_mode)
+
+
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder so a rename in it is on disk; where folders cannot be opened or synced, nothing."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 SKIP_DIRS = frozenset((".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".qlint_cache", ".tox"))

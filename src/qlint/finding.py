@@ -27,10 +27,10 @@ class Severity(enum.IntEnum):
         try:
             return cls[str(value).strip().upper()]
         except KeyError:
-            import difflib  # only for the message of a misspelt severity
+            from qlint.wording import closest  # difflib and pydantic: only for the message of a misspelt severity
 
-            close = difflib.get_close_matches(str(value).strip().lower(), ["error", "warning", "info"], n=1)
-            hint = f"did you mean {close[0]!r}? (error, warning or info)" if close else "use error, warning or info"
+            close = closest(str(value).strip().lower(), ["error", "warning", "info"])
+            hint = f"did you mean {close!r}? (error, warning or info)" if close else "use error, warning or info"
             raise ValueError(f"unknown severity {value!r}; {hint}") from None
 
 
@@ -54,7 +54,7 @@ class Finding:
     message: str
     question: str | None = None
     field: str | None = None
-    fix: Any = dataclasses.field(default=None, compare=False, repr=False)  # a qlint.fix.Fix the rule proposes
+    fix: Any = dataclasses.field(default=None, compare=False, repr=False)  # a qlint.edits.Fix the rule proposes
     end_line: int | None = None
     end_column: int | None = None
 

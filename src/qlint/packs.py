@@ -37,10 +37,11 @@ from typing import TYPE_CHECKING, Literal
 import re2  # google-re2: linear-time matching for the patterns a bank's own packs write
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from qlint.files import read_regular
 from qlint.finding import Severity
 from qlint.language.patterns import check_pattern_safety
 from qlint.rule import NoOptions, QuestionRule, Violation
-from qlint.wording import validation_message
+from qlint.wording import kebab, validation_message
 
 if TYPE_CHECKING:
     from qlint.model import Question
@@ -49,8 +50,8 @@ Scope = Literal["stem", "options", "keys", "distractors", "rationales", "explana
 
 
 def shipped_dir() -> Path | None:
-    """Where qlint's own packs are: inside the installed package, or ``rules/`` of a source checkout."""
-    for candidate in (Path(__file__).parent / "packs", Path(__file__).resolve().parents[2] / "rules"):
+    """Where qlint's own packs are: inside the installed package, or ``packs/`` of a source checkout."""
+    for candidate in (Path(__file__).parent / "packs", Path(__file__).resolve().parents[2] / "packs"):
         if candidate.is_dir():
             return candidate
     return None
@@ -60,14 +61,10 @@ class PackError(Exception):
     """A rule pack that is not valid: a configuration error."""
 
 
-def _kebab(name: str) -> str:
-    return name.replace("_", "-")
-
-
 class ExcusedPattern(BaseModel):
     """A pattern whose match in an option is not reported when enough of the other options match ``unless-others``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=_kebab, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
 
     pattern: str
     unless_others: tuple[str, ...] = Field(min_length=1)
@@ -76,7 +73,7 @@ class ExcusedPattern(BaseModel):
 class PackRule(BaseModel):
     """One declarative rule as written in a pack file."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=_kebab, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
 
     name: str
     code: str
@@ -281,7 +278,7 @@ def read_pack(path: Path) -> list[QuestionRule]:
     import yaml  # a pack is read only when its rules are used: a warm check reads none
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.safe_load(read_regular(path).decode("utf-8"))
     except OSError as exc:
         raise PackError(f"{path}: cannot read rule pack: {exc.strerror}") from None
     except yaml.YAMLError as exc:   # where and what, never the lines PyYAML quotes

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from qlint.finding import Severity
+from qlint.wording import kebab
 
 if TYPE_CHECKING:
     from qlint.items import BankItem
@@ -27,7 +28,7 @@ class RuleOptions(BaseModel):
     """Base of every rule's options: frozen, unknown keys rejected."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
-                              alias_generator=lambda name: name.replace("_", "-"))
+                              alias_generator=kebab)
 
 
 class NoOptions(RuleOptions):
@@ -44,7 +45,7 @@ class Violation:
 
     field: str
     message: str
-    fix: Any = None  # qlint.fix.Fix
+    fix: Any = None  # qlint.edits.Fix
     span: tuple[int, int] | None = None
 
 

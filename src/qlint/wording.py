@@ -1,5 +1,5 @@
-"""How messages say things: counts with the noun in the right number ("1 file", "2 files"), a did-you-mean, and a
-settings file's validation errors one line each."""
+"""How messages say things: counts with the noun in the right number ("1 file", "2 files"), a did-you-mean, an
+option's letter, and a settings file's validation errors one line each."""
 from __future__ import annotations
 
 import difflib
@@ -8,12 +8,25 @@ from collections.abc import Callable, Iterable
 from pydantic import ValidationError
 
 
+def kebab(name: str) -> str:
+    """A setting's name as config files, rule packs, blueprints and rule options write it: ``max_depth`` is
+    ``max-depth`` (every settings model's alias generator)."""
+    return name.replace("_", "-")
+
+
+def closest(key: str, allowed: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The one of ``allowed`` a misspelt ``key`` most likely meant, or None when none is close enough (qlint's one
+    did-you-mean lookup: difflib's ratio, at least ``cutoff``)."""
+    close = difflib.get_close_matches(key, list(allowed), n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
 def did_you_mean(key: str, allowed: tuple[str, ...] | list[str], otherwise: str | None = None) -> str:
     """"; did you mean 'x'?" for the closest of ``allowed``, else ``otherwise`` or "; allowed: a, b, ..." (a
     message's tail)."""
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-    if close:
-        return f"; did you mean {close[0]!r}?"
+    close = closest(key, allowed)
+    if close is not None:
+        return f"; did you mean {close!r}?"
     return otherwise if otherwise is not None else f"; allowed: {', '.join(allowed)}"
 
 
@@ -33,8 +46,7 @@ def validation_message(exc: ValidationError, allowed: Iterable[str], where: str,
         line = line_of(str(err["loc"][0])) if line_of is not None and err["loc"] else None
         where_key = f"{where}:{line}" if line is not None else where
         if err["type"] == "extra_forbidden":
-            close = difflib.get_close_matches(str(err["loc"][-1]), allowed, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else f"; known keys: {', '.join(allowed)}"
+            hint = did_you_mean(str(err["loc"][-1]), allowed, f"; known keys: {', '.join(allowed)}")
             lines.append(f"{where_key}: unknown key {key!r}{hint}")
         else:   # a validator's own sentence in the config's words; a check of the whole table has no key
             lines.append(f"{where_key}: {key}: {_said(err)}" if key else f"{where_key}: {_said(err)}")
@@ -51,3 +63,13 @@ def _said(err: dict) -> str:
         example = f'["{value}"]' if isinstance(value, str) and value.isprintable() else '["..."]'
         return f"must be a list in brackets, such as {example}"
     return err["msg"]
+
+
+def letter(index: int) -> str:
+    """A, B, ..., Z, then AA, AB: how option letters are written past 26."""
+    out = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        out = chr(65 + rest) + out
+    return out

@@ -9,43 +9,11 @@ import csv
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from qlint.sourcemap import LoadedQuestion
+from qlint.responserule import BankQuestion
+from qlint.wording import letter
 
 _TEXT, _LETTER, _NUMBER = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class BankQuestion:
-    """One question of the bank as item analysis sees it: where it is, its options, its key."""
-
-    index: int
-    loaded: LoadedQuestion
-
-    @property
-    def id(self) -> str:
-        return self.loaded.question.id
-
-    @property
-    def options(self) -> tuple[str, ...]:
-        return tuple(o.text for o in self.loaded.question.options)
-
-    @property
-    def key(self) -> int | None:
-        """The single correct option's index; None when the question has no single key (select > 1)."""
-        keys = self.loaded.question.keys
-        return keys[0] if len(keys) == 1 and self.loaded.question.select == 1 else None
-
-
-def letter(index: int) -> str:
-    """A, B, ..., Z, then AA, AB: how option letters are written past 26."""
-    out = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        out = chr(65 + rest) + out
-    return out
 
 
 def normalise(text: str) -> str:

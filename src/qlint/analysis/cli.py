@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 from qlint.analysis import AnalysisError
-from qlint.analysis.rule import ResponseRule
 from qlint.cli_common import UsageError
 from qlint.config import ConfigError, resolve_rules
 from qlint.finding import Finding
 from qlint.registry import load_registry
-from qlint.suppress import finish
+from qlint.responserule import ResponseRule
+from qlint.run.suppress import finish
 
 _BANK_SUFFIXES = (".yaml", ".yml")
 

@@ -22,49 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from qlint.analysis.readers import ANSWERED, OMITTED
+from qlint.responserule import FormStats, ItemStats, OptionStats
 
 GROUPS = 5
 OMIT = -1   # the option number an omitted answer gets in ``scored``
-
-
-@dataclass(frozen=True)
-class OptionStats:
-    """One option of one question: who chose it and how they scored on the rest of the test."""
-
-    opt: int
-    n: int
-    proportion: float
-    rest_pb: float | None
-    groups: tuple[float, ...]   # proportion choosing it in each of the five score groups, lowest first
-
-
-@dataclass(frozen=True)
-class ItemStats:
-    """One question on one form."""
-
-    form: str
-    qi: int
-    key: int
-    n: int
-    p: float
-    omitted: int
-    item_rest: float | None
-    discrimination: float | None   # upper-lower 27% index
-    alpha_if_deleted: float | None
-    options: tuple[OptionStats, ...]
-    omitted_groups: tuple[float, ...] = ()
-
-
-@dataclass(frozen=True)
-class FormStats:
-    """A form (the whole data set when there is no ``form`` column): its persons, questions and reliability."""
-
-    form: str
-    persons: int
-    items: int
-    mean: float
-    sd: float
-    alpha: float | None
 
 
 @dataclass

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qlint.analysis import AnalysisError
-from qlint.analysis.bankkeys import BankQuestion, normalise
+from qlint.analysis.bankkeys import normalise
 from qlint.analysis.sources import check_lines, explain, opened, quote, refuse_by_name, source
+from qlint.responserule import BankQuestion
 
 ANSWERED, OMITTED, UNKNOWN_ITEM, UNKNOWN_OPTION, NOT_SCORED = 0, 1, 2, 3, 4
 STATUS_NAMES = {ANSWERED: "answered", OMITTED: "omitted", UNKNOWN_ITEM: "unknown question id",

@@ -7,15 +7,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qlint.analysis import AnalysisError, connect
-from qlint.analysis.bankkeys import BankQuestion, load_bank
+from qlint.analysis.bankkeys import load_bank
 from qlint.analysis.ctt import Statistics, compute
 from qlint.analysis.irt import fit_2pl
 from qlint.analysis.readers import NOT_SCORED, SLOT, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers, read_file
-from qlint.analysis.rule import ItemView, ResponseRule
 from qlint.analysis.sources import first_line
 from qlint.finding import Finding, Severity
 from qlint.formats import read_path as load_file
 from qlint.problems import INTERNAL_ERROR, RESPONSE_DATA
+from qlint.responserule import BankQuestion, ItemView, ResponseRule
 from qlint.rule import ActiveRule
 from qlint.sourcemap import LoadedQuestion
 

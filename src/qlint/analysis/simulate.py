@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from qlint.analysis.bankkeys import letter
+from qlint.wording import letter
 
 
 @dataclass

@@ -7,7 +7,6 @@ syntax, Q102 schema for shape, Q109 unsupported-question for question types qlin
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import math
 import re
@@ -22,7 +21,7 @@ from qlint.finding import Finding, Severity
 from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR, SCHEMA, UNSUPPORTED
 from qlint.sourcemap import LoadedQuestion, ParsedFile, locate
-from qlint.wording import did_you_mean
+from qlint.wording import closest, did_you_mean
 
 # format name -> suffixes that name it; the YAML reader is the default for anything unnamed
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -245,11 +244,10 @@ def schema_messages(exc: ValidationError) -> Iterator[tuple[str, str]]:
                 allowed = ("ignore",)
             owner = f"in {parent}" if parent else "in question"
             other = QUESTION_FIELDS if allowed is OPTION_FIELDS else OPTION_FIELDS
-            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-            elsewhere = difflib.get_close_matches(key, other, n=1, cutoff=0.75)
-            if not close and elsewhere and not parent.startswith("qlint"):
+            elsewhere = closest(key, other, cutoff=0.75)
+            if closest(key, allowed) is None and elsewhere is not None and not parent.startswith("qlint"):
                 level = "each option" if other is OPTION_FIELDS else "the question, not an option"
-                yield where, f"unknown key {key!r} {owner}; did you mean {elsewhere[0]!r}? It belongs to {level}"
+                yield where, f"unknown key {key!r} {owner}; did you mean {elsewhere!r}? It belongs to {level}"
             else:
                 yield where, f"unknown key {key!r} {owner}{did_you_mean(key, allowed)}"
         elif err["type"] == "too_short" and loc == ("options",):

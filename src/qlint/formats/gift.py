@@ -19,7 +19,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from qlint.formats.base import Draft, build, decode_text, finding, on_time, text_lines, unsupported
-from qlint.formats.html import to_plain
+from qlint.formats.html_text import to_plain
 from qlint.limits import Limits
 from qlint.finding import Severity
 from qlint.problems import IMPORT_HAZARD, PARSE_ERROR, RATIONALES_NOT_HELD, SCHEMA

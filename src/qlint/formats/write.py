@@ -11,12 +11,12 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from qlint.files import new_file_mode, place, staged
 from qlint.model import Question
 
 TARGETS = ("yaml", "gift", "aiken", "moodle-xml", "qti12", "qti21")
@@ -227,44 +227,18 @@ def guard_sources(out: Path, sources: list[Path]) -> None:
                              "choose an output folder outside the bank")
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
 def _temporary(path: Path, data: bytes, mode: int) -> Path:
     """``data`` in a new file beside ``path``, with the mode a new file gets under the umask (mkstemp makes 0600)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".qlint-tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            os.fchmod(handle.fileno(), mode)
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return Path(tmp)
+    return staged(path, [data], mode=mode, durable=True)
 
 
 def _place(tmp: Path, path: Path, force: bool) -> None:
     """Move a finished file into place: over what is there only with ``force``; else never over a file that
     appeared since the check (a hard link fails where the name is taken)."""
     try:
-        if force:
-            os.replace(tmp, path)
-            return
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise UnsafePath(f"refusing to overwrite {path}: it appeared while writing; pass --force to replace it") from None
-        except OSError:   # a file system without hard links
-            if os.path.lexists(path):
-                raise UnsafePath(f"refusing to overwrite {path}: pass --force to replace it") from None
-            os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+        place(tmp, path, overwrite=force)
+    except FileExistsError:
+        raise UnsafePath(f"refusing to overwrite {path}: it appeared while writing; pass --force to replace it") from None
 
 
 def _existing(paths: list[Path]) -> None:
@@ -281,7 +255,7 @@ def save(files: dict[str, str], out: Path, force: bool = False) -> list[Path]:
     whole or not at all, with the permissions the umask gives a new file."""
     for name in files:
         _inside(Path("."), name)
-    mode = 0o666 & ~_umask()
+    mode = new_file_mode()
     if out.name.lower().endswith(".zip"):
         if os.path.isdir(out):
             raise UnsafePath(f"refusing to write the package {out}: a folder of that name exists")

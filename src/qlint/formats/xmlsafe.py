@@ -19,7 +19,7 @@ from lxml import etree
 
 from qlint.finding import Finding
 from qlint.formats.base import finding, on_time
-from qlint.formats.html import to_plain
+from qlint.formats.html_text import to_plain
 from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR
 from qlint.sourcemap import find_suppressions

@@ -8,14 +8,13 @@ bytes, bad YAML, bad shape -- comes out as a Finding, never as an exception.
 from __future__ import annotations
 
 import bisect
-import difflib
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
 from qlint.finding import Finding, Severity
-from qlint.formats.base import decode, did_you_mean, on_time, schema_messages
+from qlint.formats.base import decode, on_time, schema_messages
 from qlint.limits import Limits
 from qlint.model import QUESTION_FIELDS, Plain, Question
 from qlint.problems import PARSE_ERROR, SCHEMA
@@ -28,6 +27,7 @@ from qlint.sourcemap import (
     ValueMap,
     find_suppressions,
 )
+from qlint.wording import closest, did_you_mean
 
 try:  # libyaml is ~10x faster; the pure-Python loader gives the same nodes.
     _BaseLoader: type = yaml.CSafeLoader
@@ -347,7 +347,7 @@ def _misspelt_questions(root: yaml.MappingNode) -> yaml.ScalarNode | None:
     if any(k.value in QUESTION_FIELDS for k, _ in keys):
         return None
     close = [k for k, v in keys if isinstance(v, yaml.SequenceNode)
-             and difflib.get_close_matches(k.value.lower(), _FILE_KEYS, n=1, cutoff=0.8)]
+             and closest(k.value.lower(), _FILE_KEYS, cutoff=0.8) is not None]
     return close[0] if len(close) == 1 else None
 
 

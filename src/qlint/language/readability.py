@@ -115,15 +115,23 @@ class Sentence:
 _OPAQUE = re.compile(
     r"(?P<cut>```[\s\S]*?(?:```|\Z)|~~~[\s\S]*?(?:~~~|\Z)|^[ \t]*\|[^\n]*\|[ \t]*$|!\[[^\[\]\n]*\]\([^()\n]*\)"
     r"|\$\$[^$]*\$\$|\\(?:begin|end)\{[^}\n]{0,40}\}|\\\\|\\hline|<br\s*/?>|</?p>)"
-    r"|(?P<word>`[^`\n]+`|(?:https?://|www\.)[^\s<>]*[^\s<>.,;:!?)\]'\"]|\$[^$\n]{1,300}\$)",
+    r"|(?P<word>`[^`\n]+`|(?:https?://|www\.)[^\s<>]*[^\s<>.,;:!?)\]'\"]|\$[^$\n]{1,300}\$"
+    # a quotation of some length, or what follows "lyrics:" or "the quote:": the material the question asks about,
+    # read as one thing, not the writer's sentence (each alternative stops at its closing mark or the line's end)
+    r"|\"[^\"\n]{40,2000}\"|“[^“”\n]{40,2000}(?:”|$)|‘[^‘’\n]{40,2000}(?:’|$)"
+    r"|(?i:lyrics|quote|quotation|commented|wrote)[^:\n]{0,30}: [^\n]{1,2000})",
     re.M)
+# words that open a sentence and are never capitalised inside one: after a lower-case word with no punctuation
+# between, a full stop was lost ("all log data is kept in files The files are ...") and a new sentence begins
+_OPENERS = r"(?:The|This|These|Those|All|Each|However|Therefore|It|They|There|What|Which|How|Why|Because)"
 # where a sentence may end, found by its first character (so that the scan skips the rest of the text in C) and
 # judged in ``_Splitter.prose``: sentence punctuation (closing quotes and brackets kept with it) before a space or
 # the end, or run into the next sentence's capital ("recession.As a result"); a colon that opens a capitalised clause
 # or list ("the following requirements: Each object ..."); a line break; an item marker of a list run into the text
 # ("... as follows: (1) H and Y ...; (2) F and G ...")
-_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]")
+_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]|; | (?=" + _OPENERS + r"\b)")
 _RUN_IN = re.compile(r"[A-Z][a-z]")
+_PREVIOUS_WORD = re.compile(r"(?:^|\s)([a-z][a-z-]*)$")
 _COLON_OPENS = re.compile(r"[ \t]+[\"'“‘(]?[A-Z]")
 _ITEM = re.compile(r"\((?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})\)(?=\s)")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
@@ -131,7 +139,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _ABBREVIATIONS = frozenset("mr mrs ms dr prof st sr jr vs cf e.g i.e fig figs eq no nos vol pp approx u.s u.k "
                            "a.m p.m ca et al".split())
 # the characters every _OPAQUE match contains: a text with none of them has nothing but prose
-_OPAQUE_STARTS = ("`", "~~~", "|", "![", "$", "\\", "<", "://", "www.")
+_OPAQUE_STARTS = ("`", "~~~", "|", "![", "$", "\\", "<", "://", "www.", '"', "“", "‘", ": ")
 _CLOSED = re.compile(r"`.*[.!?]`$")
 _NEXT_CAPITAL = re.compile(r"\s+[A-Z]")
 _LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]{0,7})$")
@@ -210,6 +218,14 @@ class _Splitter:
                 self.close(at)
                 position = at
                 continue
+            elif first == ";":   # clauses a semicolon joins are read one at a time (a list of rules, requirements)
+                self.add(position, after)
+                self.close(after)
+            elif first == " ":   # a lost full stop: only after a lower-case word
+                if _PREVIOUS_WORD.search(text, max(0, at - 40), at) is None:
+                    continue
+                self.add(position, at)
+                self.close(at)
             elif first == ":":
                 if not _COLON_OPENS.match(text, after, end):
                     continue
@@ -263,6 +279,10 @@ def sentences(text: str) -> list[Sentence]:
 _REFERS_BACK = re.compile(r"\b(?:passages?|authors?|author's|argument|arguments|reasoning|excerpts?|paragraphs?"
                           r"|lines?\s+\d+|poem|speaker|narrator|essay|article|text|above|preceding|conclusion"
                           r"|premises?|claims?|discrepancy|according\s+to|if\s+true)\b", re.I)
+# a last paragraph that asks (a question mark, or a lead-in ending in a colon) and is no longer than a lead-in is:
+# the paragraphs above it are what it asks about
+_ASKS = re.compile(r"\?|:\s*$")
+LEAD_IN_WORDS = 60
 # text before the question this long is reading material whatever the question says about it (a scenario is shorter)
 PASSAGE_WORDS = 150
 
@@ -277,6 +297,8 @@ def passage_length(text: str, found: list[Sentence]) -> int:
     first = next(i for i, s in enumerate(found) if s.paragraph == last)
     if sum(s.words for s in found[:first]) >= PASSAGE_WORDS:
         return first
+    if _ASKS.search(text, found[first].start, found[-1].end) and sum(s.words for s in found[first:]) <= LEAD_IN_WORDS:
+        return first   # a question set apart below its material: a stimulus, a case, a logic game's rules
     return first if _REFERS_BACK.search(text, found[first].start, found[-1].end) else 0
 
 
@@ -391,6 +413,42 @@ def measure_stem(stem: str) -> StemMeasure:
     found = sentences(stem)
     split = passage_length(stem, found)
     return StemMeasure(found[split:], found[:split])
+
+
+LIST_ITEM_WORDS = 4   # a comma-separated piece this short, in a run of three or more, is an item of a list
+TITLE_ITEM_WORDS = 8  # ... or this short when its words are capitalised (a title, a name)
+_CAPITALISED = re.compile(r"[A-Z0-9]")
+
+
+def _list_item(piece: str) -> int:
+    """The words of a comma-separated piece when it reads as a list's item (else 0)."""
+    tokens = [t for t in piece.split() if _is_word(t)]
+    if tokens and tokens[0] in ("and", "or"):
+        tokens = tokens[1:]
+    if not tokens or len(tokens) > TITLE_ITEM_WORDS:
+        return 0
+    if len(tokens) <= LIST_ITEM_WORDS or 2 * sum(bool(_CAPITALISED.match(t)) for t in tokens) > len(tokens):
+        return len(tokens)
+    return 0
+
+
+def words_as_read(text: str, sentence: Sentence) -> int:
+    """A sentence's words with each item of a list counted as one: a run of three or more comma-separated pieces
+    of at most LIST_ITEM_WORDS words each, or titles and names of at most TITLE_ITEM_WORDS ("Make It With You, If,
+    Baby, I Want You, and ..."), is read an item at a time, like the clauses a semicolon joins. Linear in the
+    sentence's length."""
+    pieces = text[sentence.start:sentence.end].split(",")
+    if len(pieces) < 3:
+        return sentence.words
+    saved, run = 0, []
+    for count in [*map(_list_item, pieces), 0]:
+        if count:
+            run.append(count)
+            continue
+        if len(run) >= 3:
+            saved += sum(run) - len(run)
+        run = []
+    return max(1, sentence.words - saved)
 
 
 def words_in_text(text: str) -> int:

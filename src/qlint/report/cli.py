@@ -16,9 +16,9 @@ from pathlib import Path
 from qlint import install_hint
 from qlint.analysis.cli import add_responses
 from qlint.cli_common import EXIT_OK, UsageError
-from qlint.pipeline import SetupError, run_check
+from qlint.output.base import JsonSafeStream, escape_undecodable
 from qlint.report.summary import summarize
-from qlint.reporters.base import JsonSafeStream, escape_undecodable
+from qlint.run.pipeline import SetupError, run_check
 from qlint.wording import plural
 
 

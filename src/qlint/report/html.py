@@ -16,8 +16,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from qlint import __version__
+from qlint.output.base import escape_text
 from qlint.report.summary import LETTERS, BankSummary
-from qlint.reporters.base import escape_text
 from qlint.wording import plural
 
 SEVERITY_COLOURS = {"error": "#c0392b", "warning": "#d68910", "info": "#2e86c1"}

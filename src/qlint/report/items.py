@@ -10,9 +10,9 @@ from __future__ import annotations
 import html
 from typing import TextIO
 
-from qlint.analysis.bankkeys import letter
 from qlint.analysis.ctt import GROUPS
 from qlint.report.html import chart_text, html_table, svg_of
+from qlint.wording import letter
 
 FLAGGING = ("likely-miskeyed", "non-discriminating", "too-easy", "too-hard", "non-functioning-distractor",
             "alpha-if-deleted")

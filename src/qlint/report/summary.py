@@ -21,7 +21,7 @@ from qlint.language.readability import measure_stem, words_in_text
 from qlint.wording import plural
 
 if TYPE_CHECKING:
-    from qlint.pipeline import Run
+    from qlint.run.pipeline import Run
     from qlint.sourcemap import LoadedQuestion
 
 SUMMARY_VERSION = 1

@@ -21,8 +21,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from qlint.output.base import escape_text
 from qlint.report.summary import LETTERS, BankSummary
-from qlint.reporters.base import escape_text
 from qlint.wording import plural
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "cyan"}

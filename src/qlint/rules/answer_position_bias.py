@@ -8,8 +8,8 @@ from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.items import BankItem
+from qlint.language.chisquare import chi_square_uniform
 from qlint.rule import BankRule, BankViolation, RuleOptions
-from qlint.stats import chi_square_uniform
 
 LETTERS = "ABCDEFGHIJ"
 

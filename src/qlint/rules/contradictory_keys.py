@@ -2,10 +2,10 @@
 thing; the message says which copy is probably mis-keyed when the evidence points one way."""
 from collections.abc import Iterator, Sequence
 
-from qlint.bankwords import decode_records, encode_records, gather
+from qlint.neardup.bankwords import decode_records, encode_records, gather
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.keyfacts import ENDORSED, MAX_GROUP, SAYS_RIGHT, SAYS_WRONG, Copy, Side, conflicts, copies_of, extract, \
+from qlint.neardup.keyfacts import ENDORSED, MAX_GROUP, SAYS_RIGHT, SAYS_WRONG, Copy, Side, conflicts, copies_of, extract, \
     same_asks
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, NoOptions
@@ -89,7 +89,7 @@ def _message(side: Side, sides: list[Side], questions: Sequence[BankItem], judge
 
 def contradictions(questions: Sequence[BankItem]) -> Iterator[list[Side]]:
     """Every statement held true in one question and false in another that asks the same thing."""
-    from qlint.keygroups import same_words  # numpy: imported only when the bank is checked
+    from qlint.neardup.keygroups import same_words  # numpy: imported only when the bank is checked
 
     # a question pasted a hundred thousand times is compared in its first MAX_GROUP copies
     for group, orders, records in same_words(*gather(questions, NAME), MAX_GROUP):

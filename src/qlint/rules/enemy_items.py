@@ -5,11 +5,11 @@ from typing import Literal
 
 from pydantic import Field
 
-from qlint.bankwords import decode_records, encode_records, gather
 from qlint.finding import Severity
-from qlint.giveaway import extract
 from qlint.items import BankItem
 from qlint.model import Question
+from qlint.neardup.bankwords import decode_records, encode_records, gather
+from qlint.neardup.giveaway import extract
 from qlint.rule import BankRule, BankViolation, RuleOptions
 
 NAME = "enemy-items"
@@ -37,8 +37,8 @@ def _extract(question: Question, options: Options) -> bytes:
 
 
 def pairs(questions: Sequence[BankItem], options: Options) -> list:
-    """Every find (``qlint.giveawaysearch.Find``) the check reports."""
-    from qlint.giveawaysearch import Settings, finds, join  # numpy: imported only when the bank is checked
+    """Every find (``qlint.neardup.giveawaysearch.Find``) the check reports."""
+    from qlint.neardup.giveawaysearch import Settings, finds, join  # numpy: imported only when the bank is checked
 
     settings = Settings(frozenset(options.fields), options.max_places, options.window, options.min_shared,
                         options.min_share)

@@ -11,11 +11,11 @@ from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.items import BankItem
+from qlint.language.chisquare import binomial_sum_tail
 from qlint.language.phrases import is_meta
 from qlint.language.words import IMAGE, plain, strip_code
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, RuleOptions
-from qlint.stats import binomial_sum_tail
 
 WORST = 3   # questions named in a finding
 

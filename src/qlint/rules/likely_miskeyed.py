@@ -3,10 +3,10 @@ from collections.abc import Iterator
 
 from pydantic import Field
 
-from qlint.analysis.bankkeys import letter
-from qlint.analysis.rule import ItemView, ResponseRule, SampleOptions, enough, example
 from qlint.finding import Severity
+from qlint.responserule import ItemView, ResponseRule, SampleOptions, enough, example
 from qlint.rule import Violation
+from qlint.wording import letter
 
 
 class Options(SampleOptions):

@@ -6,9 +6,9 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.model import Question
+from qlint.neardup.sameask import Answers, judged
+from qlint.neardup.stemkey import StemKey, answers_digest, decode_keys, encode_keys, option_digests, stem_key
 from qlint.rule import BankRule, BankViolation, RuleOptions, Store
-from qlint.sameask import Answers, judged
-from qlint.stemkey import StemKey, answers_digest, decode_keys, encode_keys, option_digests, stem_key
 
 
 class Options(RuleOptions):
@@ -41,8 +41,8 @@ def extract(question: Question, options: Options) -> StemKey:
 def confirmed_pairs(keys: Sequence[StemKey], options: Options, store: Store | None = None
                     ) -> list[tuple[int, int, float, Answers]]:
     """The pairs of questions the rule reports, with how their answers compare: similar stems (the search, kept
-    in ``store`` between runs) that ask the same thing (``qlint.sameask``)."""
-    from qlint.ndindex import search  # numpy and rapidfuzz: imported only when the search runs
+    in ``store`` between runs) that ask the same thing (``qlint.neardup.sameask``)."""
+    from qlint.neardup.index import search  # numpy and rapidfuzz: imported only when the search runs
 
     found = search(keys, options.threshold, store=store, min_overlap=options.min_word_overlap,
                    ignore_variants=options.ignore_variants)

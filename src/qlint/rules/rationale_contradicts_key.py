@@ -5,43 +5,20 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.finding import Severity
+from qlint.language.verdicts import polarity
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
 
-_NOISE = r"^\s*(?:[*_#>\-\s]+|\(?[A-Ha-h]\)\s*|[A-H][.:]\s+)?"
-_POSITIVE = re.compile(_NOISE + "(?:" + "|".join((
-    # "Correct." / "Correct, because" -- not "Correct answer is B" (which points elsewhere)
-    r"correct(?!\s+answer\b|\s+option\b|\s+choice\b|\s+is\b)(?:\s*[.!:,;—–-]|\s+(?:because|since|as|—))",
-    r"correct\s*$",
-    r"(?:this|that|it)\s+is\s+(?:the\s+)?(?:correct|right|best)(?:\s+(?:answer|option|choice|response))?\b"
-    r"(?!\s+(?:only|if|when|for)\b)",
-    r"(?:this|that)\s+(?:option|answer|choice)\s+is\s+(?:correct|right)\b",
-    r"that's\s+(?:correct|right)\b",
-)) + ")", re.I)
-_NEGATIVE = re.compile(_NOISE + "(?:" + "|".join((
-    r"(?:incorrect|wrong|not\s+correct)(?:\s*[.!:,;—–-]|\s+(?:because|since|as|—)|\s*$)",
-    r"(?:this|that|it)\s+is\s+(?:incorrect|wrong|not\s+(?:correct|right|the\s+(?:correct|right|best)\s+answer))\b",
-    r"(?:this|that)\s+(?:option|answer|choice)\s+is\s+(?:incorrect|wrong|not\s+(?:correct|right))\b",
-    r"that's\s+(?:incorrect|wrong|not\s+(?:correct|right))\b",
-)) + ")", re.I)
 # in a negative item ("Which is NOT ...?", "Which statement is false?") a rationale may call the key's statement
 # wrong and a distractor's statement correct: the verdict is about the statement, not the option
 _NEGATIVE_STEM = re.compile(r"\b(?:NOT|EXCEPT|LEAST)\b|(?i:\b(?:except|false|incorrect|untrue|inaccurate|wrong|"
                             r"not\s+(?:true|correct|accurate|valid))\b)")
 _NEGATIVE_WORDS = ("not", "except", "least", "false", "incorrect", "untrue", "inaccurate", "wrong")  # one is in each
-_HEDGE = re.compile(r"^\s*(?:partially|partly|mostly|almost|nearly|technically|not\s+entirely|half)\b", re.I)
 
 
 class Options(RuleOptions):
     check_key: bool = Field(default=True, description="report a key whose rationale opens with 'Incorrect'")
     check_distractors: bool = Field(default=True, description="report a distractor whose rationale opens with 'Correct'")
-
-
-def polarity(rationale: str | None) -> int:
-    """+1 when a rationale opens with a 'correct' verdict, -1 with an 'incorrect' one, 0 otherwise."""
-    if not rationale or _HEDGE.match(rationale):
-        return 0
-    return -1 if _NEGATIVE.match(rationale) else 1 if _POSITIVE.match(rationale) else 0
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from pydantic import Field, model_validator
 
 from qlint.finding import Severity
-from qlint.language.readability import Sentence, measure_stem, most_words, words_in_text
+from qlint.language.readability import Sentence, measure_stem, most_words, words_as_read, words_in_text
 from qlint.language.words import short
 from qlint.model import Question
 from qlint.rule import QuestionRule, RuleOptions, Violation
@@ -37,12 +37,13 @@ def _count(n: int) -> str:
 
 
 def _sentence(stem: str, asked: list[Sentence], limit: int) -> Iterator[Violation]:
-    over = [s for s in asked if s.words > limit]
+    over = [(words_as_read(stem, s), s) for s in asked if s.words > limit]
+    over = [(n, s) for n, s in over if n > limit]
     if not over:
         return
-    worst = max(over, key=lambda s: s.words)
+    words, worst = max(over, key=lambda pair: pair[0])
     more = f"; {len(over) - 1} more over the limit" if len(over) > 1 else ""
-    yield Violation("stem", f"a sentence of {_count(worst.words)} words (limit {limit}): "
+    yield Violation("stem", f"a sentence of {_count(words)} words (limit {limit}): "
                             f"\"{short(stem[worst.start:worst.end], 70)}\"{more}; split it",
                     span=(worst.start, worst.end))
 
@@ -92,11 +93,15 @@ RULE = QuestionRule(
     check=check,
     notes=("Each finding names what it measured: the longest sentence over the limit (with its first words), the "
            "stem's words, or an option's words. A sentence ends at a full stop, question or exclamation mark (also "
-           "when the next sentence runs on without a space), at a colon that opens a capitalised clause, and at a "
-           "line break that is not hard-wrapped prose. A reading passage is exempt from the sentence and stem "
-           "limits and held to max-passage-words instead: the paragraphs before the stem's last one, when that "
-           "last paragraph asks about them ('According to the passage', 'the author', 'the argument above') or "
-           "they run to 150 words or more. The "
+           "when the next sentence runs on without a space), at a semicolon, at a colon that opens a capitalised "
+           "clause, at a line break that is not hard-wrapped prose, and where a full stop was plainly lost (a "
+           "lower-case word, then 'The', 'However', 'What' ...). The items of a list (three or more comma-separated "
+           "pieces of at most four words) count as a word each. A quotation of eight words or more, or what follows "
+           "'lyrics:' or 'the quote:', is the material asked about and counts as one word. A reading passage is "
+           "exempt from the sentence and stem limits and held to max-passage-words instead: the paragraphs before "
+           "the stem's last one, when that last paragraph asks about them ('According to the passage', 'the "
+           "author', 'the argument above'), is itself a question of at most 60 words, or they run to 150 words or "
+           "more. The "
            "grade of long stems against the audience is reading-grade's."),
     passing=("""\
 id: rl-ok

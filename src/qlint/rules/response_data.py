@@ -1,8 +1,8 @@
 """response-data: response rows that item analysis could not use (unknown ids, no such option, bad rows)."""
 from collections.abc import Iterator
 
-from qlint.analysis.rule import ItemView, ResponseRule, example
 from qlint.problems import RESPONSE_DATA
+from qlint.responserule import ItemView, ResponseRule, example
 from qlint.rule import NoOptions, Violation
 
 

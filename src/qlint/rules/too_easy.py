@@ -3,8 +3,8 @@ from collections.abc import Iterator
 
 from pydantic import Field
 
-from qlint.analysis.rule import ItemView, ResponseRule, SampleOptions, enough, example
 from qlint.finding import Severity
+from qlint.responserule import ItemView, ResponseRule, SampleOptions, enough, example
 from qlint.rule import Violation
 
 

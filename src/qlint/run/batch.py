@@ -1,0 +1,253 @@
+"""Per-file work over many files: each file's outcome from the cache where its content is unchanged, else checked
+(``qlint.run.perfile``) in this process or in worker processes, and stored.
+
+Files are hashed first (a file whose stat signature is unchanged since an earlier run is not read again); the
+bank findings of exactly these files are looked up under the hash of all their digests.
+"""
+from __future__ import annotations
+
+import dataclasses
+import gc
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from qlint.config import Config
+from qlint.files import Signature, read_file, relative
+from qlint.finding import Finding
+from qlint.items import CheckedFile
+from qlint.limits import Limits
+from qlint.registry import Registry
+from qlint.rule import ActiveRule, Store
+from qlint.run.cache import Cache, config_key
+from qlint.run.cache import decode as decode_outcome
+from qlint.run.perfile import FileSetup, check_path
+
+PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
+WorkerReply = tuple["CheckedFile | str", "str | None", "Signature | None"]   # outcome (or its encoding), digest, stat
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class Batch:
+    """Every file's outcome, in file order, and the whole-bank findings when the cache already holds them."""
+
+    files: list[CheckedFile]
+    bank: list[Finding] | None = None
+    store_bank: Callable[[list[Finding]], None] | None = None   # keeps freshly computed bank findings
+    stores: Callable[[str], Store] | None = None   # where bank rules keep their work between runs (the cache)
+    digests: list[str | None] = field(default_factory=list)   # each file's content digest, when there is a cache
+    from_cache: int = 0   # how many of the outcomes were read from the cache
+
+
+def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
+                jobs: int, use_cache: bool, keep: bool, progress: bool,
+                bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False,
+                features: bool = True) -> Batch:
+    """Per-file outcomes for every file, from the cache where the content is unchanged.
+
+    The bank findings cached (and to be cached) are those of the files whose digests are ``bank_before`` followed
+    by these files: a run that checks a bank in parts names the digests of the parts checked before. With
+    ``bank_before`` None no bank findings are looked up or stored (these files are not the whole bank). With
+    ``signatures`` False the stat signatures the cache keeps are left as they are: a few files named out of a
+    bank would otherwise replace those of the whole bank that a full run with the same rules relies on. With
+    ``for_bank`` the files matter only for the bank findings (their own findings are not reported): when the cache
+    holds those, the files' entries are not read and ``files`` is empty. With ``features`` False the bank rules'
+    features are not decoded from the cache (nor the modules of those rules imported): the caller knows the bank
+    findings will come from the cache, or reads the entries again when they do not."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # the outcomes stay alive to the end: collecting them over and over only costs time
+    try:
+        return _process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
+                            progress=progress, bank_before=bank_before, signatures=signatures, for_bank=for_bank,
+                            features=features)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
+                 jobs: int, use_cache: bool, keep: bool, progress: bool,
+                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool, features: bool) -> Batch:
+    setup = FileSetup(tuple(active), config.settings.limits, keep)
+    limits = config.settings.limits
+    cache = (Cache.open(config, config_key(config, registry, active), setup.codecs) if use_cache and not keep
+             else None)
+    displays = [relative(f) for f in files]
+    started = time.time_ns()
+    # an empty cache (the first run of a key) can hit nothing: files are hashed as they are checked, not before
+    fresh = cache is not None and cache.empty()
+    digests = _digests(files, displays, limits, jobs, cache, signatures) if cache is not None and not fresh else None
+    result = Batch([], stores=cache.store if cache is not None else None,
+                      digests=[d for d, _ in digests] if digests is not None else [None] * len(files))
+    if cache is not None and digests is not None:
+        _keep_bank(result, cache, bank_before)
+        if for_bank and result.bank is not None:
+            return result   # a warm pre-commit run: nothing in these files is needed
+    outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache,
+                                              features=features and result.bank is None)
+    bar = _Progress(len(files), progress)
+    bar.done = result.from_cache = len(files) - len(todo)
+    jobs = min(jobs, len(todo))
+    if jobs > 1 and total_bytes >= PARALLEL_MIN_BYTES:
+        worker = dataclasses.replace(setup, cache_folder=cache.folder if cache is not None else None)
+        results: Iterator[WorkerReply] = _parallel([(p, d) for _, p, d in todo], worker, jobs)
+    else:
+        results = _serial(todo, setup, cache)
+    seen: dict[str, tuple[Signature, str]] = {}
+    for (index, _, display), (outcome, digest, signature) in zip(todo, results):
+        outcomes[index] = decode_outcome(outcome, True, setup.codecs) if isinstance(outcome, str) else outcome
+        if fresh and digest is not None and signature is not None:
+            seen[display] = (signature, digest)
+        bar.step()
+    bar.close()
+    if fresh:   # what the hashing pass would have found and recorded
+        if signatures:
+            cache.put_signatures(seen, started)  # type: ignore[union-attr]
+        result.digests = [seen[d][1] if d in seen else None for d in displays]
+        _keep_bank(result, cache, bank_before)  # type: ignore[arg-type]
+    result.files = outcomes  # type: ignore[assignment]
+    return result
+
+
+def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[str | None, int]] | None,
+                cache: Cache | None, features: bool
+                ) -> tuple[list[CheckedFile | None], list[tuple[int, Path, str]], int]:
+    """The outcomes the cache holds (None where it holds none), the files left to check, and their bytes."""
+    outcomes: list[CheckedFile | None] = [None] * len(files)
+    todo: list[tuple[int, Path, str]] = []
+    total_bytes = 0
+    for index, (path, display) in enumerate(zip(files, displays)):
+        if digests is not None:
+            digest, size = digests[index]
+            hit = cache.get(digest, features=features) if digest is not None else None  # type: ignore[union-attr]
+            if hit is not None:
+                outcomes[index] = hit
+                continue
+            total_bytes += size
+        else:
+            total_bytes += _size(path)
+        todo.append((index, path, display))  # workers read the file again (from the page cache) themselves
+    return outcomes, todo, total_bytes
+
+
+def _parallel(jobs_list: list[tuple[Path, str]], setup: FileSetup, jobs: int) -> Iterator[WorkerReply]:
+    """Outcomes from worker processes, in order; each batch of files carries the setup with it."""
+    import multiprocessing  # workers: only for a run with enough to check, never for a warm or a small one
+    from concurrent.futures import ProcessPoolExecutor
+
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    chunk = max(1, min(4, len(jobs_list) // (jobs * 8) or 1))   # small: the last chunks leave no worker idle for long
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=gc.disable) as pool:
+        # workers hold no cycles worth collecting: the collector's passes cost more than parsing
+        yield from pool.map(partial(_work, setup), jobs_list, chunksize=chunk)
+
+
+def _work(setup: FileSetup, job: tuple[Path, str]) -> WorkerReply:
+    """One file's outcome in a worker, sent back as its cache encoding when it has one: the worker encodes it
+    for the cache anyway, and the main process decodes that JSON in less than half the time unpickling the
+    objects takes (and the worker skips pickling them), which counts on a cold run of a big bank."""
+    outcome, text, digest, signature = check_path(job[0], job[1], setup, setup.cache(), True)
+    # a finding's proposed fix is no part of the encoding: outcomes with fixes (a --fix run) travel whole
+    whole = text is None or any(f.fix is not None for f in outcome.findings)
+    return (outcome if whole else text), digest, signature   # type: ignore[return-value]
+
+
+def _serial(todo: list[tuple[int, Path, str]], setup: FileSetup, cache: Cache | None) -> Iterator[WorkerReply]:
+    for _, path, display in todo:
+        outcome, _, digest, signature = check_path(path, display, setup, cache)
+        yield outcome, digest, signature
+
+
+def _keep_bank(result: Batch, cache: Cache, before: Sequence[str] | None) -> None:
+    """The bank findings of exactly the files ``before`` and these, if a run before this one stored them, and where
+    to store them; nothing when ``before`` is None or a file has no digest (its content is unknown)."""
+    if before is None or any(d is None for d in result.digests):
+        return
+    name = Cache.bank_name([*before, *result.digests])  # type: ignore[list-item]
+    result.bank = cache.get_bank(name)
+    result.store_bank = lambda found: cache.put_bank(name, found)
+
+
+def _digest_one(job: tuple[Path, str, Limits, tuple[Signature, str] | None]
+                ) -> tuple[str | None, int, Signature | None]:
+    path, display, limits, known = job   # known: the (signature, digest) an earlier run recorded
+    data, signature, _ = read_file(path, limits, known[0] if known else None)
+    if data is not None:
+        return Cache.digest(display, data), len(data), signature
+    if signature is not None and known is not None:
+        return known[1], signature[0], signature
+    return None, 0, None
+
+
+def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, jobs: int,
+             cache: Cache, record: bool = True) -> list[tuple[str | None, int]]:
+    """Content digest and size of every file. Threads suffice: reading and hashing release the GIL.
+
+    Like git's index, a file whose stat signature (size, mtime, ctime, inode, device) is unchanged since an
+    earlier run hashed it is not read again; only signatures older than that run by two seconds are trusted, so
+    an edit within the same clock tick is still seen. A fresh checkout (CI) changes every signature and hashes
+    every file.
+    """
+    started = time.time_ns()   # a signature is trusted next time only if it predates this by two seconds
+    # on Windows st_ctime is the creation time, which an edit does not change: every file is hashed there
+    known = cache.signatures() if os.name != "nt" else {}
+    jobs_list = [(path, display, limits, known.get(display)) for path, display in zip(files, displays)]
+    if jobs <= 1 or len(jobs_list) < 64:
+        results = [_digest_one(job) for job in jobs_list]
+    else:
+        from concurrent.futures import ThreadPoolExecutor  # threads: only for many files to hash
+
+        with ThreadPoolExecutor(jobs) as pool:
+            results = list(pool.map(_digest_one, jobs_list, chunksize=16))
+    seen = {display: (signature, digest) for display, (digest, _, signature) in zip(displays, results)
+            if signature is not None and digest is not None}
+    if record and seen != known:
+        cache.put_signatures(seen, started)
+    return [(digest, size) for digest, size, _ in results]
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+class _Progress:
+    """A one-line progress bar on a terminal, only for runs long enough to need one; never under CI or pre-commit."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.done, self.start = total, 0, time.monotonic()
+        self.enabled = enabled and total > 1 and sys.stderr.isatty() and not (
+            os.environ.get("CI") or os.environ.get("PRE_COMMIT") or os.environ.get("QLINT_NO_PROGRESS"))
+        self.last = 0.0
+
+    def step(self) -> None:
+        self.done += 1
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.start < 2.0 or now - self.last < 0.1:
+            return
+        self.last = now
+        width = 30
+        filled = int(width * self.done / self.total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} files")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.last:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
