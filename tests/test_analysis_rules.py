@@ -12,10 +12,11 @@ from qlint.analysis.run import DATA_RULE, analyze, bank_questions  # noqa: E402
 from qlint.config import Config, Settings, resolve_rules  # noqa: E402
 from qlint.finding import Severity  # noqa: E402
 from qlint.registry import load_registry  # noqa: E402
+from qlint.testing import assert_findings  # noqa: E402
 
 RULES = [r for r in load_registry() if isinstance(r, ResponseRule)]
-CASES = [(r.name, kind, i, text) for r in RULES for kind in ("failing", "passing")
-         for i, text in enumerate(getattr(r, kind))]
+CASES = [(r.name, kind, i, example) for r in RULES for kind in ("invalid", "valid")
+         for i, example in enumerate(getattr(r, kind))]
 
 
 def analyze_example(text: str, rule: str, tmp_path: Path):
@@ -33,12 +34,12 @@ def test_there_are_response_rules():
             "alpha-if-deleted", "response-data"} <= {r.name for r in RULES}
 
 
-@pytest.mark.parametrize("name,kind,index,text", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
-def test_response_rule_example(name, kind, index, text, tmp_path):
-    fired = [f for f in analyze_example(text, name, tmp_path).findings if f.rule == name]
-    if kind == "failing":
-        assert fired, f"{name}: failing example {index} did not fire:\n{text}"
-        assert all(f.line >= 1 and f.column >= 1 for f in fired)
+@pytest.mark.parametrize("name,kind,index,example", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
+def test_response_rule_example(name, kind, index, example, tmp_path):
+    fired = [f for f in analyze_example(example.text, name, tmp_path).findings if f.rule == name]
+    if kind == "invalid":   # fires, located, with the field and message the example states
+        assert example.message is not None, f"{name}: failing example {index} states no message"
+        assert_findings(example, fired, name)
     else:
         assert not fired, f"{name}: passing example {index} fired: {[f.message for f in fired]}"
 
@@ -59,7 +60,7 @@ def test_a_broken_response_rule_is_a_finding_not_a_crash(tmp_path):
         raise ZeroDivisionError("boom")
 
     broken = replace(rule, check=explode)
-    bank, responses = split_example(rule.failing[0])
+    bank, responses = split_example(rule.invalid[0].text)
     (tmp_path / "bank.yaml").write_text(bank)
     (tmp_path / "r.csv").write_text(responses)
     active = [ActiveRule(broken, rule.options(), Severity.INFO)]

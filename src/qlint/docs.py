@@ -41,7 +41,7 @@ def card_dict(rule: Rule) -> dict:
     return {
         "code": rule.code, "name": rule.name, "severity": str(rule.severity), "enabled": rule.enabled,
         "kind": rule.kind, "summary": rule.summary, "why": rule.why, "use_instead": rule.use_instead,
-        "failing": list(rule.failing), "passing": list(rule.passing), "options": _options(rule),
+        "failing": [e.text for e in rule.invalid], "passing": [e.text for e in rule.valid], "options": _options(rule),
         "notes": rule.notes, "accuracy": accuracy(rule), "fixable": rule.fixable, "fix_safety": fix_safety(rule),
     }
 
@@ -118,9 +118,9 @@ def card(rule: Rule) -> str:
     parts = [f"# {rule.name} ({rule.code})", "",
              f"Severity: {rule.severity}; {state}; checks {_SCOPE.get(rule.kind, 'files as they load')}.",
              "", "## What it does", rule.summary, "", "## Why is this bad?", rule.why, ""]
-    parts += ["## Example", "```yaml", rule.failing[0].rstrip(), "```", ""]
+    parts += ["## Example", "```yaml", rule.invalid[0].text.rstrip(), "```", ""]
     if rule.passing:
-        parts += ["## Use instead", rule.use_instead, "", "```yaml", rule.passing[0].rstrip(), "```", ""]
+        parts += ["## Use instead", rule.use_instead, "", "```yaml", rule.valid[0].text.rstrip(), "```", ""]
     else:
         parts += ["## Use instead", rule.use_instead, ""]
     opts = _options(rule)
