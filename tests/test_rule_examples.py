@@ -45,6 +45,13 @@ def test_every_failing_example_states_its_message_and_the_field_its_findings_nam
     assert not unstated, unstated
 
 
+def test_every_fix_a_rule_offers_on_its_examples_is_shown(registry):
+    """A failing example on which the rule offers a fix states what --fix makes of it: no fix goes unchecked."""
+    unshown = [f"{rule.name} #{index}" for rule in LINTED for index, example in enumerate(rule.invalid)
+               if example.fixed is None and any(f.fix is not None for f in lint_example(rule, example, registry=registry))]
+    assert not unshown, unshown
+
+
 def test_a_fixable_rule_is_one_whose_example_shows_its_fix(registry):
     for rule in RULES:
         assert rule.fixable == any(e.fixed is not None for e in rule.invalid), rule.name
