@@ -103,3 +103,14 @@ def test_fixable_is_derived_from_the_examples_and_must_agree_with_them():
     with pytest.raises(TypeError):
         _plugin(failing=(Valid(text),)).invalid   # a passing example among the failing ones
 
+
+
+def test_a_response_rule_runs_with_its_answers_and_a_form_rule_says_it_cannot():
+    pytest.importorskip("duckdb")
+    from qlint.rules import form_coverage, too_easy
+
+    assert_rule(too_easy.RULE)
+    with pytest.raises(AssertionError, match="the example states 'too hard'"):
+        check_example(too_easy.RULE, Invalid(too_easy.RULE.invalid[0].text, message="too hard"))
+    with pytest.raises(TypeError, match="is a form rule"):
+        lint_example(form_coverage.RULE, form_coverage.RULE.invalid[0])

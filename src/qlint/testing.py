@@ -13,10 +13,13 @@ A passing example (a string or a ``Valid``) must draw no finding from the rule. 
 ``Invalid``) must draw at least one, each with a line and a column, and each naming the ``field`` and containing the
 ``message`` fragment the example states; its ``fixed`` text, when stated, is what ``qlint check --fix`` makes of
 it with the rule's own fixes. The rule runs alongside qlint's default rules, as ``--extend-select`` turns it on, with
-the example's ``options`` and ``settings`` as a config would set them.
+the example's ``options`` and ``settings`` as a config would set them. A response rule's example holds its answers
+in ``# responses:`` lines (``qlint.analysis.rule.example`` writes them) and runs through ``qlint analyze``'s
+statistics, which need the analysis extra; a form rule's examples need a drawn form and are not run here.
 """
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -24,7 +27,7 @@ from pathlib import Path
 import yaml
 
 from qlint.config import Config, Settings, resolve_rules
-from qlint.finding import Finding
+from qlint.finding import Finding, Severity
 from qlint.fix import FixError, apply_fixes, fixable
 from qlint.pipeline import check_sources
 from qlint.registry import Registry, load_registry
@@ -75,11 +78,33 @@ def lint_example(rule: Rule, example: str | Valid, *, registry: Registry | None 
     registry = _registry(rule, registry)
     options = {**stated_options(example.text), **example.options}
     settings = Settings.model_validate({**example.settings, "rules": {rule.name: options}})
-    active = resolve_rules(Config(settings, Path.cwd(), None), registry, extend_select=[rule.name])
     source = example.text if text is None else text
+    if rule.kind == "response":
+        return _with_responses(rule, source, settings, registry)
+    if rule.kind == "form":
+        raise TypeError(f"{rule.name} is a form rule: its examples run with a drawn form (qlint check --form), "
+                        "which qlint.testing does not draw")
+    active = resolve_rules(Config(settings, Path.cwd(), None), registry, extend_select=[rule.name])
     found = check_sources([(example.path, source.encode("utf-8"))], active, limits=settings.limits,
                           all_rules=[r.name for r in registry])
     return [f for f in found if f.rule == rule.name]
+
+
+def _with_responses(rule: Rule, text: str, settings: Settings, registry: Registry) -> list[Finding]:
+    """A response rule's findings on an example that holds its bank and, in ``# responses:`` lines, the answers."""
+    # only a response rule's examples need the analysis extra (DuckDB): imported when one is run
+    from qlint.analysis.rule import split_example
+    from qlint.analysis.run import DATA_RULE, analyze, bank_questions
+
+    bank, responses = split_example(text)
+    with tempfile.TemporaryDirectory(prefix="qlint-example-") as folder:
+        (Path(folder) / "bank.yaml").write_text(bank, encoding="utf-8")
+        (Path(folder) / "responses.csv").write_text(responses, encoding="utf-8")
+        active = resolve_rules(Config(settings, Path(folder), None), registry, select=[rule.name])
+        severity = Severity.WARNING if rule.name == DATA_RULE[1] else None   # response-data is its findings
+        result = analyze(bank_questions([str(Path(folder) / "bank.yaml")]), [Path(folder) / "responses.csv"],
+                         active, severity)
+    return [f for f in result.findings if f.rule == rule.name]
 
 
 def _stated(expected: str | tuple[str, ...], count: int) -> tuple[str, ...]:
