@@ -7,12 +7,12 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-import yaml
 
 from qlint.cli import main
 from qlint.config import Config, Settings, resolve_rules
 from qlint.registry import load_registry
 from qlint.run.pipeline import check_sources
+from qlint.testing import stated_options as example_options  # noqa: F401  (the tests' name for it)
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
@@ -27,20 +27,6 @@ def lint_text(text: str, registry, select=None, extend=(), path="example.yaml", 
     config = Config(Settings(rules=options or {}), Path.cwd(), None)
     active = resolve_rules(config, registry, select=select, extend_select=extend)
     return check_sources([(path, text.encode("utf-8"))], active, all_rules=[r.name for r in registry])
-
-
-def example_options(text: str) -> dict:
-    """The options a rule's example states in its leading comment block (``# options:`` then the table as indented
-    YAML in comments), as a config would set them; {} when it states none."""
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "# options:":
-        return {}
-    body = []
-    for line in lines[1:]:
-        if not line.startswith("#  "):
-            break
-        body.append(line[1:])
-    return yaml.safe_load("\n".join(body)) or {}
 
 
 def question(stem: str, options: list[tuple[str, bool]], select: int = 1) -> str:

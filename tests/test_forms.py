@@ -11,15 +11,17 @@ import pytest
 import yaml
 from conftest import example_options
 
+from qlint.finding import Finding, Severity
 from qlint.formrule import split_example
 from qlint.registry import load_registry
+from qlint.testing import assert_findings
 
 ROOT = Path(__file__).resolve().parents[1]
 CLF = ROOT / "docs" / "examples" / "clf-c02-blueprint.yaml"
 CLF_BANK = ROOT / "tests" / "data" / "clf-c02" / "bank.yaml"
 FORM_RULES = [r for r in load_registry() if r.kind == "form"]
-CASES = [(r.name, kind, i, text) for r in FORM_RULES for kind in ("failing", "passing")
-         for i, text in enumerate(getattr(r, kind))]
+CASES = [(r.name, kind, i, example) for r in FORM_RULES for kind in ("invalid", "valid")
+         for i, example in enumerate(getattr(r, kind))]
 
 
 def _project(tmp_path: Path, bank: str, form: list[str] | str, options: dict | None = None) -> Path:
@@ -41,21 +43,22 @@ def _form_findings(run_cli, project: Path, *extra: str) -> tuple[int, list[dict]
     return code, [f for f in found if f["rule"].startswith("form-")], err
 
 
-@pytest.mark.parametrize("name,kind,index,text", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
-def test_form_rule_example(run_cli, tmp_path, name, kind, index, text):
-    bank, form = split_example(text)
-    project = _project(tmp_path, bank, form, example_options(text))
+@pytest.mark.parametrize("name,kind,index,example", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
+def test_form_rule_example(run_cli, tmp_path, name, kind, index, example):
+    bank, form = split_example(example.text)
+    project = _project(tmp_path, bank, form, example_options(example.text))
     _, found, _ = _form_findings(run_cli, project)
     fired = [f for f in found if f["rule"] == name]
-    if kind == "failing":
-        assert fired, f"{name}: failing example {index} did not fire"
+    if kind == "invalid":   # fires on the form, with the field and message the example states
+        assert example.message is not None, f"{name}: failing example {index} states no message"
+        assert_findings(example, [Finding(**{**f, "severity": Severity.parse(f["severity"])}) for f in fired], name)
         assert all(f["path"] == "form.yaml" for f in fired)
     else:
         assert not fired, f"{name}: passing example {index} fired: {[f['message'] for f in fired]}"
 
 
 def test_form_rules_are_listed_off_and_quiet_without_a_form(run_cli, tmp_path):
-    bank, _ = split_example(FORM_RULES[0].failing[0])
+    bank, _ = split_example(FORM_RULES[0].invalid[0].text)
     project = _project(tmp_path, bank, [])
     code, out, _ = run_cli("check", "--format", "json", cwd=project)
     assert not [f for f in json.loads(out)["findings"] if f["rule"].startswith("form-")]
@@ -66,7 +69,7 @@ def test_form_rules_are_listed_off_and_quiet_without_a_form(run_cli, tmp_path):
 
 def test_pairs_on_the_form_point_at_the_later_line(run_cli, tmp_path):
     rule = next(r for r in FORM_RULES if r.name == "form-conflict")
-    bank, _ = split_example(rule.failing[0])
+    bank, _ = split_example(rule.invalid[0].text)
     form = "name: Spring sitting\nquestions:\n  - wolverine-name\n  - storm-power\n  - wolverine-debut\n"
     project = _project(tmp_path, bank, form)
     code, found, _ = _form_findings(run_cli, project)
@@ -114,7 +117,7 @@ def test_a_form_against_the_clf_c02_blueprint(run_cli, tmp_path):
 
 def test_a_folder_is_a_form(run_cli, tmp_path):
     rule = next(r for r in FORM_RULES if r.name == "form-conflict")
-    bank, _ = split_example(rule.failing[0])
+    bank, _ = split_example(rule.invalid[0].text)
     project = _project(tmp_path, bank, [])
     (project / "forms" / "spring").mkdir(parents=True)
     questions = yaml.safe_load(bank)["questions"]
@@ -133,21 +136,21 @@ def test_a_folder_is_a_form(run_cli, tmp_path):
 ])
 def test_a_form_that_is_not_one_is_a_usage_error(run_cli, tmp_path, text, words):
     rule = next(r for r in FORM_RULES if r.name == "form-conflict")
-    project = _project(tmp_path, split_example(rule.failing[0])[0], text)
+    project = _project(tmp_path, split_example(rule.invalid[0].text)[0], text)
     code, _, err = run_cli("check", "--form", "form.yaml", cwd=project)
     assert code == 2 and words in err, err
 
 
 def test_a_missing_form_is_a_usage_error(run_cli, tmp_path):
     rule = next(r for r in FORM_RULES if r.name == "form-conflict")
-    project = _project(tmp_path, split_example(rule.failing[0])[0], [])
+    project = _project(tmp_path, split_example(rule.invalid[0].text)[0], [])
     code, _, err = run_cli("check", "--form", "nowhere.yaml", cwd=project)
     assert code == 2 and "no such form: nowhere.yaml" in err
 
 
 def test_pairs_of_a_rule_that_did_not_run_are_said_to_be_unchecked(run_cli, tmp_path):
     rule = next(r for r in FORM_RULES if r.name == "form-conflict")
-    project = _project(tmp_path, split_example(rule.failing[0])[0], ["wolverine-name", "wolverine-debut"])
+    project = _project(tmp_path, split_example(rule.invalid[0].text)[0], ["wolverine-name", "wolverine-debut"])
     code, found, err = _form_findings(run_cli, project, "--ignore", "enemy-items")
     assert found == [] and "enemy-items did not run: the form's pairs of it are not checked" in err
     shutil.rmtree(project / ".qlint_cache", ignore_errors=True)

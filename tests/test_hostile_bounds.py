@@ -54,9 +54,9 @@ def test_convergence_cue_is_linear_in_options():
 def test_convergence_cue_scores_unchanged_on_its_examples(registry):
     from conftest import lint_text
 
-    failing = lint_text(convergence_cue.RULE.failing[0], registry, select=["convergence-cue"])
+    failing = lint_text(convergence_cue.RULE.invalid[0].text, registry, select=["convergence-cue"])
     assert [(f.rule, f.field) for f in failing] == [("convergence-cue", "options[0].text")]
-    assert not lint_text(convergence_cue.RULE.passing[0], registry, select=["convergence-cue"])
+    assert not lint_text(convergence_cue.RULE.valid[0].text, registry, select=["convergence-cue"])
 
 
 # --- find_suppressions: one pass, every lone comment waits for the next content line --------------------------------
@@ -125,9 +125,9 @@ def test_rule_timeout_examples(registry):
     from qlint.rules import rule_timeout
 
     active = _active(registry, "ALL")
-    failing = check_file(load_text(rule_timeout.RULE.failing[0], "ex.yaml"), active, budget=0.0)
+    failing = check_file(load_text(rule_timeout.RULE.invalid[0].text, "ex.yaml"), active, budget=0.0)
     assert [f.rule for f in failing.findings] == ["rule-timeout"]
-    passing = check_file(load_text(rule_timeout.RULE.passing[0], "ex.yaml"), active)
+    passing = check_file(load_text(rule_timeout.RULE.valid[0].text, "ex.yaml"), active)
     assert not [f for f in passing.findings if f.rule == "rule-timeout"]
 
 

@@ -171,3 +171,22 @@ def test_patterns_too_large_together_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr("qlint.packs.re2.compile", bounded)
     with pytest.raises(PackError, match="house.yaml: rule 'house-pattern': its 2 patterns together are too large"):
         read_pack(_pattern_pack(tmp_path, "a", "b"))
+
+
+def test_a_pack_example_states_its_field_and_message_and_qlint_testing_checks_them(tmp_path):
+    from qlint.rule import Invalid
+    from qlint.testing import assert_rule
+
+    question = ("id: q\nstem: Which pytorch call frees cached memory?\noptions:\n"
+                "  - {text: torch.cuda.empty_cache(), correct: true, rationale: Correct.}\n"
+                "  - {text: gc.collect(), rationale: Incorrect.}\n")
+    pack = readme_pack().split("failing:\n")[0] + "failing:\n  - text: |\n" + \
+        "".join(f"      {line}\n" for line in question.splitlines()) + \
+        "    field: stem\n    message: 'use \"PyTorch\"'\n"
+    (tmp_path / "pack.yaml").write_text(pack, encoding="utf-8")
+    (rule,) = read_pack(tmp_path / "pack.yaml")
+    assert rule.invalid == (Invalid(question, field="stem", message='use "PyTorch"'),)
+    assert_rule(rule)
+    (tmp_path / "pack.yaml").write_text(pack.replace("field: stem", "field: options[0].text"), encoding="utf-8")
+    with pytest.raises(AssertionError, match="names field 'stem', the example states 'options\\[0\\].text'"):
+        assert_rule(read_pack(tmp_path / "pack.yaml")[0])

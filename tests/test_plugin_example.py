@@ -1,5 +1,6 @@
 """The README's plugin example, installed as a plugin: a bank rule with a per-question feature and its own cache
-encoding, written in one module, works cold and warm (from the cache) and runs its own examples."""
+encoding, written in one module, works cold and warm (from the cache), and the README's tests of it, written
+with qlint.testing, pass."""
 from __future__ import annotations
 
 import json
@@ -11,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from qlint.config import Config, Settings, resolve_rules
-from qlint.registry import load_registry
-from qlint.run.pipeline import check_sources
-
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
-def _example() -> str:
-    """The one Python block of the README that starts with the example module's file name."""
-    blocks = re.findall(r"```python\n(# my_rules/exact_duplicate_stem\.py\n.*?)```", README.read_text(), re.S)
-    assert len(blocks) == 1, "the README's plugin example is missing"
+def _block(name: str) -> str:
+    """The one Python block of the README that starts with this file name."""
+    blocks = re.findall(rf"```python\n(# {re.escape(name)}\n.*?)```", README.read_text(), re.S)
+    assert len(blocks) == 1, f"the README's {name} is missing"
     return blocks[0]
+
+
+def _example() -> str:
+    return _block("my_rules/exact_duplicate_stem.py")
 
 
 @pytest.fixture
@@ -84,15 +85,28 @@ def test_a_damaged_feature_is_recomputed_not_trusted(tmp_path, plugin):
     assert len(_check(bank, plugin)) == 1
 
 
-def test_the_example_passes_its_own_examples(plugin, monkeypatch):
+def test_the_examples_tests_pass_with_qlint_testing(plugin, monkeypatch):
+    """The README's test module for the rule, as a plugin author writes it: every test in it passes."""
+    site = plugin["PYTHONPATH"].split(os.pathsep)[0]
+    monkeypatch.syspath_prepend(site)
+    module: dict = {}
+    exec(compile(_block("tests/test_exact_duplicate_stem.py"), "test_exact_duplicate_stem.py", "exec"), module)
+    tests = [value for name, value in module.items() if name.startswith("test_")]
+    assert len(tests) == 2
+    for test in tests:
+        test()
+
+
+def test_qlint_testing_fails_the_example_on_what_it_does_not_show(plugin, monkeypatch):
     site = plugin["PYTHONPATH"].split(os.pathsep)[0]
     monkeypatch.syspath_prepend(site)
     from my_rules.exact_duplicate_stem import RULE
 
-    registry = load_registry()
-    registry.add(RULE, "test")
-    active = resolve_rules(Config(Settings(), Path.cwd(), None), registry, select=[RULE.name])
-    for text in RULE.passing:
-        assert not check_sources([("example.yaml", text.encode())], active)
-    for text in RULE.failing:
-        assert [f.rule for f in check_sources([("example.yaml", text.encode())], active)] == [RULE.name]
+    from qlint.testing import Invalid, assert_rule
+
+    (failing,) = RULE.invalid
+    assert failing.field == "stem" and failing.message
+    with pytest.raises(AssertionError, match="finding 1 names field 'stem', the example states 'options'"):
+        assert_rule(RULE, valid=[], invalid=[Invalid(failing.text, field="options")])
+    with pytest.raises(AssertionError, match="fired on a passing example"):
+        assert_rule(RULE, valid=[failing.text], invalid=[])

@@ -1,38 +1,30 @@
-"""Every rule's own examples, run through the real loader and engine: failing ones fire, passing ones do not.
+"""Every rule's own examples, run through the real loader, engine and --fix (a response rule's through the statistics
+of its answers) by ``qlint.testing``, the helper plugin authors use: passing ones draw nothing, failing ones fire with the field and message they state, and a stated fixed
+text is what --fix makes of them.
 
 The examples are also what `qlint rule NAME` and the docs show, so a rule cannot drift from its documentation.
 """
 from __future__ import annotations
 
 import pytest
-from conftest import example_options, lint_text
 
 from qlint.registry import load_registry
+from qlint.testing import check_example, lint_example
 
 RULES = list(load_registry())
-EXAMPLE_PATHS = {"unsupported-question": "example.gift", "rationales-not-held": "example.gift",
-                 "import-hazard": "example.gift"}
-# response rules' examples need their response data (tests/test_analysis_rules.py runs them with it), form rules'
-# examples their form (tests/test_forms.py)
-LINTED = [r for r in RULES if r.kind not in ("response", "form")]
-CASES = [(r.name, "failing", i, text) for r in LINTED for i, text in enumerate(r.failing)] + \
-        [(r.name, "passing", i, text) for r in LINTED for i, text in enumerate(r.passing)]
-# rule-timeout's failing example fires only under a tiny rule-time-budget: test_hostile_bounds.py runs it so
-CASES = [c for c in CASES if c[:2] != ("rule-timeout", "failing")]
+# a form rule's examples need a drawn form: tests/test_forms.py runs them through `check --form`, and checks what they
+# state with qlint.testing.assert_findings; a response rule's run with their answers, which need DuckDB
+LINTED = [r for r in RULES if r.kind != "form"]
+CASES = [(r, True, i, e) for r in LINTED for i, e in enumerate(r.invalid)] + \
+        [(r, False, i, e) for r in LINTED for i, e in enumerate(r.valid)]
 
 
-@pytest.mark.parametrize("name,kind,index,text", CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in CASES])
-def test_rule_example(name, kind, index, text, registry):
-    # a rule about other bank formats shows its examples in one of them
-    findings = lint_text(text, registry, extend=[name], path=EXAMPLE_PATHS.get(name, "example.yaml"),
-                         options={name: example_options(text)})
-    fired = [f for f in findings if f.rule == name]
-    if kind == "failing":
-        assert fired, f"{name}: failing example {index} did not fire:\n{text}"
-        for f in fired:
-            assert f.line >= 1 and f.column >= 1
-    else:
-        assert not fired, f"{name}: passing example {index} fired: {[f.message for f in fired]}"
+@pytest.mark.parametrize("rule,failing,index,example", CASES,
+                         ids=[f"{c[0].name}-{'failing' if c[1] else 'passing'}-{c[2]}" for c in CASES])
+def test_rule_example(rule, failing, index, example, registry):
+    if rule.kind == "response":
+        pytest.importorskip("duckdb")
+    check_example(rule, example, failing=failing, registry=registry)
 
 
 def test_every_rule_has_both_kinds_of_example():
@@ -40,6 +32,32 @@ def test_every_rule_has_both_kinds_of_example():
         assert rule.failing, rule.name
         assert rule.passing, rule.name
         assert rule.summary and rule.why and rule.use_instead, rule.name
+
+
+def test_every_failing_example_states_its_message_and_the_field_its_findings_name(registry):
+    """What an example shows is checked: each built-in failing example states a message fragment, and the field
+    wherever its findings name one (a file-level finding, such as a YAML syntax error, names none)."""
+    unstated = []
+    for rule in LINTED:
+        for index, example in enumerate(rule.invalid):
+            fields = [f.field for f in lint_example(rule, example, registry=registry)] if example.field is None else []
+            if example.message is None or (example.field is None and any(fields)):
+                unstated.append(f"{rule.name} #{index}")
+    assert not unstated, unstated
+
+
+def test_every_fix_a_rule_offers_on_its_examples_is_shown(registry):
+    """A failing example on which the rule offers a fix states what --fix makes of it: no fix goes unchecked."""
+    fixers = [r for r in LINTED if r.kind != "response"]   # a finding on response data has no fix
+    unshown = [f"{rule.name} #{index}" for rule in fixers for index, example in enumerate(rule.invalid)
+               if example.fixed is None and any(f.fix is not None for f in lint_example(rule, example, registry=registry))]
+    assert not unshown, unshown
+
+
+def test_a_fixable_rule_is_one_whose_example_shows_its_fix(registry):
+    for rule in RULES:
+        assert rule.fixable == any(e.fixed is not None for e in rule.invalid), rule.name
+    assert {r.name for r in RULES if r.fixable} == {"stray-whitespace", "option-order", "negative-stem"}
 
 
 def test_names_and_codes_unique():

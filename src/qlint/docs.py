@@ -8,7 +8,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from qlint.rule import Rule
+from qlint.rule import Invalid, Rule, Valid
 
 _SCOPE = {"question": "each question", "bank": "the whole bank",
           "response": "how people answered each question (qlint analyze, check --responses)",
@@ -41,9 +41,51 @@ def card_dict(rule: Rule) -> dict:
     return {
         "code": rule.code, "name": rule.name, "severity": str(rule.severity), "enabled": rule.enabled,
         "kind": rule.kind, "summary": rule.summary, "why": rule.why, "use_instead": rule.use_instead,
-        "failing": list(rule.failing), "passing": list(rule.passing), "options": _options(rule),
+        "failing": [e.text for e in rule.invalid], "passing": [e.text for e in rule.valid], "options": _options(rule),
         "notes": rule.notes, "accuracy": accuracy(rule), "fixable": rule.fixable, "fix_safety": fix_safety(rule),
+        "examples": {"failing": [_example_dict(e) for e in rule.invalid], "passing": [_example_dict(e) for e in rule.valid]},
     }
+
+
+def _example_dict(example: Valid) -> dict:
+    """What an example states, for ``qlint rule --format json``: its text and whatever else it says."""
+    out: dict = {"text": example.text, "path": example.path}
+    if example.options:
+        out["options"] = dict(example.options)
+    if example.settings:
+        out["settings"] = dict(example.settings)
+    if isinstance(example, Invalid):
+        for key in ("field", "message"):
+            value = getattr(example, key)
+            if value is not None:
+                out[key] = list(value) if isinstance(value, tuple) else value
+        if example.fixed is not None:
+            out["fixed"] = example.fixed
+    return out
+
+
+def _fenced(example: Valid, text: str | None = None) -> list[str]:
+    """An example as a fenced block: YAML for a YAML bank file, plain text for another format's."""
+    language = "yaml" if example.path.endswith((".yaml", ".yml")) else "text"
+    return [f"```{language}", (example.text if text is None else text).rstrip(), "```"]
+
+
+def _stated_config(example: Valid) -> list[str]:
+    """The config an example runs under, when it states one in code rather than in its own comments."""
+    pairs = [*example.settings.items(), *example.options.items()]
+    if not pairs:
+        return []
+    return ["Checked with " + ", ".join(f"`{key} = {json.dumps(value)}`" for key, value in pairs) + ".", ""]
+
+
+def _fix(rule: Rule) -> list[str]:
+    """The card's Fix: the first example that states its fixed text, before and after ``--fix``."""
+    shown = next((e for e in rule.invalid if e.fixed is not None), None)
+    if shown is None:
+        return []
+    if shown.text == rule.invalid[0].text:
+        return ["## Fix", "`qlint check --fix` rewrites the example above as:", *_fenced(shown, shown.fixed), ""]
+    return ["## Fix", "Before:", *_fenced(shown), "", "After `qlint check --fix`:", *_fenced(shown, shown.fixed), ""]
 
 
 def _num(row: dict, key: str) -> str:
@@ -118,9 +160,10 @@ def card(rule: Rule) -> str:
     parts = [f"# {rule.name} ({rule.code})", "",
              f"Severity: {rule.severity}; {state}; checks {_SCOPE.get(rule.kind, 'files as they load')}.",
              "", "## What it does", rule.summary, "", "## Why is this bad?", rule.why, ""]
-    parts += ["## Example", "```yaml", rule.failing[0].rstrip(), "```", ""]
+    first = rule.invalid[0]
+    parts += ["## Example", *_fenced(first), "", *_stated_config(first)]
     if rule.passing:
-        parts += ["## Use instead", rule.use_instead, "", "```yaml", rule.passing[0].rstrip(), "```", ""]
+        parts += ["## Use instead", rule.use_instead, "", *_fenced(rule.valid[0]), ""]
     else:
         parts += ["## Use instead", rule.use_instead, ""]
     opts = _options(rule)
@@ -129,6 +172,7 @@ def card(rule: Rule) -> str:
         for o in opts:
             parts.append(f"- `{o['name']}` (default `{o['default']}`): {o['description']}")
         parts.append("")
+    parts += _fix(rule)
     parts += _fix_safety(rule)
     parts += _accuracy_lines(accuracy(rule))
     if rule.notes:

@@ -22,6 +22,9 @@ literals joined by ``\\s+``, with one-character lookarounds for word edges, and 
 cannot backtrack more than linearly.
 
 ``scope`` picks the texts: stem, options, keys, distractors, rationales, explanation.
+A failing example is the question's YAML, or ``{text: ..., field: ..., message: ...}`` stating the field the finding
+names and a fragment of its message (each a string, or a list with one entry per finding), checked like a Python
+rule's ``Invalid``.
 Packs are validated on load; an unknown key is a configuration error with a did-you-mean.
 """
 from __future__ import annotations
@@ -40,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from qlint.files import read_regular
 from qlint.finding import Severity
 from qlint.language.patterns import check_pattern_safety
-from qlint.rule import NoOptions, QuestionRule, Violation
+from qlint.rule import Invalid, NoOptions, QuestionRule, Violation
 from qlint.wording import kebab, validation_message
 
 if TYPE_CHECKING:
@@ -70,6 +73,19 @@ class ExcusedPattern(BaseModel):
     unless_others: tuple[str, ...] = Field(min_length=1)
 
 
+class PackExample(BaseModel):
+    """A failing example that states what it shows: the field its finding names and a fragment of its message."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    field: str | tuple[str, ...] | None = None
+    message: str | tuple[str, ...] | None = None
+
+    def invalid(self) -> Invalid:
+        return Invalid(self.text, field=self.field, message=self.message)
+
+
 class PackRule(BaseModel):
     """One declarative rule as written in a pack file."""
 
@@ -94,7 +110,7 @@ class PackRule(BaseModel):
     accuracy: dict[str, float | int | str] | None = None
     notes: str = ""
     passing: tuple[str, ...] = ()
-    failing: tuple[str, ...] = Field(min_length=1)
+    failing: tuple[str | PackExample, ...] = Field(min_length=1)
 
     @model_validator(mode="after")
     def _kind_fields(self) -> PackRule:
@@ -266,7 +282,8 @@ def to_rule(spec: PackRule, shipped: bool = False) -> QuestionRule:
     return QuestionRule(
         code=spec.code, name=spec.name, summary=spec.summary, why=spec.why, use_instead=spec.use_instead,
         severity=Severity.parse(spec.severity), enabled=spec.enabled, passing=spec.passing,
-        failing=spec.failing, check=partial(_check, spec, compiled), notes=spec.notes,
+        failing=tuple(e if isinstance(e, str) else e.invalid() for e in spec.failing),
+        check=partial(_check, spec, compiled), notes=spec.notes,
         accuracy=dict(spec.accuracy) if spec.accuracy else None,
     )
 

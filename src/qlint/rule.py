@@ -7,8 +7,8 @@ resolves positions from the loader's source map.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -77,6 +77,54 @@ class BankViolation:
     at: tuple[str, int] | None = None
 
 
+@dataclass(frozen=True)
+class Valid:
+    """An example the rule must pass: a file's ``text``, read as ``path`` (its suffix picks the format), under
+    ``options`` (the rule's own table, as ``[tool.qlint.rules.NAME]`` sets it; an example may instead state them in a
+    leading ``# options:`` comment block) and ``settings`` (the config's other keys, e.g. ``rule-time-budget``).
+
+    A plain string in ``passing`` is ``Valid(text)``."""
+
+    text: str
+    _: KW_ONLY
+    options: Mapping[str, Any] = field(default_factory=dict, hash=False)   # a rule, and so its examples, hash
+    settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    path: str = "example.yaml"
+
+
+@dataclass(frozen=True)
+class Invalid(Valid):
+    """An example the rule must fire on, and what it must say (Fixit's ``Invalid``, sqlfluff's ``fail_str``).
+
+    ``field`` is the field each finding names and ``message`` a fragment each finding's message contains: a string
+    holds for every finding, a tuple lists the findings one by one in the order qlint reports them (so it fixes
+    their number too; None in a field tuple is a finding about the file, which names no field). ``fixed``, when
+    given, is the whole text after ``qlint check --fix`` with this rule's fixes alone: stating it on any example
+    makes the rule ``fixable``. Unstated parts are not checked; a plain string in ``failing`` is ``Invalid(text)``."""
+
+    field: str | tuple[str | None, ...] | None = None   # in a tuple, None is a finding about the file, not a field
+    message: str | tuple[str, ...] | None = None
+    fixed: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, kinds in (("field", (str, type(None))), ("message", (str,))):
+            stated = getattr(self, name)
+            if isinstance(stated, tuple) and (not stated or not all(isinstance(s, kinds) for s in stated)):
+                raise ValueError(f"an example's {name} is a string or a non-empty tuple of strings")
+
+
+def as_valid(example: str | Valid) -> Valid:
+    return example if isinstance(example, Valid) else Valid(example)
+
+
+def as_invalid(example: str | Invalid) -> Invalid:
+    if isinstance(example, Invalid):
+        return example
+    if isinstance(example, Valid):   # a passing example among the failing ones is a mistake, not a conversion
+        raise TypeError("a failing example is a string or an Invalid")
+    return Invalid(example)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Rule:
     """Metadata shared by every rule; subclasses add the check."""
@@ -86,12 +134,13 @@ class Rule:
     summary: str
     why: str
     use_instead: str
-    passing: tuple[str, ...]
-    failing: tuple[str, ...]
+    passing: tuple[str | Valid, ...]
+    failing: tuple[str | Invalid, ...]
     severity: Severity = Severity.WARNING
     enabled: bool = True
     options: type[RuleOptions] = NoOptions
-    fixable: bool = False
+    # derived from the examples (a failing one states its ``fixed`` text); stating it must agree with them
+    fixable: bool | None = None
     fix_safety: str = ""   # what the fix changes and why that keeps the question's meaning (the card's Fix safety)
     notes: str = ""
     accuracy: dict[str, Any] | None = field(default=None, compare=False)
@@ -103,6 +152,23 @@ class Rule:
             raise ValueError(f"rule code {self.code!r} is not like Q101")
         if not self.failing:
             raise ValueError(f"rule {self.name} has no failing example")
+        shown = any(example.fixed is not None for example in self.invalid)
+        if self.fixable is None:
+            object.__setattr__(self, "fixable", shown)
+        elif self.fixable != shown:
+            raise ValueError(f"rule {self.name} says fixable={self.fixable} but "
+                             + ("no failing example states its fixed text" if self.fixable else
+                                "a failing example states a fixed text"))
+
+    @property
+    def valid(self) -> tuple[Valid, ...]:
+        """The passing examples, each as a ``Valid``."""
+        return tuple(as_valid(example) for example in self.passing)
+
+    @property
+    def invalid(self) -> tuple[Invalid, ...]:
+        """The failing examples, each as an ``Invalid``."""
+        return tuple(as_invalid(example) for example in self.failing)
 
     @property
     def kind(self) -> str:

@@ -56,9 +56,9 @@ def _descriptor(rule: Rule) -> dict:
     markdown = [f"**{rule.code} {rule.name}**: {rule.summary}", "", f"**Why is this bad?** {rule.why}", "",
                 f"**Use instead:** {rule.use_instead}"]
     if rule.failing:
-        markdown += ["", "**Example:**", "", "```yaml", rule.failing[0].rstrip("\n"), "```"]
+        markdown += ["", "**Example:**", "", "```yaml", rule.invalid[0].text.rstrip("\n"), "```"]
     if rule.passing:
-        markdown += ["", "**Passes:**", "", "```yaml", rule.passing[0].rstrip("\n"), "```"]
+        markdown += ["", "**Passes:**", "", "```yaml", rule.valid[0].text.rstrip("\n"), "```"]
     markdown += ["", hint]
     return {
         "id": rule.code,

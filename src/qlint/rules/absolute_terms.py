@@ -7,7 +7,7 @@ from qlint.finding import Severity
 from qlint.language.terms import TermList, term_findings
 from qlint.language.wordlists import word_lists
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 TERMS = TermList(word_lists("absolute-terms"))
 
@@ -80,19 +80,23 @@ options:
   - {text: Writes are not always visible to other processes, rationale: Incorrect. The page cache is shared.}
   - {text: The file is locked until it is closed, rationale: Incorrect. fsync takes no lock.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: abs-bad
 stem: What does gradient checkpointing do to training?
 options:
   - {text: It recomputes activations during the backward pass, correct: true, rationale: Correct. That is the trade.}
   - {text: It always makes training faster, rationale: Incorrect. It adds compute.}
   - {text: It never changes peak memory, rationale: Incorrect. Lowering peak memory is its purpose.}
-""", """\
+""",
+        field=("options[1].text", "options[2].text"),
+        message=('option 2 uses the absolute term "always"', 'option 3 uses the absolute term "never"')), Invalid("""\
 id: abs-that-all
 stem: What does a learning-rate warmup do at the start of training?
 options:
   - {text: It raises the rate step by step over the first updates, correct: true, rationale: Correct. That is warmup.}
   - {text: It keeps the rate fixed at all times, rationale: Incorrect. The rate changes during warmup.}
   - {text: It ensures that all layers get the same gradient, rationale: Incorrect. Gradients differ by layer.}
-"""),
+""",
+        field=("options[1].text", "options[2].text"),
+        message=('option 2 uses the absolute term "all"', 'option 3 uses the absolute term "all"'))),
 )

@@ -10,7 +10,7 @@ from qlint.language.stems import CUE_STOPWORDS, cue_stem
 from qlint.language.wordlists import word_lists
 from qlint.language.words import short
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 _DATA = word_lists("all-of-the-above")
 _PHRASE = re.compile(LABEL + "(?P<phrase>" + "|".join(phrase_regex(p) for p in _DATA["phrases"]) + ")", re.I)
@@ -211,7 +211,7 @@ options:
   - {text: "1, 3, 2", rationale: Incorrect. Hastings came first.}
   - {text: "3, 2, 1", rationale: Incorrect. The Magna Carta came before the plague.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: aota-phrase
 stem: Which of these can carry an electric current?
 options:
@@ -219,7 +219,7 @@ options:
   - {text: salt water, rationale: Incorrect on its own. The others conduct too.}
   - {text: a graphite rod, rationale: Incorrect on its own. The others conduct too.}
   - {text: all of the above, correct: true, rationale: Correct. All three conduct.}
-""", """\
+""", field="options[3].text", message='option 4 is "all of the above", an all-of-the-above option'), Invalid("""\
 id: aota-both
 stem: Which molecules does the citric acid cycle produce?
 options:
@@ -227,7 +227,7 @@ options:
   - {text: FADH2, rationale: Incorrect on its own. NADH is made too.}
   - {text: Both A and B., correct: true, rationale: Correct. Both electron carriers are made.}
   - {text: glucose, rationale: Incorrect. Glucose is consumed upstream.}
-""", """\
+""", field="options[2].text", message='option 3 is "Both A and B.", an all-of-the-above option'), Invalid("""\
 id: aota-every-statement
 stem: "Which statements are true? (i) Water boils at 100 C at sea level (ii) Ice floats (iii) Steam is invisible"
 options:
@@ -235,7 +235,9 @@ options:
   - {text: (i) and (ii) only, rationale: Incorrect. (iii) is true too.}
   - {text: "(i), (ii) and (iii)", correct: true, rationale: Correct. All three are true.}
   - {text: (ii) and (iii) only, rationale: Incorrect. (i) is true too.}
-""", """\
+""",
+        field="options[2].text",
+        message='option 3 ("(i), (ii) and (iii)") names every listed statement, so it works as all-of-the-above'), Invalid("""\
 id: aota-all-of-them
 stem: Which of King Lear's daughters is sent away after she refuses to flatter her father?
 options:
@@ -243,7 +245,7 @@ options:
   - {text: Goneril, rationale: Incorrect. She flatters him.}
   - {text: Regan, rationale: Incorrect. She flatters him too.}
   - {text: All of them, rationale: Incorrect. Only Cordelia is banished.}
-""", """\
+""", field="options[3].text", message='option 4 is "All of them", an all-of-the-above option'), Invalid("""\
 id: aota-all-of-them-echoes-the-question
 stem: Which of these kings in Shakespeare's plays was not murdered by a rival for the throne?
 options:
@@ -251,5 +253,7 @@ options:
   - {text: King Duncan, rationale: Incorrect. Macbeth murders him.}
   - {text: King Hamlet, rationale: Incorrect. Claudius poisons him.}
   - {text: All of them were murdered by a rival for the throne., rationale: Incorrect. Lear was not.}
-"""),
+""",
+        field="options[3].text",
+        message='option 4 is "All of them were murdered by a rival for the throne.", an all-of-the-above option')),
 )

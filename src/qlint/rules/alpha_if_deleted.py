@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.responserule import ItemView, ResponseRule, SampleOptions, enough, example
-from qlint.rule import Violation
+from qlint.rule import Invalid, Violation
 
 
 class Options(SampleOptions):
@@ -32,7 +32,9 @@ RULE = ResponseRule(
     use_instead="Look at its option statistics: fix the key or the wording, or take it out of the scored total.",
     options=Options,
     check=check,
-    failing=(example("AAAA", _ROWS_NOISE, note="q4 runs against the other three"),),
+    failing=(Invalid(example("AAAA", _ROWS_NOISE, note="q4 runs against the other three"),
+        field="id",
+        message="the form is more reliable without this question"),),
     passing=(example("AAAA", _ROWS_GOOD),),
     notes="Runs only with response data. Silent on questions with fewer answers than `min-responses` and on forms "
           "of fewer than three questions.",

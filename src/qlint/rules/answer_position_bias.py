@@ -9,7 +9,7 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.language.chisquare import chi_square_uniform
-from qlint.rule import BankRule, BankViolation, RuleOptions
+from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -211,5 +211,10 @@ RULE = BankRule(
     check=check,
     publish=publish,
     passing=(_BALANCED, _SMALL_BALANCED),
-    failing=(_BIASED, _SMALL_QUIZ),
+    failing=(Invalid(_BIASED, field="options", message="keys of the 30 3-option questions sit at A 24, B 6, C 0"), Invalid(_SMALL_QUIZ,
+        field="options",
+        message=(
+            "12 4-option questions in a row have their key at A, starting here",
+            "keys of the 12 4-option questions sit at A 12, B 0, C 0, D 0",
+        ))),
 )

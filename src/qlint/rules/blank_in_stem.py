@@ -7,7 +7,7 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.language.wordlists import word_lists
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 _DATA = word_lists("blank-in-stem")
 _IGNORE = re.compile(r"_x[0-9A-Fa-f]{4}_")   # character escapes some exports leave in text
@@ -163,26 +163,26 @@ options:
   - {text: elated, rationale: Incorrect. Nothing in the entries is joyful.}
   - {text: angry, rationale: Incorrect. No one is blamed.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: bis-middle
 stem: The ________ is the part of the neuron that receives signals from other cells.
 options:
   - {text: dendrite, correct: true, rationale: Correct. Dendrites carry input toward the cell body.}
   - {text: axon, rationale: Incorrect. The axon carries output.}
   - {text: myelin sheath, rationale: Incorrect. It insulates the axon.}
-""", """\
+""", field="stem", message='the stem has a blank ("________") with text after it'), Invalid("""\
 id: bis-question-mark
 stem: "12 + ? x 3 = 24"
 options:
   - {text: '4', correct: true, rationale: Correct. 12 + 12 = 24.}
   - {text: '3', rationale: Incorrect. 12 + 9 = 21.}
   - {text: '6', rationale: Incorrect. 12 + 18 = 30.}
-""", """\
+""", field="stem", message='the stem uses "?" as a blank inside an expression'), Invalid("""\
 id: bis-what
 stem: Bats use echoes to find what in the dark?
 options:
   - {text: insects, correct: true, rationale: Correct. Echolocation locates prey.}
   - {text: water, rationale: Incorrect. Bats find water by other cues.}
   - {text: sunlight, rationale: Incorrect. There is none at night.}
-"""),
+""", field="stem", message='the stem uses "what" as a blank in the middle of a statement ("find what in")')),
 )

@@ -7,7 +7,7 @@ from pydantic import ConfigDict, Field
 from qlint.blueprint import Blueprint, Coverage, Row, coverage
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.rule import BankRule, BankViolation, RuleOptions
+from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
 from qlint.wording import plural
 
 
@@ -137,11 +137,17 @@ RULE = BankRule(
                     "The customer"),
                    ("2.1", "Who configures the security group of a virtual machine?", "The customer",
                     "The provider")),),
-    failing=(_bank(("1.1", "Which cloud benefit lets capacity follow demand?", "Elasticity", "Fixed capacity"),
+    failing=(Invalid(_bank(("1.1", "Which cloud benefit lets capacity follow demand?", "Elasticity", "Fixed capacity"),
                    ("1.1", "Which cloud benefit trades capital expense for variable expense?", "Pay as you go",
                     "Upfront purchase"),
                    ("1.1", "Which cloud benefit removes the need to guess capacity?", "Elastic scaling",
                     "Yearly planning"),
                    ("2.1", "Who patches the host operating system of a managed database?", "The provider",
-                    "The customer")),),
+                    "The customer")),
+        field="objective",
+        message=(
+            "domain '1' (Cloud Concepts) is 75% of the bank (3 of 4 questions that name a blueprint objective)",
+            "domain '2' (Security) is 25% of the bank (1 of 4 questions that name a blueprint objective)",
+            "objective '2.1' (Shared responsibility) of domain '2' has 1 question in the bank",
+        )),),
 )

@@ -7,7 +7,7 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.language.words import short
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 # a reference to an option or numbered statement: A, (b), II, (iv), 3, statement 2
 _REF = r"(?:(?i:statements?|options?|choices?|scenarios?)\s+)?\(?(?:[A-Ea-e]|[IVX]{1,4}|[ivx]{1,4}|[1-9])\)?(?![A-Za-z0-9])"
@@ -130,14 +130,19 @@ options:
   - {text: Kim and Ola, rationale: Incorrect. Ola runs the last leg.}
   - {text: Kim and Sam, rationale: Incorrect. Sam cannot run with Kim.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: co-roman
 stem: "Which are renewable? I. wind II. coal III. solar"
 options:
   - {text: I only, rationale: Incorrect. Solar is renewable too.}
   - {text: I and III only, correct: true, rationale: Correct. Coal is a fossil fuel.}
   - {text: II and III only, rationale: Incorrect. Coal is not renewable.}
-""", """\
+""",
+        field=("options[1].text", "options[2].text"),
+        message=(
+            'option 2 ("I and III only") is a combination of other options or statements (a K-type option)',
+            'option 3 ("II and III only") is a combination of other options or statements (a K-type option)',
+        )), Invalid("""\
 id: co-true-false
 stem: "Statement 1: every square is a rectangle. Statement 2: every rectangle is a square."
 options:
@@ -145,7 +150,9 @@ options:
   - {text: "True, False", correct: true, rationale: Correct. Only statement 1 holds.}
   - {text: "False, True", rationale: Incorrect. Statement 1 is true.}
   - {text: "False, False", rationale: Incorrect. Statement 1 is true.}
-""", """\
+""",
+        field="options",
+        message='options cross judgements about several statements (e.g. "True, False"): a K-type item'), Invalid("""\
 id: co-letters
 stem: Which of these are mammals?
 options:
@@ -153,21 +160,35 @@ options:
   - {text: (b) shark, rationale: Incorrect. Sharks are fish.}
   - {text: (c) bat, rationale: Incorrect on its own. Whales are mammals too.}
   - {text: both (a) and (c), correct: true, rationale: Correct. Whales and bats are mammals.}
-""", """\
+""",
+        field="options[3].text",
+        message='option 4 ("both (a) and (c)") is a combination of other options or statements (a K-type option)'), Invalid("""\
 id: co-capitalised
 stem: "Consider: I. wind is renewable. II. coal is renewable. III. tides are renewable. IV. peat is renewable."
 options:
   - {text: Only I and III, correct: true, rationale: Correct. Coal and peat are fossil fuels.}
   - {text: Both II and IV, rationale: Incorrect. Neither is renewable.}
   - {text: Statements I and II are true, rationale: Incorrect. Coal is not renewable.}
-""", """\
+""",
+        field=("options[0].text", "options[1].text", "options[2].text"),
+        message=(
+            'option 1 ("Only I and III") is a combination of other options or statements (a K-type option)',
+            'option 2 ("Both II and IV") is a combination of other options or statements (a K-type option)',
+            'option 3 ("Statements I and II are true") is a combination of other options or statements',
+        )), Invalid("""\
 id: co-matching
 stem: "Match each gas to its use: 1. helium 2. argon 3. neon. a. signs b. balloons c. welding"
 options:
   - {text: "1-b, 2-c, 3-a", correct: true, rationale: Correct. Helium lifts balloons and argon shields welds.}
   - {text: "1-a, 2-b, 3-c", rationale: Incorrect. Helium is not for signs.}
   - {text: "1-c, 2-a, 3-b", rationale: Incorrect. Argon is not for signs.}
-""", """\
+""",
+        field=("options[0].text", "options[1].text", "options[2].text"),
+        message=(
+            'option 1 ("1-b, 2-c, 3-a") is a combination of other options or statements (a K-type option)',
+            'option 2 ("1-a, 2-b, 3-c") is a combination of other options or statements (a K-type option)',
+            'option 3 ("1-c, 2-a, 3-b") is a combination of other options or statements (a K-type option)',
+        )), Invalid("""\
 id: co-option-texts
 stem: Which sources of energy are renewable?
 options:
@@ -175,5 +196,7 @@ options:
   - {text: solar, rationale: Incorrect on its own. Wind is renewable too.}
   - {text: coal, rationale: Incorrect. Coal is a fossil fuel.}
   - {text: wind and solar, correct: true, rationale: Correct. Both are renewable.}
-"""),
+""",
+        field="options[3].text",
+        message='option 4 ("wind and solar") is a combination of other options or statements (a K-type option)')),
 )

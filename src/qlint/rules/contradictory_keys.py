@@ -8,7 +8,7 @@ from qlint.items import BankItem
 from qlint.neardup.keyfacts import ENDORSED, MAX_GROUP, SAYS_RIGHT, SAYS_WRONG, Copy, Side, conflicts, copies_of, extract, \
     same_asks
 from qlint.model import Question
-from qlint.rule import BankRule, BankViolation, NoOptions
+from qlint.rule import BankRule, BankViolation, Invalid, NoOptions
 
 NAME = "contradictory-keys"
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -197,9 +197,11 @@ questions:
       - {text: It retransmits lost segments, rationale: Incorrect. It does.}
       - {text: It has no handshake, correct: true, rationale: Correct. It has a three-way handshake.}
 """),
-    failing=("questions:\n" + _COPY.format(id="logo-1", **_RIGHT)
+    failing=(Invalid("questions:\n" + _COPY.format(id="logo-1", **_RIGHT)
              + _COPY.format(id="logo-2", a="", b="", c="correct: true, ", ra="Incorrect. Variables swap data.",
-                            rb="Correct. It remaps colours.", rc="Incorrect. It fills regions."), """\
+                            rb="Correct. It remaps colours.", rc="Incorrect. It fills regions."),
+        field="options",
+        message=("is the key here but a distractor of question 'logo-2'", "this copy is probably the mis-keyed one")), Invalid("""\
 questions:
   - id: true-1
     stem: Which statement about TCP is true?
@@ -211,5 +213,10 @@ questions:
     options:
       - {text: It retransmits lost segments, correct: true, rationale: Incorrect.}
       - {text: It has no handshake, rationale: Correct.}
-"""),
+""",
+        field="options",
+        message=(
+            "so the question holds it true, but the key of question 'false-1'",
+            "so the question holds it false, but the key of question 'true-1'",
+        ))),
 )

@@ -8,7 +8,7 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.language.stems import content_stems
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 TOKEN = re.compile(r"[A-Za-z]+|\d+(?:\.\d+)?")
 
@@ -61,7 +61,7 @@ options:
   - {text: larger learning rate and warmup, rationale: Incorrect. Neither changes memory.}
   - {text: dropout and weight decay, rationale: Incorrect. Both are regularisers.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: cc-bad
 stem: Which settings give the lowest peak memory for this step?
 options:
@@ -69,5 +69,5 @@ options:
   - {text: 'fp32 weights, checkpointing', rationale: Incorrect. fp32 doubles weight memory.}
   - {text: 'bf16 weights, no offload', rationale: Incorrect. Activations are all stored.}
   - {text: fp8 activations only, rationale: Incorrect. fp8 activations are not supported here.}
-""",),
+""", field="options[0].text", message="the key (option 1) shares the most parts with the other options"),),
 )

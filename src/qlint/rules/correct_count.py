@@ -3,7 +3,7 @@ from collections.abc import Iterator
 
 from qlint.finding import Severity
 from qlint.model import Question
-from qlint.rule import NoOptions, QuestionRule, Violation
+from qlint.rule import Invalid, NoOptions, QuestionRule, Violation
 
 
 def check(question: Question, options: NoOptions) -> Iterator[Violation]:
@@ -53,18 +53,18 @@ options:
   - {text: A larger learning rate, rationale: 'Incorrect. It changes the update size, not memory.'}
   - {text: More DataLoader workers, rationale: Incorrect. Workers use host memory.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: cc-none
 stem: Which call frees the autograd graph of a logged loss?
 options:
   - {text: loss.item(), rationale: Correct. It returns a Python float.}
   - {text: loss.clone(), rationale: Incorrect. A clone keeps the graph.}
-""", """\
+""", field="options", message="no option is marked correct (set `correct: true` on the key)"), Invalid("""\
 id: cc-two
 stem: Which call frees the autograd graph of a logged loss?
 options:
   - {text: loss.item(), correct: true, rationale: Correct. It returns a Python float.}
   - {text: loss.detach().item(), correct: true, rationale: "Correct. Same value, no graph."}
   - {text: loss.clone(), rationale: Incorrect. A clone keeps the graph.}
-"""),
+""", field="options", message="2 options are marked correct; a single-answer question needs exactly one")),
 )

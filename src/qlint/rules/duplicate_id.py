@@ -5,7 +5,7 @@ from operator import attrgetter
 
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.rule import BankRule, BankViolation, NoOptions
+from qlint.rule import BankRule, BankViolation, Invalid, NoOptions
 
 _ID = attrgetter("id")
 
@@ -48,7 +48,7 @@ questions:
       - {text: The RNG states, correct: true, rationale: Correct. Masks come from the generators.}
       - {text: The loss history, rationale: Incorrect. Logs do not drive sampling.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 questions:
   - id: ckpt-001
     stem: Which state must a checkpoint keep so that Adam resumes exactly where it stopped?
@@ -60,5 +60,7 @@ questions:
     options:
       - {text: The RNG states, correct: true, rationale: Correct. Masks come from the generators.}
       - {text: The loss history, rationale: Incorrect. Logs do not drive sampling.}
-""",),
+""",
+        field="id",
+        message=("id 'ckpt-001' is also used at example.yaml:7", "id 'ckpt-001' is also used at example.yaml:2")),),
 )

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 _LABEL = re.compile(r"^\s*(?:\(?[A-Ha-h]\)\s*|[A-H]\.\s+)")
 _NUM = re.compile(r"^\s*([-+]?\$?\d[\d,]*(?:\.\d+)?|[-+]?\d+\s*/\s*\d+)\s*(%|[a-z/]{0,6})\s*$", re.I)
@@ -380,33 +380,35 @@ options:
   - {text: Save, rationale: Incorrect. It overwrites the current file.}
   - {text: Export, rationale: Incorrect. It writes another format.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: do-case
 stem: Which compound is common table salt?
 options:
   - {text: Sodium chloride, correct: true, rationale: Correct. NaCl.}
   - {text: sodium Chloride., rationale: Incorrect. The same compound.}
   - {text: Potassium iodide, rationale: Incorrect. It is added to iodised salt.}
-""", """\
+""",
+        field="options[1].text",
+        message="option 2 duplicates option 1 (identical once case, punctuation and articles are ignored)"), Invalid("""\
 id: do-number
 stem: What fraction of 8 is 4?
 options:
   - {text: 1/2, correct: true, rationale: Correct. 4 / 8 = 1/2.}
   - {text: '0.5', rationale: Incorrect as a separate answer. It equals 1/2.}
   - {text: 1/4, rationale: Incorrect. That is 2 / 8.}
-""", """\
+""", field="options[1].text", message="option 2 duplicates option 1 (the same number written differently)"), Invalid("""\
 id: do-filler
 stem: Which city is the capital of Canada?
 options:
   - {text: Ottawa, correct: true, rationale: Correct. It has been the capital since 1857.}
   - {text: It is called Ottawa., rationale: Incorrect. Same city.}
   - {text: Toronto, rationale: Incorrect. It is the largest city.}
-""", """\
+""", field="options[1].text", message="option 2 duplicates option 1 (one is the other plus filler words)"), Invalid("""\
 id: do-typo-in-a-copy
 stem: Where should the nightly backups be kept?
 options:
   - {text: in a versioned bucket in another region, correct: true, rationale: Correct. It survives a regional outage.}
   - {text: in a versoined bucket in another region, rationale: 'Incorrect as a separate answer. The same place, mistyped.'}
   - {text: on the database server itself, rationale: Incorrect. It fails with the server.}
-"""),
+""", field="options[1].text", message="option 2 duplicates option 1 (they differ only by a transposed-letter typo)")),
 )

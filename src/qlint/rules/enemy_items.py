@@ -10,7 +10,7 @@ from qlint.items import BankItem
 from qlint.model import Question
 from qlint.neardup.bankwords import decode_records, encode_records, gather
 from qlint.neardup.giveaway import extract
-from qlint.rule import BankRule, BankViolation, RuleOptions
+from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
 
 NAME = "enemy-items"
 _WHERE = {"stem": "stem", "explanation": "explanation", "options": "keyed option"}
@@ -143,7 +143,12 @@ questions:
       - {text: Amazon SNS, correct: true, rationale: Correct.}
       - {text: Amazon SQS, rationale: Incorrect. It queues messages.}
 """),
-    failing=(_PAIR % "Wolverine's real name is James Howlett, though he goes by Logan.", """\
+    failing=(Invalid(_PAIR % "Wolverine's real name is James Howlett, though he goes by Logan.",
+        field=("options", "stem"),
+        message=(
+            "the key 'James Howlett' is stated in the stem of question 'wolverine-debut'",
+            "this question's stem states 'James Howlett', the key of question 'wolverine-name'",
+        )), Invalid("""\
 # options:
 #   fields: [stem, options, explanation]
 questions:
@@ -158,5 +163,10 @@ questions:
     options:
       - {text: Lower memory use, correct: true, rationale: Correct.}
       - {text: The same memory use, rationale: Incorrect.}
-"""),
+""",
+        field=("options", "explanation"),
+        message=(
+            "the key 'torch.cuda.empty_cache()' is stated in the explanation of question 'after-empty-cache'",
+            "this question's explanation states 'torch.cuda.empty_cache()', the key of question 'empty-cache'",
+        ))),
 )

@@ -8,7 +8,7 @@ from qlint.finding import Severity
 from qlint.language.stems import CUE_STOPWORDS, cue_stem
 from qlint.language.words import CODE_SPAN, WORD
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 
 class Options(RuleOptions):
@@ -54,12 +54,12 @@ options:
   - {text: Its weight, rationale: Incorrect. ReLU has no weight.}
   - {text: Nothing, rationale: Incorrect. The backward pass needs the mask.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: ei-bad
 stem: In the backward pass of a ReLU, which tensor does the ReLU save for its backward pass?
 options:
   - {text: Its output, correct: true, rationale: Correct. The mask is derived from it.}
   - {text: Its weight, rationale: Incorrect. ReLU has no weight.}
   - {text: Nothing, rationale: Incorrect. The backward pass needs the mask.}
-""",),
+""", field="stem", message='the stem repeats "backward", "pass", "ReLU"'),),
 )

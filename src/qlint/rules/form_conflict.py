@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from qlint.finding import Severity
 from qlint.formrule import FormRule, FormView, FormViolation
-from qlint.rule import NoOptions
+from qlint.rule import Invalid, NoOptions
 
 _WHAT = {"enemy-items": "gives the other away", "near-duplicate-stem": "is a near-duplicate of the other",
          "contradictory-keys": "contradicts the other's key"}
@@ -52,5 +52,6 @@ RULE = FormRule(
            "run (one ignored) contributes none, and the run says so."),
     check=check,
     passing=(_BANK + "# form: [wolverine-name, storm-power]\n",),
-    failing=(_BANK + "# form: [wolverine-name, wolverine-debut, storm-power]\n",),
+    failing=(Invalid(_BANK + "# form: [wolverine-name, wolverine-debut, storm-power]\n",
+        message="question 'wolverine-debut' and question 'wolverine-name' (line 1) are both on this form"),),
 )

@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 from qlint.blueprint import Blueprint, coverage
 from qlint.finding import Severity
 from qlint.formrule import FormRule, FormView, FormViolation
-from qlint.rule import RuleOptions
+from qlint.rule import Invalid, RuleOptions
 from qlint.wording import plural
 
 
@@ -91,5 +91,9 @@ RULE = FormRule(
     options=Options,
     check=check,
     passing=(_BANK + "# form: [c1, c2, s1, s2]\n",),
-    failing=(_BANK + "# form: [c1, c2, c3, c4, s1, s2]\n", _BANK + "# form: [c1, s1, s9]\n"),
+    failing=(Invalid(_BANK + "# form: [c1, c2, c3, c4, s1, s2]\n",
+        message=(
+            "domain '1' has 4 questions on this form of 6 (67%)",
+            "domain '2' has 2 questions on this form of 6 (33%)",
+        )), Invalid(_BANK + "# form: [c1, s1, s9]\n", message="the form lists question 's9', which is not in the bank")),
 )

@@ -21,7 +21,7 @@ from qlint.language.grammar import DETERMINERS, form, is_plural, noun_head, star
 from qlint.language.phrases import is_meta
 from qlint.language.words import MARKUP, WORD, is_numeric
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 _BLANK = r"\s*(?:\.{3}|…|_+)?\s*"
 # the lead-in ends in the article, or asks for "a what?"; lower case only: "... of vitamin A" is no article
@@ -381,40 +381,40 @@ options:
   - {text: add more data, rationale: Incorrect. Data does not fix an overflow.}
   - {text: restart the job, rationale: Incorrect. It fails again at the same step.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: gc-bad
 stem: The profiler view that shows kernels on a timeline per CUDA stream is an
 options:
   - {text: execution trace, correct: true, rationale: Correct. The trace has one row per stream.}
   - {text: table of operators, rationale: Incorrect. It aggregates time per operator.}
   - {text: memory snapshot, rationale: 'Incorrect. It shows allocations, not kernels.'}
-""", """\
+""", field="options[1].text", message='the stem ends in "an" but option 2 starts with a consonant sound'), Invalid("""\
 id: gc-number
 stem: Which of the following is a way to overlap data transfer with compute?
 options:
   - {text: pinned host memory with a second stream, correct: true, rationale: Correct. Copies run async.}
   - {text: larger batches, rationale: 'Incorrect. They change the work, not the overlap.'}
   - {text: more epochs, rationale: Incorrect. They repeat the work.}
-""", """\
+""", field="options[1].text", message="the stem asks for one thing but option 2 is plural"), Invalid("""\
 id: gc-article-mix
 stem: Which tool is used to find the slowest kernel in a training step?
 options:
   - {text: a profiler, correct: true, rationale: Correct. It times each kernel.}
   - {text: debugger, rationale: Incorrect. It steps through code without timing it.}
   - {text: linter, rationale: Incorrect. It reads source code only.}
-""", """\
+""", field="options[0].text", message="option 1 has an article while other options do not"), Invalid("""\
 id: gc-where-adjective
 stem: Where should a long training job write its checkpoints?
 options:
   - {text: shared storage, correct: true, rationale: Correct. It outlives the node.}
   - {text: local disk, rationale: Incorrect. It is lost when the node is reclaimed.}
   - {text: expensive, rationale: Incorrect. A price is no place.}
-""", """\
+""", field="options[2].text", message="the stem asks for a place or a person but option 3 is an adjective"), Invalid("""\
 id: gc-verb-blank-noun
 stem: When the loss turns NaN in mixed precision, a careful engineer should what?
 options:
   - {text: lower the learning rate, correct: true, rationale: Correct. Large steps overflow in fp16.}
   - {text: gradients, rationale: Incorrect. A noun does not complete 'should'.}
   - {text: restart the job, rationale: Incorrect. It fails again at the same step.}
-"""),
+""", field="options[1].text", message="the stem's blank takes a verb but option 2 is a noun phrase")),
 )

@@ -8,7 +8,7 @@ from qlint.finding import Severity
 from qlint.language.grammar import form
 from qlint.language.phrases import is_meta
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 
 class Options(RuleOptions):
@@ -61,7 +61,7 @@ options:
   - {text: fp8 e4m3, rationale: Incorrect. It has 4 exponent bits.}
   - {text: int8, rationale: Incorrect. It is an integer format.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: id-bad
 stem: Which precision format keeps the exponent range of fp32?
 options:
@@ -69,5 +69,5 @@ options:
   - {text: fp16, rationale: Incorrect. It has 5 exponent bits.}
   - {text: FP16, rationale: Incorrect. It has 5 exponent bits.}
   - {text: int8, rationale: Incorrect. It is an integer format.}
-""",),
+""", field="options[2].text", message="option 3 repeats option 2"),),
 )

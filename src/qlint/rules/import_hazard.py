@@ -1,7 +1,7 @@
 """import-hazard: a construct qlint reads, but the LMS the format comes from imports differently, losing questions."""
 from qlint.finding import Severity
 from qlint.problems import IMPORT_HAZARD
-from qlint.rule import LoaderRule
+from qlint.rule import Invalid, LoaderRule, Valid
 
 RULE = LoaderRule(
     code=IMPORT_HAZARD.code,
@@ -14,13 +14,13 @@ RULE = LoaderRule(
          "never reaches the quiz, and nothing in the file looks wrong."),
     use_instead="Put a blank line after every `$CATEGORY:` line.",
     notes="Its examples are GIFT files.",
-    passing=("""\
+    passing=(Valid("""\
 $CATEGORY: $course$/top/Networks
 
 ::port-http:: Which TCP port does HTTP use by default? {=80 ~443 ~21}
-""",),
-    failing=("""\
+""", path="example.gift"),),
+    failing=(Invalid("""\
 $CATEGORY: $course$/top/Networks
 ::port-http:: Which TCP port does HTTP use by default? {=80 ~443 ~21}
-""",),
+""", path="example.gift", message="no blank line after $CATEGORY"),),
 )

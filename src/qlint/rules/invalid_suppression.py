@@ -1,7 +1,7 @@
 """invalid-suppression: a suppression without a reason or naming no known rule."""
 from qlint.finding import Severity
 from qlint.problems import INVALID_SUPPRESSION
-from qlint.rule import LoaderRule
+from qlint.rule import Invalid, LoaderRule
 
 RULE = LoaderRule(
     code=INVALID_SUPPRESSION.code,
@@ -19,7 +19,7 @@ options:
     rationale: Correct. Pinned host memory allows non-blocking copies.
   - text: drop_last=True  # qlint: ignore[missing-rationale] legacy item, rationale pending
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: sup-bad
 stem: Which setting lets a DataLoader copy batches to the GPU asynchronously?
 options:
@@ -27,7 +27,7 @@ options:
     correct: true
     rationale: Correct. Pinned host memory allows non-blocking copies.
   - text: drop_last=True  # qlint: ignore[missing-rationale]
-""", """\
+""", message="suppression needs a reason: # qlint: ignore[rule] reason"), Invalid("""\
 id: sup-typo
 stem: Which setting lets a DataLoader copy batches to the GPU asynchronously?
 options:
@@ -36,5 +36,5 @@ options:
     rationale: Correct. Pinned host memory allows non-blocking copies.
   - text: drop_last=True
     rationale: Incorrect. It only drops an incomplete final batch.
-"""),
+""", message="suppression names 'option-lenght', which is not a qlint rule")),
 )

@@ -5,7 +5,7 @@ from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.responserule import ItemView, ResponseRule, SampleOptions, enough, example
-from qlint.rule import Violation
+from qlint.rule import Invalid, Violation
 from qlint.wording import letter
 
 
@@ -53,7 +53,9 @@ RULE = ResponseRule(
     severity=Severity.ERROR,
     options=Options,
     check=check,
-    failing=(example("AAAB", _ROWS_MISKEYED, note="strong candidates choose C on q4; the bank says B"),),
+    failing=(Invalid(example("AAAB", _ROWS_MISKEYED, note="strong candidates choose C on q4; the bank says B"),
+        field="options[1].text",
+        message="likely mis-keyed: option C ('Answer C') behaves like the key"),),
     passing=(example("AAAB", _ROWS_GOOD),),
     notes="Runs only with response data (`qlint analyze`, `qlint check --responses`). Silent on questions with "
           "fewer answers than `min-responses`; the run's summary counts them.",

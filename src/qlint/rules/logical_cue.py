@@ -9,7 +9,7 @@ from qlint.language.grammar import form
 from qlint.language.phrases import is_meta
 from qlint.language.words import WORD
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 TIME_CLASH = (("next", re.compile(r"\b(?:before this|beforehand|earlier)\b", re.I)),
               ("before", re.compile(r"\b(?:afterwards|after this|next)\b", re.I)))
@@ -60,12 +60,12 @@ options:
   - {text: double the batch size, rationale: Incorrect. That raises memory further.}
   - {text: disable the profiler, rationale: Incorrect. The profiler did not cause the error.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: lc-bad
 stem: A run hit an out-of-memory error at step 1200. What should the engineer do next?
 options:
   - {text: take a memory snapshot around step 1200, correct: true, rationale: Correct. It shows what grew.}
   - {text: have lowered the batch size before this, rationale: Incorrect. The run has already failed.}
   - {text: disable the profiler, rationale: Incorrect. The profiler did not cause the error.}
-""",),
+""", field="options[1].text", message="option 2's time frame contradicts the stem (\"next\")"),),
 )

@@ -3,7 +3,7 @@ from collections.abc import Iterator
 
 from qlint.finding import Severity
 from qlint.model import Question
-from qlint.rule import NoOptions, QuestionRule, Violation
+from qlint.rule import Invalid, NoOptions, QuestionRule, Violation
 
 
 def check(question: Question, options: NoOptions) -> Iterator[Violation]:
@@ -30,12 +30,14 @@ options:
   - {text: bfloat16, correct: true, rationale: Correct. It has 8 exponent bits like fp32.}
   - {text: float16, rationale: Incorrect. It has only 5 exponent bits.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: mr-bad
 stem: Which precision format keeps the exponent range of fp32?
 options:
   - {text: bfloat16, correct: true, rationale: Correct. It has 8 exponent bits like fp32.}
   - text: float16
   - {text: int8, rationale: "   "}
-""",),
+""",
+        field=("options[1]", "options[2].rationale"),
+        message=("option 2 has no rationale", "option 3 has a blank rationale")),),
 )

@@ -8,7 +8,7 @@ from qlint.items import BankItem
 from qlint.model import Question
 from qlint.neardup.sameask import Answers, judged
 from qlint.neardup.stemkey import StemKey, answers_digest, decode_keys, encode_keys, option_digests, stem_key
-from qlint.rule import BankRule, BankViolation, RuleOptions, Store
+from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions, Store
 
 
 class Options(RuleOptions):
@@ -200,7 +200,7 @@ questions:
       - {text: Chemistry is examined on Monday., rationale: Incorrect. Biology must come before it.}
       - {text: Art is examined on Thursday., correct: true, rationale: Correct. One order allows it.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 questions:
   - id: nd-1
     stem: Which technique reduces activation memory at the cost of extra compute in the backward pass?
@@ -212,7 +212,12 @@ questions:
     options:
       - {text: Activation checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
       - {text: Mixed precision, rationale: Incorrect. It halves storage but adds no compute.}
-""", """\
+""",
+        field="stem",
+        message=(
+            "stem is 100% similar to question 'nd-2' at example.yaml:8, and their options differ",
+            "stem is 100% similar to question 'nd-1' at example.yaml:3, and their options differ",
+        )), Invalid("""\
 questions:
   - id: nd-renumbered-1
     stem: A train travels 120 km in 2 hours. What is its average speed?
@@ -226,7 +231,12 @@ questions:
       - {text: 60 km/h, correct: true, rationale: Correct. 120 / 2 = 60.}
       - {text: 240 km/h, rationale: Incorrect. That multiplies.}
       - {text: 122 km/h, rationale: Incorrect. That adds.}
-""", """\
+""",
+        field="stem",
+        message=(
+            "stem is 100% similar to question 'nd-renumbered-2' at example.yaml:9",
+            "stem is 100% similar to question 'nd-renumbered-1' at example.yaml:3",
+        )), Invalid("""\
 questions:
   - id: nd-copy
     stem: Which service keeps a record of every API call made in an account, for a later security audit?
@@ -240,7 +250,12 @@ questions:
       - {text: the audit trail, correct: true, rationale: Correct. It records each call.}
       - {text: the billing console, rationale: Incorrect. It shows costs.}
       - {text: the message queue, rationale: Incorrect. It passes messages on.}
-""", """\
+""",
+        field="stem",
+        message=(
+            "stem is 100% similar to question 'nd-copy-new-options' at example.yaml:9, and their options differ",
+            "stem is 100% similar to question 'nd-copy' at example.yaml:3, and their options differ",
+        )), Invalid("""\
 questions:
   - id: nd-key-1
     stem: Which planet has the shortest year of all the planets in the solar system?
@@ -254,5 +269,10 @@ questions:
       - {text: Venus, correct: true, rationale: Correct. Its year is 225 days.}
       - {text: Mercury, rationale: Incorrect. It orbits in 88 days.}
       - {text: Mars, rationale: Incorrect. Its year is 687 days.}
-""",),
+""",
+        field="stem",
+        message=(
+            "stem is 100% similar to question 'nd-key-2' at example.yaml:9, and their keys disagree: one",
+            "stem is 100% similar to question 'nd-key-1' at example.yaml:3, and their keys disagree: one",
+        )),),
 )

@@ -9,7 +9,7 @@ from qlint.finding import Severity
 from qlint.language.phrases import question_clause
 from qlint.language.wordlists import word_lists
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 _DATA = word_lists("negative-stem")
 _NEG = re.compile("|".join(_DATA["negations"]), re.I)
@@ -88,7 +88,6 @@ RULE = QuestionRule(
                  "capitalise or bold it."),
     options=Options,
     check=check,
-    fixable=True,
     fix_safety=("The fix writes the negative word of the stem in capitals (not -> NOT, except -> EXCEPT) and changes no "
                 "other character, so the question asks what it asked, with the negation harder to miss."),
     notes="Off by default: on six public banks of real questions, two reviewers agreed with 25 of 40 sampled findings (0.62); capitalised negatives (as item-writing guides allow), \"LEAST operational overhead\" (which asks for the best option) and negations that are part of the fact asked were judged no flaw or debatable. Turn it on to find negative stems to rewrite or capitalise. " + ("Only the clause that asks is read: the last sentence (trailing parenthetical notes dropped), narrowed to "
@@ -121,26 +120,34 @@ options:
   - {text: iron, rationale: Incorrect. It is solid at room temperature.}
   - {text: copper, rationale: Incorrect. It is solid at room temperature.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: ns-not
 stem: Which of the following is NOT a greenhouse gas?
 options:
   - {text: nitrogen, correct: true, rationale: Correct. N2 does not absorb infrared.}
   - {text: methane, rationale: Incorrect. It is a strong greenhouse gas.}
   - {text: carbon dioxide, rationale: Incorrect. It is the main one.}
-""", """\
+""", field="stem", message='the question is negatively worded ("NOT")'), Invalid("""\
 id: ns-except
 stem: All of the following are symptoms of dehydration EXCEPT
 options:
   - {text: dry mouth, rationale: Incorrect. It is a symptom.}
   - {text: dark urine, rationale: Incorrect. It is a symptom.}
   - {text: increased urine output, correct: true, rationale: Correct. Dehydration reduces urine output.}
-""", """\
+""", field="stem", message='the question is negatively worded ("EXCEPT")'), Invalid("""\
 id: ns-cannot
 stem: Plants need light for photosynthesis. Which organism cannot make its own food?
 options:
   - {text: a mushroom, correct: true, rationale: Correct. Fungi absorb food.}
   - {text: a fern, rationale: Incorrect. Ferns photosynthesise.}
   - {text: a moss, rationale: Incorrect. Mosses photosynthesise.}
-"""),
+""", field="stem", message='the question is negatively worded ("cannot")',
+        fixed="""\
+id: ns-cannot
+stem: Plants need light for photosynthesis. Which organism CANNOT make its own food?
+options:
+  - {text: a mushroom, correct: true, rationale: Correct. Fungi absorb food.}
+  - {text: a fern, rationale: Incorrect. Ferns photosynthesise.}
+  - {text: a moss, rationale: Incorrect. Mosses photosynthesise.}
+""")),
 )

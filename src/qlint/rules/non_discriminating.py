@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.responserule import ItemView, ResponseRule, SampleOptions, enough, example
-from qlint.rule import Violation
+from qlint.rule import Invalid, Violation
 
 
 class Options(SampleOptions):
@@ -37,7 +37,9 @@ RULE = ResponseRule(
     use_instead="Read the question with its option statistics: sharpen the stem, fix an arguable distractor, or retire it.",
     options=Options,
     check=check,
-    failing=(example("AAAA", _ROWS_FLAT, note="q4 is answered right as often by weak as by strong candidates"),),
+    failing=(Invalid(example("AAAA", _ROWS_FLAT, note="q4 is answered right as often by weak as by strong candidates"),
+        field="id",
+        message="does not separate strong from weak candidates"),),
     passing=(example("AAAA", _ROWS_GOOD),),
     notes="Runs only with response data. Silent on questions with fewer answers than `min-responses`, and when a "
           "distractor outdoes the key (likely-miskeyed speaks then).",

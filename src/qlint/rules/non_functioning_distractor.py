@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from pydantic import Field
 
 from qlint.responserule import ItemView, ResponseRule, SampleOptions, enough, example
-from qlint.rule import Violation
+from qlint.rule import Invalid, Violation
 
 
 class Options(SampleOptions):
@@ -32,7 +32,9 @@ RULE = ResponseRule(
     use_instead="Replace it with a mistake candidates really make, or drop it (three good options beat four weak ones).",
     options=Options,
     check=check,
-    failing=(example("AAA", [("AAA", 60), ("BBB", 30), ("CCC", 30), ("ADD", 30)], note="nobody chooses D on q1"),),
+    failing=(Invalid(example("AAA", [("AAA", 60), ("BBB", 30), ("CCC", 30), ("ADD", 30)], note="nobody chooses D on q1"),
+        field="options[3].text",
+        message="distractor D ('Answer D') does not function: nobody chose it, below 5%"),),
     passing=(example("AAA", [("AAA", 60), ("BBB", 30), ("CCC", 30), ("DDD", 30)]),),
     notes="Runs only with response data. Silent on questions with fewer answers than `min-responses`.",
 )

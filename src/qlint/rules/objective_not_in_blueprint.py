@@ -6,7 +6,7 @@ from pydantic import ConfigDict, Field
 from qlint.blueprint import Blueprint, spellings, targets
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.rule import BankRule, BankViolation, RuleOptions
+from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
 from qlint.wording import did_you_mean
 
 
@@ -77,7 +77,7 @@ questions:
       - {text: Elasticity, correct: true, rationale: Correct.}
       - {text: Fixed capacity, rationale: Incorrect.}
 """,),
-    failing=(_HEADER + """\
+    failing=(Invalid(_HEADER + """\
 questions:
   - id: q1
     objective: "1.21"
@@ -85,12 +85,12 @@ questions:
     options:
       - {text: The Well-Architected Framework, correct: true, rationale: Correct.}
       - {text: The Cloud Adoption Framework, rationale: Incorrect. It guides migration.}
-""", _HEADER + """\
+""", field="objective", message="objective '1.21' is not in the blueprint"), Invalid(_HEADER + """\
 questions:
   - id: q1
     stem: Which benefit lets capacity follow demand?
     options:
       - {text: Elasticity, correct: true, rationale: Correct.}
       - {text: Fixed capacity, rationale: Incorrect.}
-"""),
+""", field="id", message="the question has no `objective`: the blueprint's coverage cannot count it")),
 )

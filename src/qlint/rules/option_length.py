@@ -11,7 +11,7 @@ from qlint.finding import Severity
 from qlint.language.phrases import is_meta
 from qlint.language.words import is_code, is_numeric, is_title, plain, strip_code
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 
 class Options(RuleOptions):
@@ -172,20 +172,20 @@ options:
   - {text: Keeping every activation in pinned memory, rationale: Incorrect. That uses more memory.}
   - {text: Doubling the batch size, rationale: Incorrect. That needs more memory.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: ol-bad
 stem: Why does storing `loss` in a list every step make GPU memory grow?
 options:
   - {text: "Each stored loss is a tensor that still references its autograd graph, so every step's activations stay allocated on the GPU", correct: true, rationale: Correct. The graph holds activations.}
   - {text: The optimizer copies it, rationale: Incorrect. The optimizer never sees the list.}
   - {text: Lists are pinned, rationale: Incorrect. Lists live in ordinary host memory.}
-""", """\
+""", field="options[0].text", message="the key is the longest option by far"), Invalid("""\
 id: ol-pair
 stem: What does gradient checkpointing trade?
 options:
   - {text: Extra forward compute in exchange for storing fewer activations, correct: true, rationale: Correct. Activations are recomputed.}
   - {text: Accuracy for speed, rationale: Incorrect. The result is the same.}
-""", """\
+""", field="options[0].text", message="the key is the longest option by far"), Invalid("""\
 id: ol-two-keys
 stem: Which two settings make a data loader copy batches to the GPU faster? (Select two.)
 select: 2
@@ -194,5 +194,5 @@ options:
   - {text: Several worker processes that prepare the next batches in parallel, correct: true, rationale: Correct. The GPU waits less.}
   - {text: Shuffling, rationale: Incorrect. It changes the order only.}
   - {text: A smaller batch, rationale: Incorrect. It copies less per step but no faster.}
-"""),
+""", field="options[0].text", message="the 2 keys are the 2 longest options by far")),
 )

@@ -11,7 +11,7 @@ from qlint.language.numbers import quantity
 from qlint.language.wordlists import word_lists
 from qlint.language.words import short, words_in
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 
 class Options(RuleOptions):
@@ -101,7 +101,6 @@ RULE = QuestionRule(
     use_instead="List numeric options from smallest to largest, with the same unit and precision.",
     options=Options,
     check=check,
-    fixable=True,
     fix_safety=("The fix reorders the options, each with its `correct` flag and rationale, so the key stays the key and "
                 "every rationale stays with its option. It is offered only when every option is a plain quantity in one "
                 "unit, so that ascending order is certain, and never when the stem, the explanation or a rationale "
@@ -173,7 +172,7 @@ options:
   - {text: La septicémie a S. aureus, rationale: Incorrect. Unrelated.}
   - {text: To leave, rationale: Incorrect. The novice stays.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: oo-scrambled
 stem: A recipe needs 3 eggs per cake. How many eggs are needed for 7 cakes?
 options:
@@ -181,7 +180,16 @@ options:
   - {text: '21', correct: true, rationale: Correct. 3 x 7 = 21.}
   - {text: '14', rationale: Incorrect. That is 2 eggs per cake.}
   - {text: '28', rationale: Incorrect. That is 4 eggs per cake.}
-""", """\
+""", field="options", message="numeric options are not in ascending order (18, 21, 14, 28)",
+        fixed="""\
+id: oo-scrambled
+stem: A recipe needs 3 eggs per cake. How many eggs are needed for 7 cakes?
+options:
+  - {text: '14', rationale: Incorrect. That is 2 eggs per cake.}
+  - {text: '18', rationale: Incorrect. That is 6 cakes.}
+  - {text: '21', correct: true, rationale: Correct. 3 x 7 = 21.}
+  - {text: '28', rationale: Incorrect. That is 4 eggs per cake.}
+"""), Invalid("""\
 id: oo-units
 stem: How long does light from the Sun take to reach Earth?
 options:
@@ -189,12 +197,12 @@ options:
   - {text: about 8 minutes, correct: true, rationale: Correct. 1.5e8 km / 3e5 km/s is about 500 s.}
   - {text: about 8 hours, rationale: Incorrect. That is 60 times too long.}
   - {text: about 1 second, rationale: Incorrect. That is the Moon's distance.}
-""", """\
+""", field="options", message="numeric options are not in ascending order"), Invalid("""\
 id: oo-sentences
 stem: About how many people live in Canada?
 options:
   - {text: Canada has about 40 million people., correct: true, rationale: Correct. The 2023 estimate is about 40 million.}
   - {text: Canada has about 4 million people., rationale: Incorrect. That is ten times too few.}
   - {text: Canada has about 400 million people., rationale: Incorrect. That exceeds the US population.}
-"""),
+""", field="options", message="numeric options are not in ascending order")),
 )

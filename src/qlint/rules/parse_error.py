@@ -1,7 +1,7 @@
 """parse-error: a bank file that cannot be read as YAML."""
 from qlint.finding import Severity
 from qlint.problems import PARSE_ERROR
-from qlint.rule import LoaderRule
+from qlint.rule import Invalid, LoaderRule
 
 RULE = LoaderRule(
     code=PARSE_ERROR.code,
@@ -21,15 +21,15 @@ options:
   - text: The current CUDA device
     rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: broken-1
 stem: "An unclosed quote
 options:
   - text: One
-""", """\
+""", message="YAML syntax error: found unexpected end of stream"), Invalid("""\
 questions:
   - id: a
     stem: A list item with bad indentation?
    options: []
-"""),
+""", message="YAML syntax error: did not find expected '-' indicator")),
 )

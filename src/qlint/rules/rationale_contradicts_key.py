@@ -7,7 +7,7 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.language.verdicts import polarity
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 # in a negative item ("Which is NOT ...?", "Which statement is false?") a rationale may call the key's statement
 # wrong and a distractor's statement correct: the verdict is about the statement, not the option
@@ -76,18 +76,25 @@ options:
   - {text: methane, rationale: 'Correct. Methane is a greenhouse gas, so it is not the answer.'}
   - {text: water vapour, rationale: Incorrect choice. Water vapour traps heat.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: rck-key-called-wrong
 stem: What is the boiling point of water at sea level?
 options:
   - {text: 100 degrees Celsius, correct: true, rationale: Incorrect. Water boils at 90 degrees at sea level.}
   - {text: 90 degrees Celsius, rationale: Correct. This is the boiling point at sea level.}
-""", """\
+""",
+        field=("options[0].rationale", "options[1].rationale"),
+        message=(
+            "option 1 is marked correct but its rationale opens by calling it incorrect",
+            "option 2 is not marked correct but its rationale opens by calling it correct",
+        )), Invalid("""\
 id: rck-distractor-called-right
 stem: Who wrote Hamlet?
 options:
   - {text: Shakespeare, correct: true, rationale: "Correct, Shakespeare wrote it around 1600."}
   - {text: Marlowe, rationale: This is the correct answer; Marlowe wrote Hamlet.}
   - {text: Jonson, rationale: Incorrect. Jonson wrote Volpone.}
-"""),
+""",
+        field="options[1].rationale",
+        message="option 2 is not marked correct but its rationale opens by calling it correct")),
 )

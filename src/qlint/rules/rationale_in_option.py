@@ -8,7 +8,7 @@ from qlint.finding import Severity
 from qlint.language.wordlists import word_lists
 from qlint.language.words import CODE_SPAN
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 _DATA = word_lists("rationale-in-option")
 _URL = re.compile(r"\bhttps?://\S+|\bwww\.\S+\.\w{2,}", re.I)
@@ -279,68 +279,77 @@ options:
   - {text: A virtual machine. It does not scale to zero when idle., rationale: Incorrect. It bills while idle.}
   - {text: A data warehouse. It stores tables for analysis., rationale: Incorrect. It runs queries and no jobs.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: rio-verdict
 stem: What is the SI unit of force?
 options:
   - {text: newton (correct), correct: true, rationale: Correct. 1 N = 1 kg m/s^2.}
   - {text: joule, rationale: Incorrect. It is the unit of energy.}
   - {text: watt, rationale: Incorrect. It is the unit of power.}
-""", """\
+""", field="options[0].text", message='option 1 states its own verdict (e.g. "(correct)")'), Invalid("""\
 id: rio-comment
 stem: Which organ produces insulin?
 options:
   - {text: the pancreas, correct: true, rationale: Correct. Beta cells in the islets make it.}
   - {text: the liver. This is a common misconception because the liver stores glycogen., rationale: Incorrect. The liver responds to insulin.}
   - {text: the kidney, rationale: Incorrect. It filters blood.}
-""", """\
+""", field="options[1].text", message="option 2 comments on itself (why it is tempting or wrong)"), Invalid("""\
 id: rio-link
 stem: Which planet has the most known moons?
 options:
   - {text: Saturn. See https://example.org/moons for the count., correct: true, rationale: Correct. Saturn passed Jupiter in 2023.}
   - {text: Mars, rationale: Incorrect. It has two.}
   - {text: Venus, rationale: Incorrect. It has none.}
-""", """\
+""", field="options[0].text", message="option 1 contains a link"), Invalid("""\
 id: rio-tempting
 stem: Which service keeps a record of every API call in an account?
 options:
   - {text: the audit log service, correct: true, rationale: Correct. It records each call.}
   - {text: the metrics service. This sounds plausible because it collects data from every resource., rationale: 'Incorrect. It keeps numbers, not calls.'}
   - {text: the object store, rationale: Incorrect. It only holds what is written to it.}
-""", """\
+""", field="options[1].text", message="option 2 comments on itself (why it is tempting or wrong)"), Invalid("""\
 id: rio-who-picks
 stem: Which change stops a container from being killed for using too much memory?
 options:
   - {text: raise its memory limit, correct: true, rationale: Correct. The kill is the limit being enforced.}
   - {text: add a second replica. Teams often pick this because more replicas feel safer., rationale: Incorrect. Each replica has the same limit.}
   - {text: lower its CPU request, rationale: Incorrect. CPU does not cause the kill.}
-""", """\
+""", field="options[1].text", message="option 2 comments on itself (why it is tempting or wrong)"), Invalid("""\
 id: rio-which-wrong
 stem: Which record points a domain name at an IPv6 address?
 options:
   - {text: AAAA, correct: true, rationale: Correct. It holds an IPv6 address.}
   - {text: 'MX, which is wrong because it names a mail server', rationale: Incorrect. MX is for mail.}
   - {text: 'CNAME -- incorrect: it points at another name', rationale: Incorrect. A CNAME is an alias.}
-""", """\
+""",
+        field=("options[1].text", "options[2].text"),
+        message=(
+            'option 2 judges itself (", which is wrong because ...")',
+            'option 3 states its own verdict (e.g. "(correct)")',
+        )), Invalid("""\
 id: rio-if-true
 stem: Which account should hold the organisation's billing settings?
 options:
   - {text: the management account, correct: true, rationale: Correct. Billing is set there.}
   - {text: every member account. This would be dangerous if true., rationale: Incorrect. Billing is central.}
   - {text: a sandbox account, rationale: Incorrect. Sandboxes are for experiments.}
-""", """\
+""", field="options[1].text", message="option 2 comments on itself (why it is tempting or wrong)"), Invalid("""\
 id: rio-real-but-not-here
 stem: Which service lets a team replay a day of click events into a new analytics job?
 options:
   - {text: a stream with 24-hour retention, correct: true, rationale: Correct. Consumers can re-read the retained records.}
   - {text: 'a delivery stream. Delivery streams are a real service, but they do not keep records to replay in this scenario.', rationale: Incorrect. It only delivers.}
   - {text: a message queue, rationale: Incorrect. A read message is gone.}
-""", """\
+""",
+        field="options[1].text",
+        message="option 2 comments on itself (why it is tempting, or that it does not fit the question)"), Invalid("""\
 id: rio-why-it-attracts
 stem: Which control protects a web application from SQL injection?
 options:
   - {text: a web application firewall rule set, correct: true, rationale: Correct. It inspects request bodies.}
   - {text: 'a DDoS protection plan. Its name makes it look like the answer to any attack, so it draws candidates in.', rationale: Incorrect. It absorbs floods.}
   - {text: a private subnet, rationale: Incorrect. The application must stay reachable.}
-"""),
+""",
+        field="options[1].text",
+        message="option 2 comments on itself (why it is tempting, or that it does not fit the question)")),
 )

@@ -2,7 +2,7 @@
 missing-rationale error per option."""
 from qlint.finding import Severity
 from qlint.problems import RATIONALES_NOT_HELD
-from qlint.rule import LoaderRule
+from qlint.rule import Invalid, LoaderRule, Valid
 
 RULE = LoaderRule(
     code=RATIONALES_NOT_HELD.code,
@@ -19,10 +19,10 @@ RULE = LoaderRule(
                  "or ignore it to accept the format as it is."),
     notes=("Reported only while missing-rationale is on; the options it covers get no missing-rationale finding "
            "(whether or not this rule is on). An Aiken file gets one for the whole file. Its examples are GIFT files."),
-    passing=("""\
+    passing=(Valid("""\
 ::sky:: The sky is green. {FALSE#It is blue on a clear day.#Right: it is blue.}
-""",),
-    failing=("""\
+""", path="example.gift"),),
+    failing=(Invalid("""\
 ::sky:: The sky is green. {FALSE}
-""",),
+""", path="example.gift", message="true/false question without feedback, so neither answer has a rationale"),),
 )

@@ -17,7 +17,7 @@ from qlint.items import BankItem
 from qlint.language.readability import (GradeParts, grade_parts, is_english, long_words_in, measure_stem, most_words,
                                         syllables)
 from qlint.model import Question
-from qlint.rule import BankRule, BankViolation, RuleOptions
+from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
 
 # a stem's distinct long words kept for the bank's vocabulary (what the count of a bank's terms needs, and no more)
 MAX_TERMS = 16
@@ -227,7 +227,9 @@ RULE = BankRule(
              f"id: rg-short\nstem: {_DENSE[:_DENSE.index('.') + 1]}\noptions:\n"
              "  - {text: Bandwidth, correct: true, rationale: Correct. It bounds scaling.}\n"
              "  - {text: Colour, rationale: Incorrect. Irrelevant.}\n"),
-    failing=(f"id: rg-dense\nstem: {_DENSE}\noptions:\n"
+    failing=(Invalid(f"id: rg-dense\nstem: {_DENSE}\noptions:\n"
              "  - {text: Communication bandwidth, correct: true, rationale: Correct. It bounds scaling.}\n"
-             "  - {text: Colour of the racks, rationale: Incorrect. Irrelevant.}\n",),
+             "  - {text: Colour of the racks, rationale: Incorrect. Irrelevant.}\n",
+        field="stem",
+        message="the stem reads at grade 37.9, above the audience's 16"),),
 )

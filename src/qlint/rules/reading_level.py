@@ -7,7 +7,7 @@ from qlint.finding import Severity
 from qlint.language.readability import Sentence, measure_stem, most_words, words_as_read, words_in_text
 from qlint.language.words import short
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 
 class Options(RuleOptions):
@@ -138,14 +138,14 @@ options:
   - {text: '1', correct: true, rationale: Correct. Odd values sort first.}
   - {text: '2', rationale: Incorrect. Even values sort after odd ones.}
 """),
-    failing=(f"""\
+    failing=(Invalid(f"""\
 id: rl-long-sentence
 stem: >-
   {_LONG_SENTENCE} Which change saves the most?
 options:
   - {{text: Buy reserved capacity for the steady base load, correct: true, rationale: Correct. It is the largest line.}}
   - {{text: Stop the nightly export, rationale: Incorrect. Analytics needs it.}}
-""", """\
+""", field="stem", message="words (limit 40)"), Invalid("""\
 id: rl-long-stem
 stem: >-
   Your team maintains the checkout service of an online shop. The service runs in containers on a managed cluster.
@@ -160,5 +160,5 @@ stem: >-
 options:
   - {text: The oldest node pool's machine image lacks the provider's new root certificate, correct: true, rationale: Correct. The trust store comes from the node.}
   - {text: The container image has an expired client certificate, rationale: Incorrect. Every replica uses the same image.}
-"""),
+""", field="stem", message="words (limit 150); move background into a shorter scenario")),
 )

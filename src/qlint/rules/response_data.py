@@ -3,7 +3,7 @@ from collections.abc import Iterator
 
 from qlint.problems import RESPONSE_DATA
 from qlint.responserule import ItemView, ResponseRule, example
-from qlint.rule import NoOptions, Violation
+from qlint.rule import Invalid, NoOptions, Violation
 
 
 def check(view: ItemView, options) -> Iterator[Violation]:
@@ -20,7 +20,9 @@ RULE = ResponseRule(
     use_instead="Fix the export or the ids; an answer names its option by letter, 1-based number or exact text.",
     check=check,
     options=NoOptions,
-    failing=(example("AAA", [("AAA", 60), ("BAE", 40)], note="E is no option of q3"),),
+    failing=(Invalid(example("AAA", [("AAA", 60), ("BAE", 40)], note="E is no option of q3"),
+        field="options",
+        message="40 answers named no option of this question: 'E' (40)"),),
     passing=(example("AAA", [("AAA", 60), ("BAD", 40)]),),
     notes="Runs only with response data. Counts are always reported, whatever the sample size.",
 )

@@ -1,7 +1,7 @@
 """rule-timeout: a file whose rules ran out of their time budget, so some of them were skipped."""
 from qlint.finding import Severity
 from qlint.problems import RULE_TIMEOUT
-from qlint.rule import LoaderRule
+from qlint.rule import Invalid, LoaderRule
 
 # An error, like parse-error: a file whose rules did not all run is a file nobody fully checked, and a gate must not
 # pass it silently. The default budget (rule-time-budget, 60 s a file) is far above what any bank file within
@@ -27,7 +27,7 @@ options:
   - text: The current CUDA device
     rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 # checked with rule-time-budget shorter than the rules take over this file
 id: rt-slow
 stem: Which device holds a tensor created with torch.zeros(3) by default?
@@ -37,5 +37,5 @@ options:
     rationale: Correct. Tensors are created on the CPU unless a device is given.
   - text: The current CUDA device
     rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
-""",),
+""", settings={"rule-time-budget": 1e-9}, message="ran past its time budget"),),
 )

@@ -1,7 +1,7 @@
 """schema: a question that does not fit the bank format."""
 from qlint.finding import Severity
 from qlint.problems import SCHEMA
-from qlint.rule import LoaderRule
+from qlint.rule import Invalid, LoaderRule
 
 RULE = LoaderRule(
     code=SCHEMA.code,
@@ -23,7 +23,7 @@ options:
   - text: loss.detach()
     rationale: Incorrect. detach() still returns a tensor.
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: bad-2
 stem: Which call returns a Python number from a one-element tensor?
 options:
@@ -32,13 +32,20 @@ options:
     rationale: Correct. item() copies the value out.
   - text: loss.detach()
     rationnale: Incorrect. detach() still returns a tensor.
-""", """\
+""",
+        field=("options[0].corect", "options[1].rationnale"),
+        message=("unknown key 'corect' in options[0]", "unknown key 'rationnale' in options[1]")), Invalid("""\
 id: bad-3
 options:
   - text: only one option
-""", """\
+""", field=("stem", "options"), message=("missing required field 'stem'", "a question needs at least two options")), Invalid("""\
 id: bad-4
 stem: A tag that would construct an object is never executed?
 options: !!python/object/apply:os.system ["echo hi"]
-"""),
+""",
+        field=(None, "options[0]"),
+        message=(
+            "YAML tag 'tag:yaml.org,2002:python/object/apply:os.system' is not allowed",
+            "'options[0]' must be a mapping",
+        ))),
 )

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from qlint.finding import Severity
 from qlint.model import Question
-from qlint.rule import NoOptions, QuestionRule, Violation
+from qlint.rule import Invalid, NoOptions, QuestionRule, Violation
 
 NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "single": 1,
            "1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6}
@@ -105,14 +105,14 @@ options:
   - {text: Seoul and Barcelona, rationale: Incorrect. Seoul hosted in 1988.}
   - {text: Atlanta and Sydney, rationale: Incorrect. Sydney hosted in 2000.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: sm-bad
 stem: Which two changes lower the memory used by activations? (Select two.)
 options:
   - {text: Activation checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
   - {text: Larger learning rate, rationale: Incorrect. Unrelated to memory.}
   - {text: More data workers, rationale: Incorrect. Host memory only.}
-""", """\
+""", field="stem", message="the stem asks for 2 answers but select is 1"), Invalid("""\
 id: sm-bad-2
 stem: A model does not fit on one GPU. Which techniques split its weights across devices? (Choose 3)
 select: 2
@@ -121,5 +121,5 @@ options:
   - {text: Pipeline parallelism, correct: true, rationale: Correct. Stages are split.}
   - {text: Data parallelism, rationale: Incorrect. Every rank holds a full copy.}
   - {text: Gradient accumulation, rationale: Incorrect. No weights are split.}
-"""),
+""", field="stem", message="the stem asks for 3 answers but select is 2")),
 )

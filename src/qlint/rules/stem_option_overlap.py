@@ -7,7 +7,7 @@ from qlint.finding import Severity
 from qlint.language.stems import content_stems, first_spelled, spelled_as
 from qlint.language.words import is_numeric
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 
 class Options(RuleOptions):
@@ -70,12 +70,14 @@ options:
   - {text: more workers, rationale: Incorrect. More workers are still restarted.}
   - {text: pinned memory with workers, rationale: Incorrect. Pinning changes host memory only.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: sov-bad
 stem: Which setting makes a DataLoader reuse its worker processes between epochs?
 options:
   - {text: persistent_workers=True so the worker processes survive, correct: true, rationale: Correct. Workers survive across epochs.}
   - {text: pin_memory=True, rationale: Incorrect. Pinning changes host memory only.}
   - {text: drop_last=True, rationale: Incorrect. It drops the last partial batch.}
-""",),
+""",
+        field="options[0].text",
+        message='the key (option 1) repeats stem word(s) "workers", "processes" that no distractor repeats'),),
 )

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 from qlint.edits import Fix, SetText
 from qlint.finding import Severity
 from qlint.model import Question
-from qlint.rule import NoOptions, QuestionRule, Violation
+from qlint.rule import Invalid, NoOptions, QuestionRule, Violation
 
 
 def _fields(question: Question) -> Iterator[tuple[str, str]]:
@@ -32,7 +32,6 @@ RULE = QuestionRule(
     code="Q108",
     name="stray-whitespace",
     severity=Severity.INFO,
-    fixable=True,
     fix_safety=("The fix removes the spaces and tabs at the start and end of the field, and nothing else: the words, "
                 "their order and the line breaks inside stay as they are (a `|` block keeps its final line break)."),
     summary="A stem, option, rationale or explanation starts or ends with spaces or tabs (fixable).",
@@ -47,11 +46,20 @@ options:
   - {text: item(), correct: true, rationale: Correct. It copies the scalar out.}
   - {text: detach(), rationale: Incorrect. It returns a tensor.}
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: ws-bad
 stem: "Which tensor method returns a Python number?  "
 options:
   - {text: " item()", correct: true, rationale: Correct. It copies the scalar out.}
   - {text: detach(), rationale: Incorrect. It returns a tensor.}
-""",),
+""",
+        field=("stem", "options[0].text"),
+        message=("stem starts or ends with whitespace", "options[0].text starts or ends with whitespace"),
+        fixed="""\
+id: ws-bad
+stem: "Which tensor method returns a Python number?"
+options:
+  - {text: "item()", correct: true, rationale: Correct. It copies the scalar out.}
+  - {text: detach(), rationale: Incorrect. It returns a tensor.}
+"""),),
 )

@@ -5,7 +5,7 @@ from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.responserule import ItemView, ResponseRule, SampleOptions, enough, example
-from qlint.rule import Violation
+from qlint.rule import Invalid, Violation
 
 
 class Options(SampleOptions):
@@ -27,7 +27,9 @@ RULE = ResponseRule(
     severity=Severity.INFO,
     options=Options,
     check=check,
-    failing=(example("AAA", [("AAA", 60), ("AAB", 40), ("ABA", 30), ("ACB", 17), ("BCB", 3)], note="nearly everyone gets q1 right"),),
+    failing=(Invalid(example("AAA", [("AAA", 60), ("AAB", 40), ("ABA", 30), ("ACB", 17), ("BCB", 3)], note="nearly everyone gets q1 right"),
+        field="id",
+        message="too easy: 98.0% answer it correctly (above 95%)"),),
     passing=(example("AAA", [("AAA", 60), ("BAB", 40), ("BAA", 30), ("ACA", 20)]),),
     notes="Runs only with response data. Silent on questions with fewer answers than `min-responses`.",
 )

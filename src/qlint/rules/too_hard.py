@@ -5,7 +5,7 @@ from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.responserule import ItemView, ResponseRule, SampleOptions, enough, example
-from qlint.rule import Violation
+from qlint.rule import Invalid, Violation
 
 
 class Options(SampleOptions):
@@ -29,7 +29,9 @@ RULE = ResponseRule(
     severity=Severity.INFO,
     options=Options,
     check=check,
-    failing=(example("AAA", [("BAA", 60), ("CAB", 40), ("DBA", 30), ("AAB", 20)], note="q1 is almost never answered A"),),
+    failing=(Invalid(example("AAA", [("BAA", 60), ("CAB", 40), ("DBA", 30), ("AAB", 20)], note="q1 is almost never answered A"),
+        field="id",
+        message="too hard: only 13.3% answer it correctly"),),
     passing=(example("AAA", [("AAA", 60), ("CAB", 40), ("DBA", 30), ("BAB", 20)]),),
     notes="Runs only with response data. Silent on questions with fewer answers than `min-responses`.",
 )

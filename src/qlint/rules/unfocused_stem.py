@@ -7,7 +7,7 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.language.words import MARKUP, is_numeric
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 QUESTION_END = re.compile(r"\?\s*[\"')\]]*\s*$")
 QUESTION_INSIDE = re.compile(r"\?\s")
@@ -269,28 +269,28 @@ options:
   - {text: 'True', correct: true, rationale: Correct. Fewer activations are stored.}
   - {text: 'False', rationale: Incorrect. Lowering peak memory is its purpose.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: us-bad
 stem: Activation checkpointing
 options:
   - {text: recomputes activations in the backward pass, correct: true, rationale: Correct. That is the trade.}
   - {text: stores activations on disk, rationale: Incorrect. Nothing is written to disk.}
   - {text: removes the backward pass, rationale: Incorrect. Backward still runs.}
-""", """\
+""", field="stem", message="the stem is not a question or an instruction"), Invalid("""\
 id: us-generic
 stem: Which of the following is true about activation checkpointing?
 options:
   - {text: It recomputes activations in the backward pass, correct: true, rationale: Correct. That is the trade.}
   - {text: It stores activations on disk, rationale: Incorrect. Nothing is written to disk.}
   - {text: It removes the backward pass, rationale: Incorrect. Backward still runs.}
-""", """\
+""", field="stem", message='the stem only points at the options ("Which statement is true?")'), Invalid("""\
 id: us-statement-mark
 stem: A step stores 30 GB of activations and checkpointing keeps a quarter of them. The memory saved is?
 options:
   - {text: 22.5 GB, correct: true, rationale: Correct. Three quarters are dropped.}
   - {text: 7.5 GB, rationale: Incorrect. That is what is kept.}
   - {text: 30 GB, rationale: Incorrect. Some activations are kept.}
-""", """\
+""", field="stem", message="a statement with a question mark ('The rate of interest is?') asks nothing"), Invalid("""\
 id: us-verdicts
 stem: Checkpointing trades compute for memory. Checkpointing can change the gradients of a model.
 options:
@@ -298,19 +298,25 @@ options:
   - {text: 'True, False', correct: true, rationale: Correct. Only memory and compute change.}
   - {text: 'False, True', rationale: Incorrect. It does trade compute for memory.}
   - {text: 'False, False', rationale: Incorrect. It does trade compute for memory.}
-""", """\
+""",
+        field="stem",
+        message="the stem only makes statements and the options ('True, False') say what to do with them"), Invalid("""\
 id: us-open-property
 stem: What can be recomputed?
 options:
   - {text: Activations, correct: true, rationale: Correct. They come from the stored inputs of each block.}
   - {text: Random seeds drawn from hardware noise, rationale: Incorrect. They cannot be reproduced.}
   - {text: Deleted training data, rationale: Incorrect. It is gone.}
-""", """\
+""",
+        field="stem",
+        message="the stem asks what has an open property ('What can be deceptive?'): countless things fit, so only"), Invalid("""\
 id: us-before-this
 stem: Kai turned on activation checkpointing for every block. What does Kai need to do before this?
 options:
   - {text: Measure the peak memory of a step, correct: true, rationale: Correct. That shows whether it is needed.}
   - {text: Delete the optimizer state, rationale: Incorrect. Checkpointing does not need that.}
   - {text: Remove the backward pass, rationale: Incorrect. Training needs it.}
-"""),
+""",
+        field="stem",
+        message="the stem asks what must be done 'before this' without naming the goal: anything done earlier fits")),
 )

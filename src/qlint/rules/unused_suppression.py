@@ -1,7 +1,7 @@
 """unused-suppression: a suppression that silences nothing."""
 from qlint.finding import Severity
 from qlint.problems import UNUSED_SUPPRESSION
-from qlint.rule import LoaderRule
+from qlint.rule import Invalid, LoaderRule
 
 RULE = LoaderRule(
     code=UNUSED_SUPPRESSION.code,
@@ -23,7 +23,7 @@ options:
     rationale: Correct. Pinned host memory allows non-blocking copies.
   - text: drop_last=True
 """,),
-    failing=("""\
+    failing=(Invalid("""\
 id: sup-stale
 stem: Which setting lets a DataLoader copy batches to the GPU asynchronously?
 options:  # qlint: ignore[missing-rationale] legacy item, rationales pending
@@ -32,5 +32,5 @@ options:  # qlint: ignore[missing-rationale] legacy item, rationales pending
     rationale: Correct. Pinned host memory allows non-blocking copies.
   - text: drop_last=True
     rationale: Incorrect. It only drops an incomplete final batch.
-""",),
+""", message="suppression of missing-rationale silences nothing"),),
 )

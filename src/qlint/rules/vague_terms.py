@@ -7,7 +7,7 @@ from qlint.finding import Severity
 from qlint.language.terms import TermList, term_findings
 from qlint.language.wordlists import word_lists
 from qlint.model import Question
-from qlint.rule import QuestionRule, RuleOptions, Violation
+from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 
 TERMS = TermList(word_lists("vague-terms"))
 
@@ -78,19 +78,19 @@ options:
   - {text: with its square, rationale: Incorrect. No entry is read twice.}
   - {text: with its logarithm, rationale: Incorrect. Every entry must be read.}
 """),
-    failing=("""\
+    failing=(Invalid("""\
 id: vague-bad
 stem: What happens to step time when gradient checkpointing is turned on?
 options:
   - {text: It usually gets somewhat longer, correct: true, rationale: Correct. Activations are recomputed.}
   - {text: It halves, rationale: Incorrect. No compute is saved.}
   - {text: It is unchanged, rationale: Incorrect. The recomputation costs time.}
-""", """\
+""", field="options[0].text", message='option 1 uses the vague term "somewhat", "usually"'), Invalid("""\
 id: vague-that-most
 stem: Which test suites should run before every merge?
 options:
   - {text: the suites that cover the changed modules, correct: true, rationale: Correct. They can catch a regression.}
   - {text: the suites that most teams rely on, rationale: Incorrect. Popularity says nothing about the change.}
   - {text: the suites that finished last night, rationale: Incorrect. They ran on older code.}
-"""),
+""", field="options[1].text", message='option 2 uses the vague term "most"')),
 )
