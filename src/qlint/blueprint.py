@@ -15,12 +15,14 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from qlint.wording import did_you_mean, kebab
+
+if TYPE_CHECKING:
+    import yaml
 
 MAX_BLUEPRINT_BYTES = 1024 * 1024   # an exam outline is a few kB
 MAX_DEPTH = 16
@@ -306,6 +308,8 @@ def coverage(blueprint: Blueprint, questions: Iterable[tuple[str | None, Any]], 
 def _walk(node: yaml.Node, path: tuple, where: dict[tuple, int], seen: set[int], depth: int) -> Any:
     """A composed YAML node as plain values, every entry's line recorded by its path; aliases and deep nesting
     refused (a blueprint needs neither, and they are how a hostile file costs memory)."""
+    import yaml  # loaded by load_blueprint, the only caller: a check without a blueprint file never loads it here
+
     if id(node) in seen:
         raise BlueprintError(f"{node.start_mark.line + 1}: aliases are not allowed in a blueprint")
     if depth > MAX_DEPTH:
@@ -388,6 +392,8 @@ def validate(data: Any, shown: str, line_of=lambda loc: None) -> Blueprint:
 
 def load_blueprint(path: Path, shown: str | None = None) -> Blueprint:
     """Read and validate a blueprint file; BlueprintError (file and line) for anything wrong with it."""
+    import yaml  # only when a blueprint file is read: a check without one does not load the YAML library here
+
     shown = shown or os.fspath(path)
     text = _read(path, shown)
     try:

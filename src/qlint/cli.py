@@ -2,23 +2,15 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import difflib
 import gc
-import importlib.util
-import json
 import os
 import re
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from qlint import __version__, install_hint, problems
-from qlint.analysis.cli import add_parser as add_analyze_parser
-from qlint.analysis.cli import as_check, response_findings
-from qlint.bank_schema import bank_schema
+from qlint import __version__
 from qlint.cli_common import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -29,34 +21,12 @@ from qlint.cli_common import (
     comma_list,
     config_arguments,
 )
-from qlint.cli_completion import SHELLS, script
-from qlint.cli_show import render_settings, settings_view
-from qlint.cli_watch import signature, watch
-from qlint.config import CONFIG_FILES, ConfigError, find_config, load_config, resolve_rules, unapplied_ignores
-from qlint.docs import card, card_dict
-from qlint.engine import exit_code
-from qlint.files import SKIP_DIRS, relative
-from qlint.finding import Finding, Severity
-from qlint.formats import is_yaml, with_source_format
-from qlint.output import FORMATS, Report, escape_text, renderers
-from qlint.output.text import use_colour, use_snippets
-from qlint.report import cli as report_cli
-from qlint.run import baseline
-from qlint.run.cache import FOLDER as CACHE_FOLDER
-from qlint.run.cache import Cache
-from qlint.run.fix import fix_run
-from qlint.run.pipeline import (
-    SetupError,
-    bank_files,
-    bank_roots,
-    checked_paths,
-    config_start,
-    files_to_check,
-    run_check,
-    setup,
-)
-from qlint.run.sources import source_lines
-from qlint.wording import plural
+from qlint.cli_completion import SHELLS
+from qlint.cli_parsers import add_analyze_parser, add_report_parsers
+
+# Everything else is imported by the command that needs it: `qlint --version`, a usage error and the parsing of
+# every command load nothing but argparse, and a check loads neither the analysis, the report, the server, the
+# writers nor the rules its cached outcomes need not run.
 
 
 class ArgumentsError(Exception):
@@ -83,6 +53,8 @@ def _with_suggestion(message: str) -> str:
     found = _INVALID_CHOICE.search(message)
     if found is None:
         return message
+    import difflib  # for a misspelt command line only
+
     choices = re.findall(r"'([^']*)'", found[2])
     close = difflib.get_close_matches(found[1], choices, n=1)
     return f"{message}; did you mean {close[0]!r}?" if close else message
@@ -95,6 +67,8 @@ def _unknown_arguments(parser: argparse.ArgumentParser, command: str | None, ext
     first = extras[0]
     if not first.startswith("-") or first == "-":
         return ArgumentsError(owner.prog, f"unexpected argument {first!r}")
+    import difflib  # for a misspelt command line only
+
     options = [o for action in owner._actions for o in action.option_strings]
     if sub is not None and first.split("=", 1)[0] in options:   # `qlint --no-cache check`: known, but too early
         return ArgumentsError(parser.prog, f"{first.split('=', 1)[0]!r} is an option of `{owner.prog}`: write it "
@@ -129,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_check_parser(sub)
     _add_other_parsers(sub)
-    report_cli.add_parsers(sub)  # report, stats
+    add_report_parsers(sub)  # report, stats
     add_analyze_parser(sub)  # analyze
     return parser
 
@@ -226,6 +200,8 @@ def _add_other_parsers(sub) -> None:
 
 
 def _setup(args: argparse.Namespace, start: Path):
+    from qlint.run.pipeline import SetupError, setup  # the config and the rules: loaded by the commands that need them
+
     try:
         config_path, overrides = config_arguments(args)
         return setup(config_path, start, overrides)
@@ -241,6 +217,7 @@ def _stdin_by_name(args: argparse.Namespace) -> None:
     left out with a warning (it used to be the other way round: the flag was dropped without a word)."""
     if getattr(args, "stdin_filename", None) is None or args.paths == ["-"]:
         return
+    from qlint.output import escape_text  # only to name the path left out
     others = [p for p in args.paths if p != "-"]
     if others:
         print(f"qlint: warning: ignoring {escape_text(others[0])} in favour of standard input (--stdin-filename)",
@@ -249,6 +226,9 @@ def _stdin_by_name(args: argparse.Namespace) -> None:
 
 
 def cmd_check(args: argparse.Namespace, out) -> int:
+    from qlint.engine import exit_code  # the run's machinery: loaded by check, never by --version or parsing
+    from qlint.finding import Severity
+
     _stdin_by_name(args)
     if getattr(args, "show_settings", False) or getattr(args, "show_files", False):
         return _show(args, out)
@@ -269,6 +249,8 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
     if getattr(args, "responses", None):
+        from qlint.analysis.cli import response_findings  # response data (DuckDB): loaded only with --responses
+
         run.findings = response_findings(args, run, run.findings)
     if getattr(args, "form", None):
         run.findings = _with_forms(args, run)
@@ -286,8 +268,12 @@ def _format(args: argparse.Namespace) -> str:
     """The output format asked for (yamllint's ``auto``, or none: github on GitHub Actions, else text)."""
     chosen = None if args.format == "auto" else args.format
     fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
+    from qlint.output import renderers  # the output formats: loaded by the commands that report
+
     available = renderers()
     if fmt not in available:
+        import difflib  # for a misspelt format only
+
         names = [*available, "auto"]
         close = difflib.get_close_matches(fmt, names, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
@@ -297,6 +283,8 @@ def _format(args: argparse.Namespace) -> str:
 
 def _notes(args: argparse.Namespace, run) -> None:
     """On stderr: each ignore that cannot apply, and, once, that named files were compared only with each other."""
+    from qlint.config import unapplied_ignores  # loaded by check, never by --version or parsing
+
     for warning in unapplied_ignores(run.config, run.registry, args.ignore):
         print(f"qlint: warning: {warning}", file=sys.stderr)
     if run.alone and run.results and not args.quiet and not getattr(args, "noted", False):
@@ -323,6 +311,7 @@ def _fixes_shown(args: argparse.Namespace, fixed: dict | None, findings) -> dict
     """--show-fixes: the fixes --fix made, per file and rule; without --fix, those it would make."""
     if not getattr(args, "show_fixes", False):
         return None
+    from collections import Counter  # only with --show-fixes
     if fixed is not None:
         return {"done": True, "files": fixed}
     would: dict[str, Counter] = {}
@@ -351,6 +340,10 @@ def _watch(args: argparse.Namespace, out, wait=None) -> int:
     said, and the watch goes on."""
     if args.paths == ["-"] or args.diff or args.write_baseline:
         raise UsageError("--watch checks files again as they change: not with stdin, --diff or --write-baseline")
+    from qlint.cli_watch import signature, watch  # --watch only: the loop and the files' signatures
+    from qlint.config import ConfigError, find_config
+    from qlint.run.pipeline import SetupError, bank_files, bank_roots, checked_paths, config_start
+
     once = argparse.Namespace(**{**vars(args), "watch": False, "noted": False})
 
     def check() -> None:
@@ -375,6 +368,11 @@ def _watch(args: argparse.Namespace, out, wait=None) -> int:
 
 def _show(args: argparse.Namespace, out) -> int:
     """--show-settings (text, or JSON with --format json) or --show-files: what the check would use and read."""
+    from qlint.cli_show import render_settings, settings_view  # --show-settings and --show-files only
+    from qlint.formats import with_source_format
+    from qlint.run.pipeline import SetupError, config_start, files_to_check
+    from qlint.output import escape_text
+
     config, registry = _setup(args, config_start(args.paths, args.stdin_filename))
     if getattr(args, "source_format", None):
         config = with_source_format(config, args.source_format)
@@ -399,6 +397,8 @@ def _show(args: argparse.Namespace, out) -> int:
 def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: bool = False):
     """The check run the arguments ask for; ``after_fix``: the run again over the fixed files, with the cache
     (a fix run skips it: its findings must carry their fixes) and without stdin (--fix refuses it)."""
+    from qlint.run.pipeline import SetupError, run_check  # the run: loaded by the commands that check
+
     # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
     stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
     fixing = (args.fix or args.diff) and not after_fix
@@ -421,6 +421,8 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
 def _fix_and_recheck(args: argparse.Namespace, run, out):
     """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported. Also
     returns the fixes made, per file and rule."""
+    from qlint.finding import Finding  # --fix and --diff only
+
     changed, skips, fixed = _fix(args, run, out)
     if args.fix and not args.diff and changed:
         run = _check_run(args, after_fix=True)
@@ -431,7 +433,8 @@ def _fix_and_recheck(args: argparse.Namespace, run, out):
 
 def _with_forms(args: argparse.Namespace, run) -> list:
     """The run's findings and the form rules' on every ``--form``."""
-    from qlint.run.forms import FormError, form_findings  # the form's reader and rules' runner: loaded only with --form
+    from qlint.finding import Finding  # with the form's reader and rules' runner: loaded only with --form
+    from qlint.run.forms import FormError, form_findings
 
     if args.paths == ["-"]:
         raise UsageError("--form needs the bank as files or folders, not stdin")
@@ -446,6 +449,9 @@ def _with_forms(args: argparse.Namespace, run) -> list:
 
 
 def _write_baseline(args: argparse.Namespace, findings) -> int:
+    from qlint.run import baseline  # --write-baseline only
+    from qlint.wording import plural
+
     try:
         count = baseline.write(Path(args.write_baseline), findings)
     except OSError as exc:
@@ -458,6 +464,8 @@ def _new_findings(args: argparse.Namespace, findings):
     """The findings to report: with --baseline, those it does not record."""
     if not args.baseline:
         return findings
+    from qlint.run import baseline  # --baseline only
+
     try:
         return baseline.new_findings(findings, baseline.read(Path(args.baseline)))
     except baseline.BaselineError as exc:
@@ -465,6 +473,9 @@ def _new_findings(args: argparse.Namespace, findings):
 
 
 def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fixes: dict | None = None) -> None:
+    from qlint.output import Report, renderers  # the output formats: loaded by the commands that report
+    from qlint.output.text import use_colour
+
     render = renderers()[fmt]
     # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
     options = {"quiet": args.quiet, "statistics": args.statistics, "fix_hint": not args.fix,
@@ -486,6 +497,8 @@ def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fix
 
 
 def _counts(s: dict) -> str:
+    from qlint.wording import plural  # with the output, after a run
+
     questions, files = plural(s['questions'], 'question'), plural(s['files'], 'file')
     if not s["findings"]:
         return f"all clear: {questions} in {files}"
@@ -500,6 +513,8 @@ def _show_source(args: argparse.Namespace, fmt: str, out) -> bool:
         return fmt == "full"
     if fmt != "text" or args.output_file:
         return False
+    from qlint.output.text import use_snippets  # with the output, after a run
+
     return args.show_source if args.show_source is not None else use_snippets(out, args.color)
 
 
@@ -507,16 +522,23 @@ def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
     """The source lines for snippets, read only when the text format will show them."""
     if not _show_source(args, fmt, out):
         return {}
+    from qlint.run.sources import source_lines  # snippets only
+
     return source_lines(findings, run.config.settings.limits, run.stdin)
-
-
-FIX_SKIPPED = problems.FIX_SKIPPED
 
 
 def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
     """Apply (--fix) or show (--diff) the safe fixes. Returns whether any file changed, a warning finding for every
     file or fix left alone, so that the report (and with it the exit code) says so, not only stderr, and the fixes
     made in each file, by rule."""
+    import difflib  # --fix and --diff only: the rewrites and their diff
+
+    # likewise
+    from qlint.finding import Finding, Severity
+    from qlint.run.fix import fix_run
+    from qlint.problems import FIX_SKIPPED
+    from qlint.wording import plural
+
     if args.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")
     run = _yaml_only(run)
@@ -541,6 +563,9 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
 
 def _yaml_only(run):
     """The run with only YAML files' findings: fixes rewrite qlint's own format, never GIFT, Aiken, XML or QTI."""
+    import dataclasses  # --fix and --diff only
+
+    from qlint.formats import is_yaml  # likewise
     limits = run.config.settings.limits
     # the files the run reports on: the rest of a named file's bank was read for the bank rules, and not given
     others = sorted({o.path for o in run.shown if not is_yaml(o.path, limits)})
@@ -555,6 +580,7 @@ def _yaml_only(run):
 
 def cmd_convert(args: argparse.Namespace, out) -> int:
     # the writers of every format: loaded by convert alone, so that check starts without them
+    from qlint.formats import with_source_format
     from qlint.formats.convert import convert, summary
     from qlint.formats.write import UnsafePath
 
@@ -585,6 +611,9 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
 
 def cmd_rules(args: argparse.Namespace, out) -> int:
     """Every rule, as the config in force sets it: on or off, and at which severity (the defaults beside them)."""
+    import json  # the listing: loaded by this command only
+
+    from qlint.config import ConfigError, resolve_rules  # likewise
     config, registry = _setup(args, Path.cwd())
     try:
         chosen = {a.rule.name: a for a in resolve_rules(config, registry)}
@@ -614,6 +643,10 @@ def cmd_rules(args: argparse.Namespace, out) -> int:
 def cmd_clean(args: argparse.Namespace, out) -> int:
     """Delete the cache of the config in force and, as ruff's clean does, every cache below the working folder: those
     of sub-configs (their cache-dir) and every .qlint_cache folder. Only names qlint made are touched."""
+    from qlint.run.cache import Cache  # clean only
+    from qlint.files import relative
+    from qlint.wording import plural
+
     config, _ = _setup(args, Path.cwd())
     bases = [Cache.location(config)]
     if not os.environ.get("QLINT_CACHE_DIR"):   # the user's own cache folder: that one alone
@@ -636,6 +669,11 @@ def _caches_below(top: Path) -> list[Path]:
     """The cache folders below ``top``: every ``.qlint_cache``, and the cache-dir of every config file met (one
     that cannot be read is passed over: its .qlint_cache is still found by name). Hidden and tool folders other
     than caches are not entered, nor are symbolic links followed."""
+    from qlint.run.cache import FOLDER as CACHE_FOLDER  # clean only
+    from qlint.run.cache import Cache
+    from qlint.config import CONFIG_FILES, ConfigError, load_config
+    from qlint.files import SKIP_DIRS
+
     found: list[Path] = []
     for count, (dirpath, dirnames, filenames) in enumerate(os.walk(top, followlinks=False)):
         if count >= MAX_CLEAN_FOLDERS:
@@ -654,6 +692,9 @@ def _caches_below(top: Path) -> list[Path]:
 
 def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, out) -> int:
     """A completion script for the shell, with the rule names and codes of the registry in force (its packs)."""
+    from qlint.cli_completion import script  # completion only
+    from qlint.output import FORMATS
+
     _, registry = _setup(args, Path.cwd())
     rules = sorted({r.name for r in registry} | {r.code for r in registry})
     out.write(script(args.shell, parser, rules, [*FORMATS, "auto"]))
@@ -661,6 +702,10 @@ def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, ou
 
 
 def cmd_server(args: argparse.Namespace, out) -> int:
+    import importlib.util  # the server only: are its optional dependencies installed
+
+    from qlint import install_hint  # likewise
+
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
         raise UsageError(f"qlint server needs pygls and lsprotocol: {install_hint('server')}")
     from qlint.server.lsp import serve  # pygls is an optional dependency: imported only when the server runs
@@ -670,6 +715,10 @@ def cmd_server(args: argparse.Namespace, out) -> int:
 
 
 def cmd_schema(args: argparse.Namespace, out) -> int:
+    import json  # schema only
+
+    from qlint.bank_schema import bank_schema  # likewise
+
     text = json.dumps(bank_schema(), indent=2, ensure_ascii=False) + "\n"
     if not args.output:
         out.write(text)
@@ -684,6 +733,11 @@ def cmd_schema(args: argparse.Namespace, out) -> int:
 def cmd_rule(args: argparse.Namespace, out) -> int:
     if (args.name is None) == (not args.all):
         raise UsageError("qlint rule takes a rule's name or code, or --all for every rule")
+    import difflib  # the cards and their lookup: loaded by this command only
+    import json
+
+    from qlint.docs import card, card_dict  # likewise
+
     config, registry = _setup(args, Path.cwd())
     if args.all:
         if args.format == "json":
@@ -707,6 +761,8 @@ def cmd_rule(args: argparse.Namespace, out) -> int:
 
 def _analyze_as_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.Namespace:
     """``analyze``'s arguments as the check run it stands for: check's defaults for every option analyze lacks."""
+    from qlint.analysis.cli import as_check  # analyze only
+
     wanted = as_check(args)
     if getattr(wanted, "no_show_source", False):
         wanted.show_source = False
@@ -768,6 +824,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command == "convert":
             return cmd_convert(args, out)
         if args.command in ("report", "stats"):
+            from qlint.report import cli as report_cli  # the bank report and its summary: these two commands only
+
             return (report_cli.cmd_report if args.command == "report" else report_cli.cmd_stats)(args, out)
         parser.print_help()
         return EXIT_USAGE

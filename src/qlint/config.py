@@ -13,11 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from qlint.blueprint import Blueprint, BlueprintError, load_blueprint, validate
 from qlint.files import matches_glob, read_regular
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
@@ -26,6 +25,9 @@ from qlint.problems import ALWAYS_REPORTED
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Rule
 from qlint.wording import did_you_mean, kebab, validation_message
+
+if TYPE_CHECKING:
+    from qlint.blueprint import Blueprint
 
 CONFIG_FILES = ("qlint.toml", ".qlint.toml", "pyproject.toml")
 MAX_CONFIG_BYTES = 4 * 1024 * 1024   # a config file, pyproject.toml included, is a few kB
@@ -439,6 +441,8 @@ def _blueprint(named: str | dict[str, Any] | None, root: Path, where: str) -> Bl
     make qlint read elsewhere), or a table; ConfigError with file and line for a bad one."""
     if named is None:
         return None
+    from qlint.blueprint import BlueprintError, load_blueprint, validate  # only for a config that names a blueprint
+
     try:
         if isinstance(named, dict):
             return validate(named, where)

@@ -11,10 +11,12 @@ import tempfile
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from qlint.limits import Limits
+
+if TYPE_CHECKING:
+    import pathspec
 
 Signature = tuple[int, int, int, int, int]   # size, mtime and ctime (ns), inode, device
 
@@ -261,10 +263,14 @@ def matches_glob(path: Path, patterns: tuple[str, ...]) -> bool:
 def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     """The patterns compiled once, on RE2 (linear in the path whatever the pattern: a pattern from a repository's
     config or .gitignore cannot stall a run); a line that is no valid pattern matches nothing."""
+    import pathspec  # only where globs or a .gitignore are matched: a check of a file outside git needs neither
+
     return pathspec.GitIgnoreSpec.from_lines(_valid(patterns), backend="re2")
 
 
 def _valid(lines: Iterable[str]) -> list[str]:
+    import pathspec  # as in _spec
+
     kept = []
     for line in lines:
         try:
@@ -346,4 +352,6 @@ def _rules(path: str) -> pathspec.GitIgnoreSpec | None:
     if data is None or problem is not None:
         return None
     lines = data.decode("utf-8", "replace").splitlines()[:GITIGNORE_MAX_LINES]
+    import pathspec  # as in _spec
+
     return pathspec.GitIgnoreSpec.from_lines(_valid(lines), backend="re2")

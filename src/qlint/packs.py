@@ -35,18 +35,19 @@ import string
 from collections.abc import Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import re2  # google-re2: linear-time matching for the patterns a bank's own packs write
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from qlint.files import read_regular
 from qlint.finding import Severity
 from qlint.language.patterns import check_pattern_safety
-from qlint.model import Question
 from qlint.rule import Invalid, NoOptions, QuestionRule, Violation
 from qlint.wording import kebab, validation_message
+
+if TYPE_CHECKING:
+    from qlint.model import Question
 
 Scope = Literal["stem", "options", "keys", "distractors", "rationales", "explanation"]
 
@@ -291,6 +292,8 @@ def read_pack(path: Path) -> list[QuestionRule]:
     """The rules in one pack file; PackError when it is not valid."""
     if not os.path.isfile(path):  # a FIFO or a device would block the read (and a name too long is none)
         raise PackError(f"{path}: a rule pack must be a regular file")
+    import yaml  # a pack is read only when its rules are used: a warm check reads none
+
     try:
         data = yaml.safe_load(read_regular(path).decode("utf-8"))
     except OSError as exc:
@@ -322,10 +325,11 @@ def read_pack(path: Path) -> list[QuestionRule]:
     return rules
 
 
-def load_pack_files(extra: Iterable[Path] = ()) -> list[tuple[QuestionRule, Path]]:
-    """Every pack rule with the file it came from."""
-    shipped = shipped_dir()
-    files: list[Path] = sorted(shipped.glob("*.yaml")) if shipped else []
+def load_pack_files(extra: Iterable[Path] = (), shipped: bool = True) -> list[tuple[QuestionRule, Path]]:
+    """Every pack rule with the file it came from (without ``shipped``, those of qlint's own packs left out: the
+    registry has them from its manifest)."""
+    folder = shipped_dir() if shipped else None
+    files: list[Path] = sorted(folder.glob("*.yaml")) if folder else []
     for path in extra:
         if os.path.isdir(path):
             files.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))

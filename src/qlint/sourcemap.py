@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from qlint.finding import Finding
-from qlint.model import Question
+
+if TYPE_CHECKING:
+    from qlint.model import Question
 
 
 @dataclass(frozen=True, eq=False)

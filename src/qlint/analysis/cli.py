@@ -1,6 +1,8 @@
 """``qlint analyze`` and ``qlint check --responses``: item analysis findings through the usual reporters.
 
 ``analyze`` is ``check`` restricted to the response rules: same formats, baseline, suppressions and exit codes.
+``qlint.cli`` imports this module only to run one of them (the parser of ``analyze`` is built beside the command
+line, in ``qlint.cli_parsers``).
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import sys
 from pathlib import Path
 
 from qlint.analysis import AnalysisError
-from qlint.cli_common import UsageError, comma_list
+from qlint.cli_common import UsageError
 from qlint.config import ConfigError, resolve_rules
 from qlint.finding import Finding
 from qlint.registry import load_registry
@@ -18,26 +20,6 @@ from qlint.responserule import ResponseRule
 from qlint.run.suppress import finish
 
 _BANK_SUFFIXES = (".yaml", ".yml")
-
-
-def add_parser(subparsers) -> None:
-    """Add ``analyze`` to qlint's subcommands."""
-    analyze = subparsers.add_parser("analyze", help="find mis-keyed and broken questions from response data")
-    analyze.add_argument("paths", nargs="+", metavar="PATH",
-                         help="response files (CSV, TSV, Parquet; long, wide, Moodle or Canvas layout) and bank "
-                              "files or folders (.yaml, .yml, folders; default: the config's paths, else .)")
-    analyze.add_argument("--format", default=None, help="text (default), json, json-lines, sarif, github, gitlab, junit")
-    analyze.add_argument("--output-file", "-o", help="write the report here instead of stdout")
-    analyze.add_argument("--config", help="use this config file instead of searching for one")
-    analyze.add_argument("--select", type=comma_list, help="response rules to run (default: all of them)")
-    analyze.add_argument("--ignore", type=comma_list, default=[], help="response rules not to run")
-    analyze.add_argument("--fail-on", choices=("error", "warning", "info"), help="lowest severity that fails the run")
-    analyze.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    analyze.add_argument("--statistics", action="store_true", help="count findings per rule")
-    analyze.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
-    analyze.add_argument("--no-show-source", action="store_true", help="never print source snippets")
-    analyze.add_argument("--baseline", help="report only findings that this baseline file does not record")
-    analyze.add_argument("--write-baseline", metavar="FILE", help="record today's findings in FILE and exit 0")
 
 
 def as_check(args: argparse.Namespace) -> argparse.Namespace:

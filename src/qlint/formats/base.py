@@ -19,7 +19,6 @@ from pydantic import ValidationError
 
 from qlint.finding import Finding, Severity
 from qlint.limits import Limits
-from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, Question
 from qlint.problems import PARSE_ERROR, SCHEMA, UNSUPPORTED
 from qlint.sourcemap import LoadedQuestion, ParsedFile, locate
 from qlint.wording import closest, did_you_mean
@@ -137,6 +136,8 @@ def assign_ids(drafts: list[Draft]) -> None:
 def build(drafts: list[Draft], result: ParsedFile, limits: Limits | None = None) -> ParsedFile:
     """Validate drafts into questions (ids assigned first); a draft that does not fit is a schema finding. With
     ``limits``, validation stops at the file's reading deadline (``on_time``)."""
+    from qlint.model import Question  # the question model: built only when a file is read, never for a warm check
+
     assign_ids(drafts)
     for index, draft in enumerate(drafts):
         if index % 64 == 0 and limits is not None:
@@ -225,6 +226,8 @@ _TYPE_WORDS = {
 
 
 def schema_messages(exc: ValidationError) -> Iterator[tuple[str, str]]:
+    from qlint.model import OPTION_FIELDS, QUESTION_FIELDS  # as in build, the only caller
+
     errors = exc.errors()
     inner = {e["loc"][0] for e in errors if len(e["loc"]) > 1}
     for err in errors:

@@ -1,7 +1,8 @@
-"""``qlint report`` and ``qlint stats``: parsers and commands, wired into ``qlint.cli``.
+"""``qlint report`` and ``qlint stats``: the commands, which ``qlint.cli`` imports only to run one of them (their
+parsers are built beside the command line, in ``qlint.cli_parsers``).
 
-Kept light on import (``qlint.cli`` imports it on every run): the page and table renderers, and with them
-matplotlib and rich, load only when ``report`` draws or ``stats`` prints tables.
+The page and table renderers, and with them matplotlib and rich, load only when ``report`` draws or ``stats``
+prints tables.
 """
 from __future__ import annotations
 
@@ -14,48 +15,11 @@ from pathlib import Path
 
 from qlint import install_hint
 from qlint.analysis.cli import add_responses
-from qlint.cli_common import EXIT_OK, UsageError, add_from_option, comma_list
+from qlint.cli_common import EXIT_OK, UsageError
 from qlint.output.base import JsonSafeStream, escape_undecodable
 from qlint.report.summary import summarize
 from qlint.run.pipeline import SetupError, run_check
 from qlint.wording import plural
-
-
-def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", help="files or folders (default: the config's paths, else .)")
-    parser.add_argument("--config", help="use this config file instead of searching for one")
-    parser.add_argument("--select", type=comma_list, help="rules to run (names, codes, prefixes), replacing the config's")
-    parser.add_argument("--extend-select", type=comma_list, default=[], help="rules to run in addition")
-    parser.add_argument("--ignore", type=comma_list, default=[], help="rules not to run")
-    parser.add_argument("--title", help="the bank's name in the header (default: the folder checked)")
-    parser.add_argument("--responses", action="append", metavar="FILE",
-                        help="response data: adds the item-analysis table (repeatable)")
-    parser.add_argument("--irt", action="store_true", help="with --responses: add a 2PL fit (needs the irt extra)")
-    add_from_option(parser)
-
-
-def add_parsers(subparsers) -> None:
-    """Add ``report`` and ``stats`` to qlint's subcommands."""
-    report = subparsers.add_parser("report", help="write a self-contained HTML health report of the bank")
-    _common(report)
-    report.add_argument("--output", "-o", default="report.html", help="HTML file to write (default: report.html)")
-
-    stats = subparsers.add_parser("stats", help="print the bank health summary as tables")
-    _common(stats)
-    stats.add_argument("--format", choices=("text", "json"), default="text",
-                       help="text tables (default) or the summary as JSON")
-    stats.add_argument("--width", type=_width, help="table width in columns, 20 to 1000 (default: the terminal's)")
-
-
-def _width(text: str) -> int:
-    """A table width that can hold a table: a narrower one prints a letter a line, a negative one nothing."""
-    try:
-        width = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 20 <= width <= 1000:
-        raise argparse.ArgumentTypeError(f"{width} is not between 20 and 1000 columns")
-    return width
 
 
 def _summary(args: argparse.Namespace):

@@ -355,7 +355,7 @@ def _reading_figures(facts: list[QuestionFacts], limits: dict, target: float) ->
 def _reading(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) -> Reading:
     limits_options, active = _configured(run, READING_LEVEL)
     grading, grade_options, grade_active = run.published(READING_GRADE)
-    limits = {name: getattr(limits_options, name) for name in type(limits_options).model_fields}
+    limits = {name: getattr(limits_options, name) for name in limits_options.__class__.model_fields}
     graded = [f.grade for f in facts if f.graded and f.grade is not None]
     bins: Counter[int] = Counter(int(g // 1) for g in graded)
     by_objective: dict[str | None, list[QuestionFacts]] = defaultdict(list)

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import multiprocessing
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -49,11 +47,13 @@ class Batch:
     store_bank: Callable[[list[Finding]], None] | None = None   # keeps freshly computed bank findings
     stores: Callable[[str], Store] | None = None   # where bank rules keep their work between runs (the cache)
     digests: list[str | None] = field(default_factory=list)   # each file's content digest, when there is a cache
+    from_cache: int = 0   # how many of the outcomes were read from the cache
 
 
 def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
                 jobs: int, use_cache: bool, keep: bool, progress: bool,
-                bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False) -> Batch:
+                bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False,
+                features: bool = True) -> Batch:
     """Per-file outcomes for every file, from the cache where the content is unchanged.
 
     The bank findings cached (and to be cached) are those of the files whose digests are ``bank_before`` followed
@@ -62,12 +62,15 @@ def process_all(files: Sequence[Path], config: Config, registry: Registry, activ
     ``signatures`` False the stat signatures the cache keeps are left as they are: a few files named out of a
     bank would otherwise replace those of the whole bank that a full run with the same rules relies on. With
     ``for_bank`` the files matter only for the bank findings (their own findings are not reported): when the cache
-    holds those, the files' entries are not read and ``files`` is empty."""
+    holds those, the files' entries are not read and ``files`` is empty. With ``features`` False the bank rules'
+    features are not decoded from the cache (nor the modules of those rules imported): the caller knows the bank
+    findings will come from the cache, or reads the entries again when they do not."""
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the outcomes stay alive to the end: collecting them over and over only costs time
     try:
         return _process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
-                            progress=progress, bank_before=bank_before, signatures=signatures, for_bank=for_bank)
+                            progress=progress, bank_before=bank_before, signatures=signatures, for_bank=for_bank,
+                            features=features)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -75,7 +78,7 @@ def process_all(files: Sequence[Path], config: Config, registry: Registry, activ
 
 def _process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
                  jobs: int, use_cache: bool, keep: bool, progress: bool,
-                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool) -> Batch:
+                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool, features: bool) -> Batch:
     setup = FileSetup(tuple(active), config.settings.limits, keep)
     limits = config.settings.limits
     cache = (Cache.open(config, config_key(config, registry, active), setup.codecs) if use_cache and not keep
@@ -91,9 +94,10 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
         _keep_bank(result, cache, bank_before)
         if for_bank and result.bank is not None:
             return result   # a warm pre-commit run: nothing in these files is needed
-    outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache, features=result.bank is None)
+    outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache,
+                                              features=features and result.bank is None)
     bar = _Progress(len(files), progress)
-    bar.done = len(files) - len(todo)
+    bar.done = result.from_cache = len(files) - len(todo)
     jobs = min(jobs, len(todo))
     if jobs > 1 and total_bytes >= PARALLEL_MIN_BYTES:
         worker = dataclasses.replace(setup, cache_folder=cache.folder if cache is not None else None)
@@ -139,6 +143,9 @@ def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[
 
 def _parallel(jobs_list: list[tuple[Path, str]], setup: FileSetup, jobs: int) -> Iterator[WorkerReply]:
     """Outcomes from worker processes, in order; each batch of files carries the setup with it."""
+    import multiprocessing  # workers: only for a run with enough to check, never for a warm or a small one
+    from concurrent.futures import ProcessPoolExecutor
+
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     chunk = max(1, min(4, len(jobs_list) // (jobs * 8) or 1))   # small: the last chunks leave no worker idle for long
@@ -200,6 +207,8 @@ def _digests(files: Sequence[Path], displays: Sequence[str], limits: Limits, job
     if jobs <= 1 or len(jobs_list) < 64:
         results = [_digest_one(job) for job in jobs_list]
     else:
+        from concurrent.futures import ThreadPoolExecutor  # threads: only for many files to hash
+
         with ThreadPoolExecutor(jobs) as pool:
             results = list(pool.map(_digest_one, jobs_list, chunksize=16))
     seen = {display: (signature, digest) for display, (digest, _, signature) in zip(displays, results)

@@ -56,8 +56,10 @@ def _source_digest() -> str:
 
 def config_key(config, registry, active) -> str:
     """Everything besides a file's bytes that can change its per-file outcome."""
-    plugins = sorted(f"{ep.name}={ep.value}@{getattr(ep.dist, 'version', '')}"
-                     for ep in entry_points(group="qlint.rules"))
+    plugins = getattr(registry, "plugins", None)   # as the registry found them, else looked up again
+    if plugins is None:
+        plugins = sorted(f"{ep.name}={ep.value}@{getattr(ep.dist, 'version', '')}"
+                         for ep in entry_points(group="qlint.rules"))
     packs = []
     for path in config.pack_paths:
         files = sorted(path.glob("*.y*ml")) if path.is_dir() else [path]

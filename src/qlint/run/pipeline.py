@@ -302,11 +302,18 @@ def _named_in_bank(files: list[Path], config: Config, registry: Registry, active
     named = {os.path.realpath(f) for f in files}
     rest = [f for f in bank_files(config, [u for u in bank_roots(config) if os.path.exists(u)])
             if os.path.realpath(f) not in named]
-    first = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
-                        progress=False, bank_before=None, signatures=False)
+
+    def named_files(features: bool) -> Batch:
+        return process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
+                           progress=False, bank_before=None, signatures=False, features=features)
+
+    # the named files' features are read from the cache only if the bank findings must be computed again
+    first = named_files(features=False)
     before = None if any(d is None for d in first.digests) else first.digests
     processed = process_all(rest, config, registry, _bank_only(active), jobs=jobs, use_cache=use_cache, keep=keep,
                             progress=progress, bank_before=before, for_bank=True)  # type: ignore[arg-type]
+    if processed.bank is None and first.from_cache:
+        first = named_files(features=True)   # the entries read again, with the features this time
     processed.files = first.files + processed.files
     return processed
 
