@@ -226,3 +226,69 @@ def test_a_table_width_that_cannot_hold_a_table_is_a_usage_error(width, tmp_path
     done = subprocess.run([sys.executable, "-m", "qlint", "stats", "quiz.yaml", f"--width={width}"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "--width" in done.stderr and not done.stdout, done
+
+
+MARKUP = '<x-pwn id="pwn" title=\'t\'>&amp; {{ 7*7 }} {% if true %}{# c #}</td></table></x-pwn>'
+
+
+def test_report_shows_markup_and_template_syntax_in_bank_text_as_the_text_they_are(tmp_path, run_cli):
+    """Bank text (ids, stems, options, objectives, tags, difficulty, folder and file names, a blueprint's names, the
+    title) that looks like HTML or like template syntax is escaped where the page shows it, and never evaluated."""
+    import lxml.html
+
+    ROOT = Path(__file__).resolve().parents[1]
+    folder = tmp_path / "bank" / MARKUP.replace("/", "|")
+    folder.mkdir(parents=True)
+    text = _yaml_string(MARKUP)
+    question = f"""  - id: {_yaml_string('q-' + MARKUP + '{n}')}
+    stem: {_yaml_string('Which of these does the team choose for the release ' + MARKUP + ' this year?')}
+    objective: {text}
+    difficulty: {text}
+    tags: [{text}, "x{{n}}"]
+    options:
+      - {{text: {_yaml_string(MARKUP + ' a key that is much longer than every other option in this question')}, correct: true, rationale: {text}}}
+      - {{text: {text}, rationale: Incorrect.}}
+      - {{text: "Plain", rationale: Incorrect.}}
+      - {{text: "Other", rationale: Incorrect.}}
+"""
+    (folder / (MARKUP.replace("/", "|") + ".yaml")).write_text(
+        "questions:\n" + "".join(question.replace("{n}", str(n)) for n in range(4)), encoding="utf-8")
+    (tmp_path / "bank" / "clf.yaml").write_bytes((ROOT / "tests/data/clf-c02/bank.yaml").read_bytes())
+    blueprint = (ROOT / "docs/examples/clf-c02-blueprint.yaml").read_text(encoding="utf-8")
+    (tmp_path / "blueprint.yaml").write_text(blueprint.replace("name: Cloud Concepts", f"name: {text}"), encoding="utf-8")
+    (tmp_path / "qlint.toml").write_text('paths = ["bank"]\nblueprint = "blueprint.yaml"\n', encoding="utf-8")
+    code, _, err = run_cli("report", "--select", "ALL", "--title", MARKUP, "-o", "r.html", cwd=tmp_path)
+    assert code == 0 and "internal error" not in err, err
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    doc = lxml.html.document_fromstring(page)
+    assert not doc.xpath("//x-pwn | //*[@id='pwn']"), "bank text became markup"
+    assert "<x-pwn" not in page
+    shown = doc.text_content()
+    # shown as typed, in the title, the header, tables and finding messages: "&amp;" stays five characters, the
+    # template syntax stays unevaluated
+    assert shown.count(MARKUP) >= 10, shown.count(MARKUP)
+    assert doc.xpath("//title")[0].text_content().startswith(MARKUP)
+    for section in ("reading", "lengths", "findings", "coverage", "clusters", "blueprint"):
+        shown = doc.get_element_by_id(section).text_content()
+        assert MARKUP in shown or MARKUP.replace("/", "|") in shown, section   # a file name holds no slash
+
+
+def test_the_page_comes_from_packaged_templates_that_escape_every_value():
+    """The report's templates: autoescape on for all of them, an undefined name an error (never an empty string), and
+    loaded only from the package."""
+    pytest.importorskip("jinja2")
+    import jinja2
+
+    from qlint.report.html import environment, render_template
+
+    env = environment()
+    assert isinstance(env.loader, jinja2.PackageLoader) and env.undefined is jinja2.StrictUndefined
+    names = env.list_templates()
+    assert "report.html.j2" in names and "macros.html.j2" in names
+    assert all(env.autoescape is True or env.autoescape(name) for name in names)
+    table = render_template("pairs.html.j2", rows=[["<b>", "a&b", "<i>", "'", '"']], limit=1)
+    assert "<b>" not in table and "<i>" not in table and table.count("&lt;") == 2 and "&amp;" in table
+    with pytest.raises(jinja2.UndefinedError):
+        render_template("clusters.html.j2", stats=[], base=Path("."))
+    with pytest.raises(jinja2.TemplateNotFound):
+        env.get_template("../html.py")

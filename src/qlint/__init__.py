@@ -3,7 +3,7 @@
 __version__ = "0.1.0"
 
 # What each optional extra installs, for when qlint's own metadata cannot be read (a source tree on sys.path)
-_EXTRAS = {"report": ("matplotlib>=3.7", "rich>=13"), "server": ("pygls>=2.0,<3", "lsprotocol>=2025.0.0"),
+_EXTRAS = {"report": ("matplotlib>=3.7", "rich>=13", "jinja2>=3.1"), "server": ("pygls>=2.0,<3", "lsprotocol>=2025.0.0"),
            "analysis": ("duckdb>=1.1",), "irt": ("duckdb>=1.1", "mirt>=1.2")}
 
 

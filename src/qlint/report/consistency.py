@@ -4,11 +4,10 @@ away. Everything comes from what the rules publish about the run (``Run.publishe
 """
 from __future__ import annotations
 
-import html
 from typing import TextIO
 
 from qlint.language.words import short
-from qlint.report.html import html_table, svg_of
+from qlint.report.html import render_template, svg_of
 from qlint.wording import plural
 
 BLUEPRINT, CONTRADICTIONS, ENEMIES = "blueprint-coverage", "contradictory-keys", "enemy-items"
@@ -162,16 +161,11 @@ def html_sections(plt, sections: dict) -> tuple[tuple[str, str, str], ...]:
         data = sections["blueprint"]
         rows = coverage_rows(data) + [[f"difficulty {d['level']}", _pct(d["target"]), "-", str(d["questions"]),
                                        _pct(d["share"]), "-", d["status"]] for d in data["difficulty"]]
-        lead = (f"<p class='lead'>How the bank covers {html.escape(data['blueprint'] or 'the exam blueprint')}: "
-                f"target against actual share per domain and objective (bars in red are off their target). "
-                f"{html.escape(_footnote(data))}.</p>")
-        out.append(("blueprint", "Blueprint coverage",
-                    lead + "".join(f"<figure>{chart}</figure>" for chart in _charts(plt, data))
-                    + html_table(COVERAGE_COLUMNS, rows, {1, 2, 3, 4, 5})))
+        out.append(("blueprint", "Blueprint coverage", render_template(
+            "blueprint.html.j2", blueprint=data["blueprint"], footnote=_footnote(data), charts=_charts(plt, data),
+            columns=COVERAGE_COLUMNS, rows=rows)))
     for key, title in (("contradictions", "Contradictory keys"), ("enemies", "Enemy items")):
         if key in sections:
-            rows = pair_rows(key, sections[key])
-            body = (html_table(["question", "where", "other", "where", "what"], rows[:MAX_LISTED]) if rows
-                    else "<p class='ok'>None found.</p>")
-            out.append((key, title, f"<p class='lead'>{plural(len(rows), 'pair')}.</p>{body}"))
+            out.append((key, title, render_template("pairs.html.j2", rows=pair_rows(key, sections[key]),
+                                                    limit=MAX_LISTED)))
     return tuple(out)

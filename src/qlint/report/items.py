@@ -7,11 +7,10 @@ the share choosing each option in five score groups.
 """
 from __future__ import annotations
 
-import html
 from typing import TextIO
 
 from qlint.analysis.ctt import GROUPS
-from qlint.report.html import chart_text, html_table, svg_of
+from qlint.report.html import chart_text, render_template, svg_of
 from qlint.wording import letter
 
 FLAGGING = ("likely-miskeyed", "non-discriminating", "too-easy", "too-hard", "non-functioning-distractor",
@@ -116,15 +115,12 @@ def html_section(plt, analysis, limit: int = 40) -> str:
     rows = item_rows(analysis)
     forms = "; ".join(f"{f.form or 'all'}: {f.persons} persons, {f.items} questions, KR-20 {_r(f.alpha, '.3f')}"
                       for f in analysis.stats.forms)
-    lead = f"<p>{html.escape(forms)}. {html.escape(' '.join(analysis.summary()[:1]))}</p>"
-    table = html_table(["question", "n", "key", "p", "item-rest r", "D (27%)", "alpha if deleted", "omitted",
-                    "options (share / option-rest r)", "flags"],
-                   [[r["id"], r["n"], r["key"], round(r["p"], 3), _r(r["item_rest"], "+.2f"), _r(r["discrimination"], "+.2f"),
-                     _r(r["alpha_if_deleted"], ".3f"), r["omitted"],
-                     "  ".join(f"{o['option']} {o['share']:.2f}/{_r(o['rest_pb'], '+.2f')}" for o in r["options"]),
-                     ", ".join(r["flags"])] for r in rows], numeric={1, 3, 4, 5, 6, 7})
-    flagged = [r for r in rows if r["flags"]][:limit]
-    curves = "".join(chart_option_curves(plt, r, i) for i, r in enumerate(flagged))
-    more = f"<p>{len([r for r in rows if r['flags']]) - limit} more flagged questions not drawn.</p>" \
-        if len([r for r in rows if r["flags"]]) > limit else ""
-    return f"{lead}{chart_scatter(plt, analysis)}{table}<h3>Option curves of flagged questions</h3>{curves}{more}"
+    table = [[r["id"], r["n"], r["key"], round(r["p"], 3), _r(r["item_rest"], "+.2f"), _r(r["discrimination"], "+.2f"),
+              _r(r["alpha_if_deleted"], ".3f"), r["omitted"],
+              "  ".join(f"{o['option']} {o['share']:.2f}/{_r(o['rest_pb'], '+.2f')}" for o in r["options"]),
+              ", ".join(r["flags"])] for r in rows]
+    flagged = [r for r in rows if r["flags"]]
+    return render_template("items.html.j2", forms=forms, summary=" ".join(analysis.summary()[:1]),
+                           scatter=chart_scatter(plt, analysis), rows=table,
+                           curves=[chart_option_curves(plt, r, i) for i, r in enumerate(flagged[:limit])],
+                           more=len(flagged) - limit)
