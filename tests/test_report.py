@@ -258,3 +258,13 @@ def test_report_and_stats_name_the_extra_when_its_libraries_are_missing(run_cli,
     assert all(f"'{r}'" in err for r in ("matplotlib>=3.7", "rich>=13", "jinja2>=3.1")), err  # the whole report extra
     code, _, err = run_cli("stats", "bank/")
     assert code == 2 and "rich" in err
+
+
+def test_report_without_jinja2_names_the_extra_and_is_no_internal_error(run_cli, monkeypatch, tmp_path):
+    """An install made with the older hint has matplotlib and rich but not Jinja2: a usage error naming the extra."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "jinja2" else real(name, *a))
+    code, _, err = run_cli("report", "bank/", "-o", tmp_path / "r.html", cwd=Path(__file__).resolve().parents[1])
+    assert code == 2 and "needs jinja2" in err and "internal error" not in err, err

@@ -49,7 +49,7 @@ def require_extra(command: str, modules: tuple[str, ...]) -> None:
 
 
 def cmd_report(args: argparse.Namespace, out) -> int:
-    require_extra("report", ("matplotlib",))
+    require_extra("report", ("matplotlib", "jinja2"))
     from qlint.report import consistency  # the page and its sections: loaded only when a report is drawn
     from qlint.report.html import pyplot, render
 
