@@ -18,27 +18,21 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from qlint.finding import Finding, Severity
+from qlint.formats.table import ALIASES, TABLE
 from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR, SCHEMA, UNSUPPORTED
 from qlint.sourcemap import LoadedQuestion, ParsedFile, locate
 from qlint.wording import closest, did_you_mean
 
-# format name -> suffixes that name it; the YAML reader is the default for anything unnamed
-FORMATS: dict[str, tuple[str, ...]] = {
-    "yaml": (".yaml", ".yml"),
-    "gift": (".gift",),
-    "aiken": (".aiken",),
-    "moodle-xml": (".xml",),
-    "qti": (".xml", ".zip"),
-}
-ALIASES = {"qti12": "qti", "qti21": "qti", "qti30": "qti", "moodle": "moodle-xml", "xml": "moodle-xml"}
+# format name -> the suffixes that settle it, from the format table (the YAML reader reads anything unnamed)
+BANK_FORMATS: dict[str, tuple[str, ...]] = {f.name: f.suffixes for f in TABLE}
 
 
 def format_name(name: str) -> str:
     """The reader a user's format name means; a ValueError names the known ones."""
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
-    if key not in FORMATS:
-        raise ValueError(f"unknown bank format {name!r}; known: {', '.join([*FORMATS, *ALIASES])}")
+    if key not in BANK_FORMATS:
+        raise ValueError(f"unknown bank format {name!r}; known: {', '.join([*BANK_FORMATS, *ALIASES])}")
     return key
 
 

@@ -24,6 +24,7 @@ from qlint.limits import Limits
 from qlint.finding import Severity
 from qlint.problems import IMPORT_HAZARD, PARSE_ERROR, RATIONALES_NOT_HELD, SCHEMA
 from qlint.sourcemap import ParsedFile, find_suppressions
+from qlint.formats.table import BY_NAME
 
 # White space between tokens is what Moodle trims off (PHP's trim): a no-break space opening a text is text.
 # Each text terminal takes a run of ordinary characters at a time and an escape pair between runs, possessively:
@@ -304,7 +305,7 @@ def _suppression_text(text: str) -> str:
 
 class GiftReader:
     name = "gift"
-    suffixes = (".gift",)
+    suffixes = BY_NAME["gift"].suffixes + BY_NAME["gift"].shared   # the format table's row
 
     def sniff(self, data: bytes, path: str) -> bool:
         head = data[:4096].decode("utf-8", "ignore")

@@ -28,6 +28,7 @@ from qlint.sourcemap import (
     find_suppressions,
 )
 from qlint.wording import closest, did_you_mean
+from qlint.formats.table import BY_NAME
 
 try:  # libyaml is ~10x faster; the pure-Python loader gives the same nodes.
     _BaseLoader: type = yaml.CSafeLoader
@@ -442,7 +443,7 @@ def _drop(raw: Any, loc: tuple) -> None:
 
 class YamlReader:
     name = "yaml"
-    suffixes = (".yaml", ".yml")
+    suffixes = BY_NAME["yaml"].suffixes + BY_NAME["yaml"].shared   # the format table's row
 
     def sniff(self, data: bytes, path: str) -> bool:
         return path.lower().endswith(self.suffixes)
