@@ -533,7 +533,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
     import difflib  # --fix and --diff only: the rewrites and their diff
 
     # likewise
-    from qlint.finding import Finding, Severity
+    from qlint.finding import Severity, finding
     from qlint.run.fix import fix_run
     from qlint.problems import FIX_SKIPPED
     from qlint.wording import plural
@@ -555,7 +555,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
                   "nothing was written", file=sys.stderr)
     elif outcome.changed and not args.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
-    skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
+    skips = [finding(path, 1, 1, FIX_SKIPPED, f"not fixed: {reason}", severity=Severity.WARNING)
              for path, reason in outcome.skipped]
     return bool(outcome.changed), skips, outcome.by_rule
 
@@ -732,7 +732,7 @@ def cmd_schema(args: argparse.Namespace, out) -> int:
 def cmd_rule(args: argparse.Namespace, out) -> int:
     if (args.name is None) == (not args.all):
         raise UsageError("qlint rule takes a rule's name or code, or --all for every rule")
-    import json
+    import json  # the cards and their lookup: loaded by this command only
 
     from qlint.docs import card, card_dict  # the cards: loaded by this command only
     from qlint.wording import closest
