@@ -56,7 +56,7 @@ def test_the_hook_takes_every_file_a_folder_walk_takes():
     assert pattern == hook_pattern()
     for suffix in {s for s in WALKED if s != ".txt"}:
         assert re.search(pattern, f"bank/questions{suffix}"), suffix
-        assert re.search(pattern, f"bank/questions{suffix.upper()}") is None or suffix.upper() == suffix
+    assert re.search(pattern, "bank/notes.txt") is None and re.search(pattern, "bank/answers.csv") is None
 
 
 def test_every_walked_suffix_is_discovered(tmp_path):
@@ -136,3 +136,9 @@ def test_analyze_with_only_banks_names_them(tmp_path):
     code, out, err = _qlint("analyze", "bank.gift", "quiz.xml", cwd=tmp_path)
     assert code == 2 and "All clear" not in out
     assert "needs response files" in err and "bank.gift, quiz.xml are all banks" in err, err
+
+
+def test_the_readme_s_local_hook_takes_what_the_hook_repository_takes():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"files: {hook_pattern()}\n" in text
+    assert "files: \\.(ya?ml|gift|aiken|xml|zip)$" not in text
