@@ -27,7 +27,6 @@ __all__ = ["ALIASES", "BANK_FORMATS", "ReadLimits", "Reader", "discover_banks", 
            "reader_for"]
 
 
-
 def reader(name: str) -> Reader:
     """The reader of a format; its module (and lark or lxml) is imported on first use, so YAML runs skip them."""
     return importlib.import_module(f"qlint.formats.{BY_NAME[format_name(name)].module}").READER
