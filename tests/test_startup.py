@@ -117,7 +117,7 @@ def test_the_shipped_manifest_says_what_the_rules_say():
 
 
 def test_the_from_choices_are_the_readers_formats():
-    from qlint.formats.base import ALIASES, FORMATS
+    from qlint.formats.table import ALIASES, BY_NAME as FORMATS
 
     assert (FROM_FORMATS, FROM_ALIASES) == (tuple(FORMATS), tuple(ALIASES))
 

@@ -53,11 +53,10 @@ def _with_suggestion(message: str) -> str:
     found = _INVALID_CHOICE.search(message)
     if found is None:
         return message
-    import difflib  # for a misspelt command line only
+    from qlint.wording import closest  # for a misspelt command line only
 
-    choices = re.findall(r"'([^']*)'", found[2])
-    close = difflib.get_close_matches(found[1], choices, n=1)
-    return f"{message}; did you mean {close[0]!r}?" if close else message
+    close = closest(found[1], re.findall(r"'([^']*)'", found[2]))
+    return f"{message}; did you mean {close!r}?" if close else message
 
 
 def _unknown_arguments(parser: argparse.ArgumentParser, command: str | None, extras: list[str]) -> ArgumentsError:
@@ -67,14 +66,14 @@ def _unknown_arguments(parser: argparse.ArgumentParser, command: str | None, ext
     first = extras[0]
     if not first.startswith("-") or first == "-":
         return ArgumentsError(owner.prog, f"unexpected argument {first!r}")
-    import difflib  # for a misspelt command line only
+    from qlint.wording import closest  # for a misspelt command line only
 
     options = [o for action in owner._actions for o in action.option_strings]
     if sub is not None and first.split("=", 1)[0] in options:   # `qlint --no-cache check`: known, but too early
         return ArgumentsError(parser.prog, f"{first.split('=', 1)[0]!r} is an option of `{owner.prog}`: write it "
                                            f"after the command ({owner.prog} {first} ...)")
-    close = difflib.get_close_matches(first.split("=", 1)[0], options, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
+    close = closest(first.split("=", 1)[0], options)
+    hint = f"; did you mean {close!r}?" if close else ""
     return ArgumentsError(owner.prog, f"unknown option {first!r}{hint}")
 
 
@@ -272,11 +271,11 @@ def _format(args: argparse.Namespace) -> str:
 
     available = renderers()
     if fmt not in available:
-        import difflib  # for a misspelt format only
+        from qlint.wording import closest  # for a misspelt format only
 
         names = [*available, "auto"]
-        close = difflib.get_close_matches(fmt, names, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        close = closest(fmt, names)
+        hint = f"; did you mean {close!r}?" if close else ""
         raise UsageError(f"unknown format {fmt!r}{hint} (choose from {', '.join(names)})")
     return fmt
 
@@ -534,7 +533,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
     import difflib  # --fix and --diff only: the rewrites and their diff
 
     # likewise
-    from qlint.finding import Finding, Severity
+    from qlint.finding import Severity, finding
     from qlint.run.fix import fix_run
     from qlint.problems import FIX_SKIPPED
     from qlint.wording import plural
@@ -556,7 +555,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
                   "nothing was written", file=sys.stderr)
     elif outcome.changed and not args.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
-    skips = [Finding(path, 1, 1, FIX_SKIPPED[0], FIX_SKIPPED[1], Severity.WARNING, f"not fixed: {reason}")
+    skips = [finding(path, 1, 1, FIX_SKIPPED, f"not fixed: {reason}", severity=Severity.WARNING)
              for path, reason in outcome.skipped]
     return bool(outcome.changed), skips, outcome.by_rule
 
@@ -733,10 +732,10 @@ def cmd_schema(args: argparse.Namespace, out) -> int:
 def cmd_rule(args: argparse.Namespace, out) -> int:
     if (args.name is None) == (not args.all):
         raise UsageError("qlint rule takes a rule's name or code, or --all for every rule")
-    import difflib  # the cards and their lookup: loaded by this command only
-    import json
+    import json  # the cards and their lookup: loaded by this command only
 
-    from qlint.docs import card, card_dict  # likewise
+    from qlint.docs import card, card_dict  # the cards: loaded by this command only
+    from qlint.wording import closest
 
     config, registry = _setup(args, Path.cwd())
     if args.all:
@@ -748,8 +747,8 @@ def cmd_rule(args: argparse.Namespace, out) -> int:
         return EXIT_OK
     rule = registry.get(args.name)
     if rule is None:
-        close = difflib.get_close_matches(args.name, [r.name for r in registry], n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else "; `qlint rules` lists them"
+        close = closest(args.name, [r.name for r in registry])
+        hint = f"; did you mean {close!r}?" if close else "; `qlint rules` lists them"
         raise UsageError(f"unknown rule {args.name!r}{hint}")
     if args.format == "json":
         json.dump(card_dict(rule), out, indent=2)

@@ -14,10 +14,10 @@ if TYPE_CHECKING:
     from qlint.config import Override
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-# The bank formats ``--from`` takes, and their other names: those of ``qlint.formats.base`` (FORMATS and ALIASES),
-# written out so that parsing does not import the readers; a test holds the two lists together.
+# The bank formats ``--from`` takes, and their other names: those of the format table (``qlint.formats.table``),
+# written out so that parsing imports nothing of the formats package; a test holds the two lists together.
 FROM_FORMATS = ("yaml", "gift", "aiken", "moodle-xml", "qti")
-FROM_ALIASES = ("qti12", "qti21", "qti30", "moodle", "xml")
+FROM_ALIASES = ("moodle", "xml", "qti12", "qti21", "qti30")
 
 
 class UsageError(Exception):

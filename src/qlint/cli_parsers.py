@@ -53,7 +53,7 @@ def add_analyze_parser(subparsers) -> None:
     analyze = subparsers.add_parser("analyze", help="find mis-keyed and broken questions from response data")
     analyze.add_argument("paths", nargs="+", metavar="PATH",
                          help="response files (CSV, TSV, Parquet; long, wide, Moodle or Canvas layout) and bank "
-                              "files or folders (.yaml, .yml, folders; default: the config's paths, else .)")
+                              "files or folders, in any order (YAML, GIFT, Aiken, Moodle XML, QTI; default: the config's paths, else .)")
     analyze.add_argument("--format", default=None, help="text (default), json, json-lines, sarif, github, gitlab, junit")
     analyze.add_argument("--output-file", "-o", help="write the report here instead of stdout")
     analyze.add_argument("--config", help="use this config file instead of searching for one")

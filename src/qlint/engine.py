@@ -6,11 +6,12 @@ the whole-bank rules over the BankItems of every file. The run applies suppressi
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from time import monotonic
 
-from qlint.finding import Finding, Severity
+from qlint.finding import Finding, Severity, finding
 from qlint.items import BankItem, CheckedFile, rejected_item, to_item
 from qlint.problems import IMPORT_HAZARD, INTERNAL_ERROR, RATIONALES_NOT_HELD, RULE_TIMEOUT, UNSUPPORTED
 from qlint.rule import ActiveRule, BankRule, QuestionRule, Store
@@ -25,8 +26,7 @@ _MISSING_RATIONALE = "missing-rationale"
 
 
 def _crash(rule_name: str, path: str, line: int, column: int, qid: str | None, exc: BaseException) -> Finding:
-    return Finding(path, line, column, INTERNAL_ERROR[0], INTERNAL_ERROR[1], Severity.ERROR,
-                   f"rule {rule_name} failed: {type(exc).__name__}: {exc}", qid)
+    return finding(path, line, column, INTERNAL_ERROR, f"rule {rule_name} failed: {type(exc).__name__}: {exc}", qid)
 
 
 def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveRule],
@@ -64,8 +64,9 @@ def check_questions(questions: Sequence[LoadedQuestion], rules: Sequence[ActiveR
                         line, column, end_line, end_column = item.locate_span(violation.field, violation.span)
                         if held and (key := item.locate(violation.field))[0] in held and key[0] != line:
                             line, column, end_line, end_column = *key, None, None
-                    out.append(Finding(item.path, line, column, code, name, severity, violation.message,
-                                       item.question.id, violation.field, violation.fix, end_line, end_column))
+                    out.append(finding(item.path, line, column, (code, name), violation.message, item.question.id,
+                                       violation.field, severity, fix=violation.fix, end_line=end_line,
+                                       end_column=end_column))
             except (Exception, SystemExit) as exc:  # a broken rule is a finding, never a crash (nor an exit)
                 out.append(_crash(name, item.path, item.line, item.column, item.question.id, exc))
     return out
@@ -79,14 +80,13 @@ def _timeout(first: LoadedQuestion, left: Sequence[ActiveRule], done: int, total
     cut += [f"skipped {', '.join(skipped)}"] if skipped else []
     message = (f"the rules ran past this file's time budget (rule-time-budget = {budget:g} s): {'; '.join(cut)}; "
                "the file is not fully checked")
-    return Finding(first.path, 1, 1, RULE_TIMEOUT[0], RULE_TIMEOUT[1], Severity.ERROR, message)
+    return finding(first.path, 1, 1, RULE_TIMEOUT, message)
 
 
 def _with_severity(finding: Finding, severity: Severity) -> Finding:
     if finding.severity == severity:
         return finding
-    return Finding(finding.path, finding.line, finding.column, finding.code, finding.rule, severity,
-                   finding.message, finding.question, finding.field, finding.fix, finding.end_line, finding.end_column)
+    return dataclasses.replace(finding, severity=severity)
 
 
 def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions: bool = False,
@@ -105,15 +105,15 @@ def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions:
         checked = [f for f in checked if f.rule != _MISSING_RATIONALE or f.question not in result.rationales_not_held]
     timed_out = checked[-1:] if checked and checked[-1].rule == RULE_TIMEOUT[1] else []
     findings: list[Finding] = []
-    for finding in result.findings + timed_out:
+    for problem in result.findings + timed_out:
         # a file that cannot be read, or a question that is not one, is reported whatever --select or --ignore say
         # (as ruff never hides a syntax error): the rules that are on did not see what it hides
-        chosen = by_name.get(finding.rule)
-        if chosen is None and finding.rule in _SWITCHABLE:
+        chosen = by_name.get(problem.rule)
+        if chosen is None and problem.rule in _SWITCHABLE:
             continue
-        if finding.rule == RATIONALES_NOT_HELD.name and _MISSING_RATIONALE not in by_name:
+        if problem.rule == RATIONALES_NOT_HELD.name and _MISSING_RATIONALE not in by_name:
             continue   # nobody asked for rationales
-        findings.append(_with_severity(finding, chosen.severity if chosen else finding.severity))
+        findings.append(_with_severity(problem, chosen.severity if chosen else problem.severity))
     findings += checked[:len(checked) - len(timed_out)]
     items = []
     for loaded in result.questions:
@@ -154,8 +154,8 @@ def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule],
                 if violation.at is not None:
                     (path, line), column = violation.at, 1
                 owner = None if violation.bank_level else item.id
-                out.append(Finding(path, line, column, rule.code, rule.name, chosen.severity,
-                                   violation.message, owner, violation.field))
+                out.append(finding(path, line, column, (rule.code, rule.name), violation.message, owner,
+                                   violation.field, chosen.severity))
         except (Exception, SystemExit) as exc:
             out.append(_crash(rule.name, "<bank>", 1, 1, None, exc))
     return out

@@ -95,3 +95,15 @@ def _head(rule: str, code: str, severity: Severity, path: str) -> str:
     """The quoted start of a finding's JSON, up to its line."""
     return (f'{{"rule": {_quote(rule)}, "code": {_quote(code)}, "severity": "{_NAMES[severity]}", '
             f'"path": {_quote(path)}, "line": ')
+
+
+def finding(path: str, line: int, column: int, kind: tuple[str, str], message: str, question: str | None = None,
+            field: str | None = None, severity: Severity = Severity.ERROR, *, fix: Any = None,
+            end_line: int | None = None, end_column: int | None = None) -> Finding:
+    """qlint's one way to make a finding: where (line and column, 1 at least), which rule (``kind``: its code and
+    name, as ``qlint.problems`` names the run's own, or ``(rule.code, rule.name)``), why, and optionally the
+    question, the field, the severity (an error unless told), the fix and the end of the range. Only the cache,
+    which rebuilds stored findings by the thousand, calls ``Finding`` itself."""
+    code, name = kind
+    return Finding(path, max(1, line), max(1, column), code, name, severity, message, question, field, fix,
+                   end_line, end_column)

@@ -8,7 +8,7 @@ in any reader's map (or a ``BankItem``'s packed one).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -199,6 +199,8 @@ class ParsedFile:
 
 
 _SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore-file|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+# a suppression comment's body, after the format's comment opener (``#``, ``//``, ``<!--``)
+_BODY = re.compile(r"\s*qlint:\s*(ignore-question|ignore-file|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
 _OPENING = re.compile(r"#\s*+qlint:")
 _SCOPES = {"ignore": "line", "ignore-question": "question", "ignore-file": "file"}
 
@@ -206,39 +208,70 @@ _SCOPES = {"ignore": "line", "ignore-question": "question", "ignore-file": "file
 TextAt = Callable[[int, int], bool]
 
 
+@dataclass(frozen=True)
+class CommentLine:
+    """One line of a file as suppressions see it, told by the reader that knows the format's comment syntax:
+    whether it holds content (bank text, markup: the line a lone comment above it covers), and the comment on it
+    that may be a suppression, if any: the column its opener starts at, its text after the opener, and whether it
+    stands alone on its line (nothing before it)."""
+
+    number: int
+    content: bool
+    column: int = 0
+    body: str | None = None
+    lone: bool = False
+
+
+def collect_suppressions(lines: Iterable[CommentLine]) -> list[Suppression]:
+    """The suppressions among a file's comment lines, in one pass: a lone comment covers the next content line,
+    any other comment its own line. Lines a reader leaves out (blank, plain comments) cover nothing."""
+    found: list[tuple[int, int, str, tuple[str, ...], str]] = []
+    targets: list[int] = []
+    waiting: list[int] = []  # indexes of comments alone on their line that have not met a content line yet
+    for line in lines:
+        if line.content:
+            # one pass: a content line is the target of every lone comment still waiting above it (searching
+            # ahead from each comment instead was quadratic in a run of comment lines)
+            for index in waiting:
+                targets[index] = line.number
+            waiting.clear()
+        match = _BODY.match(line.body) if line.body is not None else None
+        if match is None:
+            continue
+        if line.lone:
+            waiting.append(len(found))
+        rules = tuple(r.strip() for r in (match.group(2) or "").split(",") if r.strip())
+        found.append((line.number, line.column, _SCOPES[match.group(1)], rules, match.group(3).strip()))
+        targets.append(line.number)  # its own line until a content line below claims it
+    return [Suppression(number, column, target, scope, rules, reason)
+            for (number, column, scope, rules, reason), target in zip(found, targets)]
+
+
 def find_suppressions(text: str, text_at: TextAt | None = None) -> list[Suppression]:
-    """Suppression comments in a file's text. A comment alone on its line covers the next content line.
+    """``# qlint:`` suppression comments in a YAML file's text. A comment alone on its line covers the next content
+    line.
 
     ``text_at`` says where the file's text holds bank text: a ``#`` there is part of a stem or a rationale, never a
     comment, so bank text can neither suppress a finding nor be taken for a comment line. Each line's candidates
     are found in one pass and the whole pattern is matched once, at the first that is a comment."""
     if "qlint:" not in text:
         return []
-    found: list[tuple[int, int, str, tuple[str, ...], str]] = []
-    targets: list[int] = []
-    waiting: list[int] = []  # indexes of comments alone on their line that have not met a content line yet
+    return collect_suppressions(_hash_comments(text, text_at))
+
+
+def _hash_comments(text: str, text_at: TextAt | None) -> Iterator[CommentLine]:
+    """Each line of a text whose comments open with ``#``, as suppressions see it."""
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.lstrip()
         lone = stripped.startswith("#") and not (text_at is not None and text_at(number, len(line) - len(stripped) + 1))
-        if stripped and not lone:
-            # one pass: a content line is the target of every lone comment still waiting above it (searching
-            # ahead from each comment instead was quadratic in a run of comment lines)
-            for index in waiting:
-                targets[index] = number
-            waiting.clear()
-        if "qlint:" not in line:
-            continue
-        match = _comment(line, number, text_at)
+        content = bool(stripped) and not lone
+        match = _comment(line, number, text_at) if "qlint:" in line else None
         if match is None:
+            if content:
+                yield CommentLine(number, True)
             continue
-        if not line[: match.start()].strip():
-            waiting.append(len(found))
-        scope = _SCOPES[match.group(1)]
-        rules = tuple(r.strip() for r in (match.group(2) or "").split(",") if r.strip())
-        found.append((number, match.start() + 1, scope, rules, match.group(3).strip()))
-        targets.append(number)  # its own line until a content line below claims it
-    return [Suppression(number, column, target, scope, rules, reason)
-            for (number, column, scope, rules, reason), target in zip(found, targets)]
+        at = match.start()
+        yield CommentLine(number, content, at + 1, line[at + 1:], not line[:at].strip())
 
 
 def _comment(line: str, number: int, text_at: TextAt | None) -> re.Match | None:

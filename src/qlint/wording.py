@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
+if TYPE_CHECKING:   # a misspelt command line is told its did-you-mean without loading pydantic
+    from pydantic import ValidationError
 
 
 def kebab(name: str) -> str:

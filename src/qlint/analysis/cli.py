@@ -15,24 +15,32 @@ from qlint.analysis import AnalysisError
 from qlint.cli_common import UsageError
 from qlint.config import ConfigError, resolve_rules
 from qlint.finding import Finding
+from qlint.formats.table import is_bank_name
 from qlint.registry import load_registry
 from qlint.responserule import ResponseRule
 from qlint.run.suppress import finish
 
-_BANK_SUFFIXES = (".yaml", ".yml")
 
 
 def as_check(args: argparse.Namespace) -> argparse.Namespace:
-    """The ``check`` arguments that ``analyze`` stands for: bank paths, the responses, response rules only."""
-    responses = [p for p in args.paths if not (p.lower().endswith(_BANK_SUFFIXES) or os.path.isdir(p))]
+    """The ``check`` arguments that ``analyze`` stands for: bank paths, the responses, response rules only. Which
+    argument is the bank is the format table's say: a folder, or a file whose name settles a bank format (YAML,
+    GIFT, Aiken, Moodle XML, QTI); every other file holds responses, whatever order they come in."""
+    responses = [p for p in args.paths if not (is_bank_name(p) or os.path.isdir(p))]
     if not responses:   # nothing to analyse is not "All clear"
-        raise UsageError("analyze needs response files (CSV, TSV or Parquet) before the bank files or folders")
+        raise UsageError(f"analyze needs response files (CSV, TSV or Parquet) beside the bank; "
+                         f"{_listed(args.paths)} {'is a bank' if len(args.paths) == 1 else 'are all banks'}")
     bank = [p for p in args.paths if p not in responses]
     names = [r.name for r in load_registry() if r.kind == "response"]
     return argparse.Namespace(
         **vars(args) | {"paths": bank, "responses": responses, "select": args.select or names,
                         "extend_select": [], "stdin_filename": None, "jobs": 1, "no_cache": True, "fix": False,
                         "diff": False})
+
+
+def _listed(paths: list[str]) -> str:
+    """Paths as a short list in a message."""
+    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
 def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ignore=(), irt: bool = False):

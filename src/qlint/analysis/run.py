@@ -12,7 +12,7 @@ from qlint.analysis.ctt import Statistics, compute
 from qlint.analysis.irt import fit_2pl
 from qlint.analysis.readers import NOT_SCORED, SLOT, STATUS_NAMES, UNKNOWN_ITEM, UNKNOWN_OPTION, Intake, create_answers, read_file
 from qlint.analysis.sources import first_line
-from qlint.finding import Finding, Severity
+from qlint.finding import Finding, Severity, finding
 from qlint.formats import read_path as load_file
 from qlint.problems import INTERNAL_ERROR, RESPONSE_DATA
 from qlint.responserule import BankQuestion, ItemView, ResponseRule
@@ -134,11 +134,11 @@ def _judge(result: Analysis, rules: Sequence[ActiveRule]) -> None:
             try:
                 for violation in rule.check(view, active.options):  # type: ignore[attr-defined]
                     line, column = question.loaded.locate(violation.field)
-                    result.findings.append(Finding(question.loaded.path, line, column, rule.code, rule.name,
-                                                   active.severity, violation.message, question.id, violation.field))
+                    result.findings.append(finding(question.loaded.path, line, column, (rule.code, rule.name),
+                                                   violation.message, question.id, violation.field, active.severity))
             except (Exception, SystemExit) as exc:  # a broken rule (a plugin's) is a finding, never a crash
                 loaded = question.loaded
-                result.findings.append(Finding(loaded.path, loaded.line, loaded.column, *INTERNAL_ERROR, Severity.ERROR,
+                result.findings.append(finding(loaded.path, loaded.line, loaded.column, INTERNAL_ERROR,
                                                f"rule {rule.name} failed: {type(exc).__name__}: {exc}", question.id))
 
 
@@ -146,31 +146,34 @@ def data_findings(result: Analysis, responses: Sequence[Path],
                   unknown_options: dict[int, tuple[int, list[tuple[str, int]]]],
                   severity: Severity) -> list[Finding]:
     """Response rows that could not be used, as findings: on the response file, or on the question they name."""
-    code, name = DATA_RULE
-    out = [Finding(path, 1, 1, code, name, severity, f"no answers read: {why}") for path, why in result.intake.empty.items()]
+    out = [finding(path, 1, 1, DATA_RULE, f"no answers read: {why}", severity=severity)
+           for path, why in result.intake.empty.items()]
     for rejected in result.intake.rejected:
         lines = ", ".join(str(n) for n in rejected.lines)
         more = ", ..." if rejected.count > len(rejected.lines) else ""
         hint = "; the file is not UTF-8: save it as UTF-8 (or UTF-16 with its byte-order mark)" \
             if "encoding" in rejected.kind else ""
-        out.append(Finding(rejected.path, rejected.lines[0] if rejected.lines else 1, 1, code, name, severity,
-                           f"{_count(rejected.count, 'row')} not read ({rejected.kind}): line {lines}{more}{hint}"))
+        out.append(finding(rejected.path, rejected.lines[0] if rejected.lines else 1, 1, DATA_RULE,
+                           f"{_count(rejected.count, 'row')} not read ({rejected.kind}): line {lines}{more}{hint}",
+                           severity=severity))
     if result.intake.unknown_items:
         total = result.intake.status_counts.get(UNKNOWN_ITEM, 0)
         shown = ", ".join(f"{_item_name(item)} ({n})" for item, n in result.intake.unknown_items)
         where = str(responses[0]) if len(responses) == 1 else "<responses>"
-        out.append(Finding(where, 1, 1, code, name, severity,
-                           f"{_count(total, 'answer')} named question ids the bank does not have: {shown}"))
+        out.append(finding(where, 1, 1, DATA_RULE,
+                           f"{_count(total, 'answer')} named question ids the bank does not have: {shown}",
+                           severity=severity))
     for qi, (total, seen) in unknown_options.items():
         q = result.questions[qi]
         line, column = q.loaded.locate("options")
         shown = ", ".join(f"{r!r} ({n})" for r, n in seen)
-        out.append(Finding(q.loaded.path, line, column, code, name, severity,
+        out.append(finding(q.loaded.path, line, column, DATA_RULE,
                            f"{_count(total, 'answer')} named no option of this question: {shown} "
-                           "(a letter, a 1-based number or an option's exact text is expected)", q.id, "options"))
+                           "(a letter, a 1-based number or an option's exact text is expected)", q.id, "options",
+                           severity))
     unscored = result.intake.status_counts.get(NOT_SCORED, 0)
     if unscored:
-        out.append(Finding(str(responses[0]), 1, 1, code, name, Severity.INFO,
+        out.append(finding(str(responses[0]), 1, 1, DATA_RULE, severity=Severity.INFO, message=
                            f"not scored: {_count(unscored, 'answer')} to questions with more than one key "
                            "(item analysis covers single-key questions)"))
     return out

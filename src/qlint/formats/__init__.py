@@ -16,22 +16,20 @@ from time import monotonic
 
 from qlint.files import SKIP_DIRS, OutsideLink, first_time, matches_glob, open_regular, read_file
 from qlint.formats import zipsafe
+from qlint.formats.table import BY_NAME, SETTLED, TABLE, WALKED, holders
 from qlint.finding import Severity
-from qlint.formats.base import ALIASES, FORMATS, Reader, ReadLimits, ReadTimeout, finding, format_name, parse_error
+from qlint.formats.base import ALIASES, BANK_FORMATS, Reader, ReadLimits, ReadTimeout, finding, format_name, parse_error
 from qlint.limits import Limits
 from qlint.problems import RULE_TIMEOUT
 from qlint.sourcemap import ParsedFile
 
-__all__ = ["ALIASES", "FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "parse", "read", "read_path", "reader",
+__all__ = ["ALIASES", "BANK_FORMATS", "ReadLimits", "Reader", "discover_banks", "format_name", "parse", "read", "read_path", "reader",
            "reader_for"]
-
-_MODULES = {"yaml": "yaml_reader", "gift": "gift", "aiken": "aiken", "moodle-xml": "moodle", "qti": "qti"}
-_SETTLED = (".yaml", ".yml", ".gift", ".aiken", ".gift.txt", ".aiken.txt", ".zip")
 
 
 def reader(name: str) -> Reader:
     """The reader of a format; its module (and lark or lxml) is imported on first use, so YAML runs skip them."""
-    return importlib.import_module(f"qlint.formats.{_MODULES[format_name(name)]}").READER
+    return importlib.import_module(f"qlint.formats.{BY_NAME[format_name(name)].module}").READER
 
 
 def forced(path: str, limits: Limits) -> str | None:
@@ -41,7 +39,8 @@ def forced(path: str, limits: Limits) -> str | None:
     for pattern, name in getattr(limits, "formats", ()):
         if pattern == "**":
             lower = path.lower()
-            if not lower.endswith(_SETTLED) and (not lower.endswith(".xml") or name in ("moodle-xml", "qti")):
+            held = holders(lower)
+            if not lower.endswith(SETTLED) and (not held or name in held):
                 return name
         elif matches_glob(Path(path), (pattern,)):
             return name
@@ -53,19 +52,13 @@ def reader_for(path: str, data: bytes, forced_format: str | None = None) -> Read
     if forced_format:
         return reader(forced_format)
     lower = path.lower()
-    if lower.endswith((".yaml", ".yml")):
-        return reader("yaml")
-    if lower.endswith((".gift", ".gift.txt")):
-        return reader("gift")
-    if lower.endswith((".aiken", ".aiken.txt")):
-        return reader("aiken")
-    if lower.endswith((".xml", ".zip", ".imscc", ".qti")):
-        moodle = reader("moodle-xml")
-        return moodle if moodle.sniff(data, path) else reader("qti")
-    for name in ("gift", "aiken"):
-        if lower.endswith(".txt") and reader(name).sniff(data, path):
-            return reader(name)
-    return reader("yaml")
+    for row in TABLE:
+        if lower.endswith(row.suffixes):
+            return reader(row.name)
+    for row in TABLE:   # a suffix formats share (.xml, .txt): the first whose reader knows the content
+        if lower.endswith(row.shared) and (row.fallback or reader(row.name).sniff(data, path)):
+            return reader(row.name)
+    return reader(TABLE[0].name)
 
 
 def read_path(path: Path, display: str | None = None, limits: Limits | None = None) -> ParsedFile:
@@ -109,22 +102,20 @@ def read(data: bytes, path: str, limits: Limits, real_path: Path | None = None) 
         return parse_error(path, 1, 1, f"{chosen.name} file could not be read: {type(exc).__name__}: {exc}")
 
 
-_EXTRA = {"gift": (".gift", ".txt"), "aiken": (".aiken", ".txt"), "moodle-xml": (".xml",), "qti": (".xml", ".zip", ".qti")}
-
-
 def _wanted(name: str, candidate: Path, globs: tuple[tuple[str, str], ...], limits: Limits | None) -> bool:
     """Whether discovery takes a file the YAML loader's discovery does not: a config glob names it, ``--from``
     names its suffix's format, or its suffix is a bank format's (``.xml``, ``.qti`` and ``.zip`` only when they
     look it)."""
     lower = name.lower()
     for pattern, fmt in globs:
-        if pattern == "**" and lower.endswith(_EXTRA.get(fmt, ())):
+        if pattern == "**" and fmt in BY_NAME and lower.endswith(BY_NAME[fmt].walk_forced):
             return True
         if pattern != "**" and matches_glob(candidate, (pattern,)):
             return True
-    if lower.endswith((".gift", ".aiken", ".gift.txt", ".aiken.txt")):   # what convert writes for the LMS
-        return True
-    return lower.endswith((".xml", ".zip", ".qti")) and _looks_like_bank(candidate, limits or ReadLimits())
+    for row in TABLE[1:]:   # YAML files were taken before
+        if lower.endswith(row.walk):
+            return not row.walk_sniffed or _looks_like_bank(candidate, limits or ReadLimits())
+    return False
 
 
 def _looks_like_bank(path: Path, limits: Limits) -> bool:
@@ -167,7 +158,7 @@ def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Lim
     which reading refuses with a finding (a bank must not make qlint read, and print in its findings, a file
     elsewhere on the machine)."""
     globs = tuple(getattr(limits, "formats", ()))
-    yaml_suffixes = FORMATS["yaml"]
+    yaml_suffixes = TABLE[0].walk
     first: list[Path] = []
     rest: list[Path] = []
     identities: set[object] = set()
@@ -202,7 +193,7 @@ def discover_banks(paths: list[Path], exclude: tuple[str, ...] = (), limits: Lim
             yield candidate
 
 
-_LINKED = (".yaml", ".yml", ".gift", ".aiken", ".txt", ".xml", ".zip", ".qti")   # link names a walk reports
+_LINKED = (*WALKED, ".txt")   # link names a walk reports
 
 
 def _leads_outside(link: Path, folder: str) -> bool:
@@ -227,7 +218,7 @@ def is_yaml(path: str, limits: Limits) -> bool:
     chosen = forced(path, limits)
     if chosen is not None:
         return chosen == "yaml"
-    if path.lower().endswith((".yaml", ".yml")):
+    if path.lower().endswith(TABLE[0].suffixes):
         return True
     try:
         with open_regular(path) as handle:

@@ -18,6 +18,7 @@ from qlint.formats.base import Draft, build, decode_text, finding, on_time, text
 from qlint.limits import Limits
 from qlint.problems import RATIONALES_NOT_HELD, SCHEMA
 from qlint.sourcemap import ParsedFile
+from qlint.formats.table import BY_NAME
 
 _OPTION = re.compile(r"([A-Z])[ \t]*+[.)][ \t]*+(.*)", re.S)
 _ANSWER = re.compile(r"ANSWER[ \t]*+:[ \t]*+(.*)", re.S | re.I)
@@ -63,7 +64,7 @@ def _groups(text: str) -> list[_Question]:
 
 class AikenReader:
     name = "aiken"
-    suffixes = (".aiken",)
+    suffixes = BY_NAME["aiken"].suffixes + BY_NAME["aiken"].shared   # the format table's row
 
     def sniff(self, data: bytes, path: str) -> bool:
         head = data[:8192].decode("utf-8", "ignore")

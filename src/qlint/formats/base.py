@@ -7,6 +7,7 @@ syntax, Q102 schema for shape, Q109 unsupported-question for question types qlin
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import re
@@ -17,28 +18,22 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from qlint.finding import Finding, Severity
+from qlint.finding import Finding, Severity, finding
+from qlint.formats.table import ALIASES, TABLE
 from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR, SCHEMA, UNSUPPORTED
 from qlint.sourcemap import LoadedQuestion, ParsedFile, locate
 from qlint.wording import closest, did_you_mean
 
-# format name -> suffixes that name it; the YAML reader is the default for anything unnamed
-FORMATS: dict[str, tuple[str, ...]] = {
-    "yaml": (".yaml", ".yml"),
-    "gift": (".gift",),
-    "aiken": (".aiken",),
-    "moodle-xml": (".xml",),
-    "qti": (".xml", ".zip"),
-}
-ALIASES = {"qti12": "qti", "qti21": "qti", "qti30": "qti", "moodle": "moodle-xml", "xml": "moodle-xml"}
+# format name -> the suffixes that settle it, from the format table (the YAML reader reads anything unnamed)
+BANK_FORMATS: dict[str, tuple[str, ...]] = {f.name: f.suffixes for f in TABLE}
 
 
 def format_name(name: str) -> str:
     """The reader a user's format name means; a ValueError names the known ones."""
     key = ALIASES.get(name.strip().lower(), name.strip().lower())
-    if key not in FORMATS:
-        raise ValueError(f"unknown bank format {name!r}; known: {', '.join([*FORMATS, *ALIASES])}")
+    if key not in BANK_FORMATS:
+        raise ValueError(f"unknown bank format {name!r}; known: {', '.join([*BANK_FORMATS, *ALIASES])}")
     return key
 
 
@@ -74,13 +69,6 @@ class Reader(Protocol):
     def sniff(self, data: bytes, path: str) -> bool: ...
 
     def read(self, data: bytes, path: str, limits: Limits) -> ParsedFile: ...
-
-
-def finding(path: str, line: int, column: int, kind: tuple[str, str], message: str,
-            question: str | None = None, field_path: str | None = None,
-            severity: Severity = Severity.ERROR) -> Finding:
-    code, name = kind
-    return Finding(path, max(1, line), max(1, column), code, name, severity, message, question, field_path)
 
 
 def unsupported(path: str, counts: dict[str, tuple[int, int, int]]) -> list[Finding]:
@@ -171,8 +159,7 @@ def parse_error(path: str, line: int, column: int, message: str) -> ParsedFile:
 def decode_text(data: bytes, path: str) -> tuple[str | None, list[Finding]]:
     """Bytes -> text for the text formats, with the YAML loader's rules (UTF-8, BOMs flagged, no NUL bytes)."""
     text, problems = decode(data, path)
-    problems = [Finding(p.path, p.line, p.column, p.code, p.rule, p.severity,
-                        p.message.replace("YAML bank file", "bank file"), p.question, p.field) for p in problems]
+    problems = [dataclasses.replace(p, message=p.message.replace("YAML bank file", "bank file")) for p in problems]
     return text, problems
 
 

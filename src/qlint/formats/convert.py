@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qlint.files import read_file
-from qlint.finding import Finding, Severity
+from qlint.finding import Finding, finding
 from qlint.formats import discover_banks, read
 from qlint.formats.write import TARGETS, Output, Part, UnsafePath, Writer, guard_sources, save
 from qlint.formats.write_text import write_aiken, write_gift, write_yaml
@@ -115,7 +115,7 @@ def collect(paths: list[Path], limits: Limits, exclude: tuple[str, ...] = (),
         display = path.as_posix()
         data, _, error = read_file(path, limits)   # a FIFO, a device or an over-limit file is never read
         if data is None:
-            problems.append(Finding(display, 1, 1, *PARSE_ERROR, Severity.ERROR, error or "unreadable"))
+            problems.append(finding(display, 1, 1, PARSE_ERROR, error or "unreadable"))
             continue
         result = read(data, display, limits, path)
         # what the source cannot hold is for check to say; the output says what the target cannot

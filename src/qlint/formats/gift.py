@@ -13,6 +13,7 @@ and reported once per file.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lark import Lark, Token, Tree
@@ -23,7 +24,8 @@ from qlint.formats.html_text import to_plain
 from qlint.limits import Limits
 from qlint.finding import Severity
 from qlint.problems import IMPORT_HAZARD, PARSE_ERROR, RATIONALES_NOT_HELD, SCHEMA
-from qlint.sourcemap import ParsedFile, find_suppressions
+from qlint.sourcemap import CommentLine, ParsedFile, collect_suppressions
+from qlint.formats.table import BY_NAME
 
 # White space between tokens is what Moodle trims off (PHP's trim): a no-break space opening a text is text.
 # Each text terminal takes a run of ordinary characters at a time and an escape pair between runs, possessively:
@@ -290,21 +292,27 @@ def _error(exc: UnexpectedInput, block: _Block) -> tuple[int, int, str]:
     return line, column, f"GIFT syntax error: unexpected {token.value if token is not None else 'text'!r}"
 
 
+_COMMENT = BY_NAME["gift"].comment   # "//"
 _OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
-def _suppression_text(text: str) -> str:
-    """``// qlint: ignore[...]`` comments read as the YAML loader's ``# qlint:`` comments, on the same lines (the
-    characters ``str.splitlines`` would also break at are spaces here, so that the lines stay the file's). Only a
-    ``//`` line is a comment in GIFT: every other line is question text (a ``#`` there opens feedback, or is a
-    stem's), so it stands as a plain content line and no text can pass for a suppression."""
-    lines = [line.strip(_TRIM) for line in text_lines(_OTHER_BREAKS.sub(" ", text))]   # as blocks() trims them
-    return "\n".join("#" + line[2:] if line.startswith("//") else "x" if line else "" for line in lines)
+def _comment_lines(text: str) -> Iterator[CommentLine]:
+    """GIFT's lines as suppressions see them: a ``//`` line is a comment (``// qlint: ignore[...]`` a suppression,
+    alone on its line), every other line question text (a ``#`` there opens feedback, or is a stem's), so no text
+    can pass for a suppression. The characters ``str.splitlines`` would also break at are spaces here, so that the
+    lines stay the file's; lines are trimmed as ``blocks()`` trims them."""
+    for number, line in enumerate(text_lines(_OTHER_BREAKS.sub(" ", text)), start=1):
+        line = line.strip(_TRIM)
+        if line.startswith(_COMMENT):
+            if "qlint:" in line:
+                yield CommentLine(number, False, 1, line[len(_COMMENT):], True)
+        elif line:
+            yield CommentLine(number, True)
 
 
 class GiftReader:
     name = "gift"
-    suffixes = (".gift",)
+    suffixes = BY_NAME["gift"].suffixes + BY_NAME["gift"].shared   # the format table's row
 
     def sniff(self, data: bytes, path: str) -> bool:
         head = data[:4096].decode("utf-8", "ignore")
@@ -316,7 +324,7 @@ class GiftReader:
         if text is None:
             return result
         if "qlint:" in text:
-            result.suppressions = find_suppressions(_suppression_text(text))
+            result.suppressions = collect_suppressions(_comment_lines(text))
         drafts: list[Draft] = []
         skipped: dict[str, tuple[int, int, int]] = {}
         found, crowded = blocks(text)

@@ -17,6 +17,7 @@ from qlint.formats.gift import _category
 from qlint.limits import Limits
 from qlint.problems import SCHEMA
 from qlint.sourcemap import ParsedFile
+from qlint.formats.table import BY_NAME
 
 _NOT_CHECKED = {"essay": "essay", "numerical": "numeric", "shortanswer": "short answer", "matching": "matching",
                 "cloze": "cloze", "multianswer": "cloze", "calculated": "calculated", "ddwtos": "drag and drop",
@@ -54,7 +55,7 @@ def _fraction(answer) -> float:
 
 class MoodleReader:
     name = "moodle-xml"
-    suffixes = (".xml",)
+    suffixes = BY_NAME["moodle-xml"].suffixes + BY_NAME["moodle-xml"].shared   # the format table's row
 
     def sniff(self, data: bytes, path: str) -> bool:
         return xmlsafe.bank_format(xmlsafe.prolog(xmlsafe.chunked(data))) == "moodle-xml"

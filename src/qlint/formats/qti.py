@@ -21,6 +21,7 @@ from qlint.formats.base import Draft, ReadLimits, build, finding, on_time, unsup
 from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR, SCHEMA
 from qlint.sourcemap import ParsedFile
+from qlint.formats.table import BY_NAME
 
 _BROKEN = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, OSError, EOFError, ValueError, NotImplementedError,
            RuntimeError)
@@ -187,7 +188,7 @@ def read_package(data: bytes, path: str, limits: Limits) -> ParsedFile:
 
 class QtiReader:
     name = "qti"
-    suffixes = (".xml", ".zip", ".qti")
+    suffixes = BY_NAME["qti"].suffixes + BY_NAME["qti"].shared   # the format table's row
 
     def sniff(self, data: bytes, path: str) -> bool:
         return data.startswith(b"PK") or xmlsafe.bank_format(xmlsafe.prolog(xmlsafe.chunked(data))) == "qti"

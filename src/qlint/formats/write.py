@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from qlint.files import new_file_mode, place, staged
+from qlint.formats.table import TARGETS as TABLE_TARGETS
 from qlint.model import Question
 
-TARGETS = ("yaml", "gift", "aiken", "moodle-xml", "qti12", "qti21")
+TARGETS = TABLE_TARGETS   # the convert --to names, in the format table
 
 
 _SUFFIXES = (".yaml", ".yml", ".gift", ".txt", ".aiken", ".xml", ".zip", ".imscc")

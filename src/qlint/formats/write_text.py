@@ -8,6 +8,7 @@ import yaml
 
 from qlint.formats.gift import _category as read_category
 from qlint.formats.write import Output, Part, comment_text, common_losses, line_texts, weight, weights
+from qlint.formats.table import BY_NAME
 from qlint.model import Plain, Question
 
 
@@ -19,6 +20,8 @@ class _Dumper(yaml.SafeDumper):
 # PyYAML writes these raw inside single quotes, where a reader folds them as line breaks: escaped, they survive
 _YAML_BREAKS = re.compile("[\x85\u2028\u2029]")
 
+
+_HASH, _SLASHES = BY_NAME["yaml"].comment, BY_NAME["gift"].comment   # how YAML and GIFT open a comment
 
 def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     style = '"' if _YAML_BREAKS.search(value) else None
@@ -87,7 +90,7 @@ def write_yaml(parts: list[Part], out: Output) -> None:
         body = yaml.dump({"questions": [_yaml_question(q) for q in part.questions]}, Dumper=_Dumper, sort_keys=False,
                          allow_unicode=True, width=110, default_flow_style=False)
         head = [f"# converted by qlint from {comment_text(part.source)}"]
-        head += [_suppression("ignore-file", rules, reason, "#") for rules, reason in part.file_ignores]
+        head += [_suppression("ignore-file", rules, reason, _HASH) for rules, reason in part.file_ignores]
         out.add(f"{part.place}.yaml", "\n".join(head) + "\n" + body, len(part.questions))
 
 
@@ -130,7 +133,7 @@ def _gift_options(q: Question, out: Output) -> list[str]:
 def _gift_question(q: Question, out: Output) -> str:
     common_losses(q, out, frozenset(("tags", "qlint", "credit")))
     q = line_texts(q, out)
-    lines = [_suppression("ignore-question", (rule,), reason, "//") for rule, reason in
+    lines = [_suppression("ignore-question", (rule,), reason, _SLASHES) for rule, reason in
              (q.qlint.ignore.items() if q.qlint is not None else ())]
     ident = q.id.strip()   # a title is the id once trimmed of all white space
     if ident != q.id:
@@ -159,7 +162,7 @@ def write_gift(parts: list[Part], out: Output) -> None:
     becomes its ``$CATEGORY``, its suppressions ``// qlint:`` comments above it."""
     for part in parts:
         chunks = [f"// converted by qlint from {comment_text(part.source)}"]
-        chunks += [_suppression("ignore-file", rules, reason, "//") for rules, reason in part.file_ignores]
+        chunks += [_suppression("ignore-file", rules, reason, _SLASHES) for rules, reason in part.file_ignores]
         category = None
         for q in part.questions:
             wanted = q.tags[0] if q.tags else None

@@ -12,7 +12,7 @@ import codecs
 import copy
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from lxml import etree
@@ -22,7 +22,7 @@ from qlint.formats.base import finding, on_time
 from qlint.formats.html_text import to_plain
 from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR
-from qlint.sourcemap import find_suppressions
+from qlint.sourcemap import CommentLine, collect_suppressions
 
 _CHUNK = 65536
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
@@ -314,15 +314,21 @@ def suppressions(document: Document) -> list:
         if "qlint:" in body:
             start = (comment.sourceline or 1) - body.count("\n")
             opened.setdefault(start, []).append(body.split("\n", 1)[0].strip())
-    lines = []
+    return collect_suppressions(_comment_lines(text, opened))
+
+
+def _comment_lines(text: str, opened: dict[int, list[str]]) -> Iterator[CommentLine]:
+    """A document's lines as suppressions see them: a line a real ``qlint:`` comment opens on holds that comment
+    (its text up to ``-->``; alone when nothing comes before it, and then the line is no content line); every
+    other line is question text, markup or a comment of no concern: a content line, whatever it says."""
     for number, line in enumerate(text.split("\n"), start=1):
         found = _opening(line, opened[number]) if number in opened else None
         if found is not None:
-            at, comment, rest = found
-            lines.append(line[:at] + "# " + comment + rest)
-        else:   # question text, markup or a comment of no concern: a content line, whatever it says
-            lines.append("x" if line.strip() else "")
-    return find_suppressions("\n".join(lines))
+            at, comment, _ = found
+            before = bool(line[:at].strip())
+            yield CommentLine(number, before, at + 1, " " + comment, not before)
+        elif line.strip():
+            yield CommentLine(number, True)
 
 
 def _comments(root) -> Iterable:

@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from qlint.finding import Finding, Severity
+from qlint.finding import Finding, finding
 from qlint.formats.base import decode, on_time, schema_messages
 from qlint.limits import Limits
 from qlint.model import QUESTION_FIELDS, Plain, Question
@@ -28,6 +28,7 @@ from qlint.sourcemap import (
     find_suppressions,
 )
 from qlint.wording import closest, did_you_mean
+from qlint.formats.table import BY_NAME
 
 try:  # libyaml is ~10x faster; the pure-Python loader gives the same nodes.
     _BaseLoader: type = yaml.CSafeLoader
@@ -61,12 +62,6 @@ class _Abort(Exception):
         self.line, self.column = line, column
 
 
-def _finding(path: str, line: int, column: int, kind: tuple[str, str], message: str,
-             question: str | None = None, field_path: str | None = None) -> Finding:
-    code, name = kind
-    return Finding(path, line, column, code, name, Severity.ERROR, message, question, field_path)
-
-
 def _yaml_error(exc: yaml.YAMLError, path: str, text: str = "") -> Finding:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -79,7 +74,7 @@ def _yaml_error(exc: yaml.YAMLError, path: str, text: str = "") -> Finding:
     message = f"YAML syntax error: {problem}"
     if context:
         message += f" ({context})"
-    return _finding(path, line, column, PARSE_ERROR, message)
+    return finding(path, line, column, PARSE_ERROR, message)
 
 
 class _Walker:
@@ -147,7 +142,7 @@ class _Walker:
     def _check_tag(self, node: yaml.Node) -> None:
         if node.tag not in _STANDARD_TAGS:
             mark = node.start_mark
-            self.findings.append(_finding(
+            self.findings.append(finding(
                 self.path, mark.line + 1, mark.column + 1, SCHEMA,
                 f"YAML tag {node.tag!r} is not allowed in a bank (qlint never constructs tagged objects); remove it"))
 
@@ -190,7 +185,7 @@ class _Walker:
             if key_node.tag not in _STANDARD_TAGS:
                 self._check_tag(key_node)
             if type(key_node) is not yaml.ScalarNode:
-                self.findings.append(_finding(self.path, kmark.line + 1, kmark.column + 1, SCHEMA,
+                self.findings.append(finding(self.path, kmark.line + 1, kmark.column + 1, SCHEMA,
                                               "a mapping key must be a plain scalar"))
                 continue
             key = key_node.value
@@ -234,7 +229,7 @@ def _duplicate(path: str, key_node: yaml.Node, first_node: yaml.Node) -> Finding
     """A repeated key. PyYAML and most YAML consumers keep the last value, so qlint checks that one too: what the
     bank's users read is what gets checked."""
     mark = key_node.start_mark
-    return _finding(path, mark.line + 1, mark.column + 1, SCHEMA,
+    return finding(path, mark.line + 1, mark.column + 1, SCHEMA,
                     f"duplicate key {key_node.value!r} (first at line {first_node.start_mark.line + 1}); "
                     "the last value is used, as YAML loaders read it; remove the others")
 
@@ -255,29 +250,29 @@ def _entries(root: yaml.Node, path: str, findings: list[Finding]) -> list[yaml.N
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else "?"
             if key not in _FILE_KEYS:
                 m = key_node.start_mark
-                findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA,
+                findings.append(finding(path, m.line + 1, m.column + 1, SCHEMA,
                                          f"unknown top-level key {key!r}{did_you_mean(key, _FILE_KEYS)}"))
             elif first[key] != index:
                 findings.append(_duplicate(path, key_node, root.value[first[key]][0]))
         questions_node = root.value[last["questions"]][1]
         m = questions_node.start_mark
         if not isinstance(questions_node, yaml.SequenceNode):
-            findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' must be a list of questions"))
+            findings.append(finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' must be a list of questions"))
             return None
         if not questions_node.value:
-            findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' is empty"))
+            findings.append(finding(path, m.line + 1, m.column + 1, SCHEMA, "'questions' is empty"))
         return questions_node.value
     if isinstance(root, yaml.MappingNode):
         slip = _misspelt_questions(root)
         if slip is not None:   # `question:` over a list: one finding that names the key, not three missing fields
             m = slip.start_mark
-            findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA,
+            findings.append(finding(path, m.line + 1, m.column + 1, SCHEMA,
                                      f"unknown key {slip.value!r} in the file's top level; did you mean 'questions'?"))
             return None
         return [root]
     m = root.start_mark
     kind = "a list" if isinstance(root, yaml.SequenceNode) else "a single value"
-    findings.append(_finding(path, m.line + 1, m.column + 1, SCHEMA,
+    findings.append(finding(path, m.line + 1, m.column + 1, SCHEMA,
                              f"file holds {kind}; a bank file holds one question (a mapping) "
                              "or a mapping with a 'questions:' list"))
     return None
@@ -362,13 +357,13 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> ParsedFile:
         result.suppressions = find_suppressions(text, _TextAt.scanned(text)) if "qlint:" in text else []
         return result
     except RecursionError:
-        result.findings.append(_finding(path, 1, 1, PARSE_ERROR, "YAML nested too deeply to read"))
+        result.findings.append(finding(path, 1, 1, PARSE_ERROR, "YAML nested too deeply to read"))
         return result
     if "qlint:" in text:
         result.suppressions = find_suppressions(text, _TextAt.composed(root))
     if root is None or (isinstance(root, yaml.ScalarNode) and not root.style and root.value == ""
                         and root.tag in _STANDARD_TAGS):  # "---" alone, or "---\n..."
-        result.findings.append(_finding(path, 1, 1, SCHEMA, "file holds no questions (it is empty or only comments)"))
+        result.findings.append(finding(path, 1, 1, SCHEMA, "file holds no questions (it is empty or only comments)"))
         return result
 
     entries = _entries(root, path, result.findings)
@@ -385,13 +380,13 @@ def load_text(text: str, path: str, limits: Limits | None = None) -> ParsedFile:
         try:
             raw = walker.value(node, "", positions)
         except _Abort as abort:
-            result.findings.append(_finding(path, abort.line, abort.column, PARSE_ERROR, str(abort)))
+            result.findings.append(finding(path, abort.line, abort.column, PARSE_ERROR, str(abort)))
             break
         except RecursionError:
-            result.findings.append(_finding(path, line, column, PARSE_ERROR, "YAML nested too deeply to read"))
+            result.findings.append(finding(path, line, column, PARSE_ERROR, "YAML nested too deeply to read"))
             break
         if not isinstance(raw, dict):
-            result.findings.append(_finding(path, line, column, SCHEMA, "each question must be a mapping"))
+            result.findings.append(finding(path, line, column, SCHEMA, "each question must be a mapping"))
             continue
         question = _validated(raw, path, line, column, positions, result.findings)
         if question is not None:
@@ -413,7 +408,7 @@ def _validated(raw: dict, path: str, line: int, column: int, positions: dict[str
         qid = _question_id(raw)
         probe = LoadedQuestion(None, path, line, column, positions)  # type: ignore[arg-type]
         for where, message in schema_messages(exc):
-            findings.append(_finding(path, *probe.locate(where), SCHEMA, message, qid, where))
+            findings.append(finding(path, *probe.locate(where), SCHEMA, message, qid, where))
         unknown = [e["loc"] for e in exc.errors() if e["type"] == "extra_forbidden"]
         # pydantic also reports a list whose items failed as "too short": that follows from the unknown keys
         others = [e for e in exc.errors() if e["type"] != "extra_forbidden"
@@ -442,7 +437,7 @@ def _drop(raw: Any, loc: tuple) -> None:
 
 class YamlReader:
     name = "yaml"
-    suffixes = (".yaml", ".yml")
+    suffixes = BY_NAME["yaml"].suffixes + BY_NAME["yaml"].shared   # the format table's row
 
     def sniff(self, data: bytes, path: str) -> bool:
         return path.lower().endswith(self.suffixes)

@@ -15,7 +15,7 @@ import yaml
 
 from qlint.config import ConfigError, resolve_rules
 from qlint.files import read_file, relative
-from qlint.finding import Finding
+from qlint.finding import Finding, finding
 from qlint.formats import discover_banks
 from qlint.formrule import FormEntry, FormPair, FormRule, FormView
 from qlint.items import BankItem
@@ -155,7 +155,8 @@ def check_form(form: Path, run, active: Iterable) -> tuple[list[Finding], tuple[
             else:
                 entry = view.entries[violation.entry]
                 path, line, question = places[violation.entry], entry.line, entry.id
-            out.append(Finding(path, line, 1, rule.code, rule.name, chosen.severity, violation.message, question))
+            out.append(finding(path, line, 1, (rule.code, rule.name), violation.message, question,
+                               severity=chosen.severity))
     wants_pairs = any(a.rule.name == "form-conflict" for a in active)
     return out, view.missing if wants_pairs else ()
 

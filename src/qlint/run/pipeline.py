@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 from qlint.config import Config, ConfigError, Override, ignored_for, load_config, resolve_rules
 from qlint.engine import check_bank
 from qlint.files import SKIP_DIRS, GitIgnored, matches_glob, relative
-from qlint.finding import Finding, Severity
+from qlint.finding import Finding, finding
 from qlint.formats import discover_banks, with_source_format
 from qlint.items import CheckedFile, with_rejected
 from qlint.limits import Limits
@@ -280,7 +280,7 @@ def _findings(outcomes: list[CheckedFile], processed: Batch | None, report_only:
     findings = finish(outcomes, findings, active, ignored=ignored if config.settings.per_file_ignores else None,
                       report_only=report_only, all_rules=[r.name for r in registry] + [r.code for r in registry])
     if registry.problems:
-        findings += [Finding(problem.plugin, 1, 1, *INTERNAL_ERROR, Severity.ERROR,
+        findings += [finding(problem.plugin, 1, 1, INTERNAL_ERROR,
                              f"plugin failed to load: {problem.message}") for problem in registry.problems]
         findings.sort(key=Finding.sort_key)
     return findings

@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from qlint.finding import Finding, Severity
+from qlint.finding import Finding, Severity, finding
 from qlint.items import BankItem, CheckedFile
 from qlint.problems import INVALID_SUPPRESSION as INVALID
 from qlint.problems import UNUSED_SUPPRESSION as UNUSED
@@ -87,8 +87,9 @@ def apply_suppressions(findings: list[Finding], files: Sequence[CheckedFile],
                 continue  # a real rule that this run does not use: nothing to silence, nothing to report
             elif invalid is not None:
                 hint = did_you_mean(r.lower(), sorted(n for n in everything if not n[:1].isupper()), "")
-                extra.append(Finding(path, line, column, INVALID[0], INVALID[1], invalid,
-                                     f"suppression names {r!r}, which is not a qlint rule{hint}", question))
+                extra.append(finding(path, line, column, INVALID,
+                                     f"suppression names {r!r}, which is not a qlint rule{hint}", question,
+                                     severity=invalid))
         return names
 
     index = _Index()
@@ -104,18 +105,18 @@ def apply_suppressions(findings: list[Finding], files: Sequence[CheckedFile],
     if not index.every:
         return findings + extra
     kept = []
-    for finding in findings:
-        hit = index.hit(finding)
+    for found in findings:
+        hit = index.hit(found)
         if hit is None:
-            kept.append(finding)
+            kept.append(found)
         else:
-            hit.used.add(finding.rule)
+            hit.used.add(found.rule)
     severity = _severity(active, UNUSED[1])
     if severity is not None:
         for key in index.every:
             for name in sorted(key.rules - key.used):
-                extra.append(Finding(key.path, key.line, key.column, UNUSED[0], UNUSED[1], severity,
-                                     f"suppression of {name} silences nothing; remove it"))
+                extra.append(finding(key.path, key.line, key.column, UNUSED,
+                                     f"suppression of {name} silences nothing; remove it", severity=severity))
     return kept + extra
 
 
@@ -138,8 +139,8 @@ def _index_comments(result: CheckedFile, index: _Index, resolve, extra: list[Fin
             if invalid is not None:
                 what = "a reason" if sup.rules else "rule names in brackets"
                 form = _FORMS.get(sup.scope, "ignore")
-                extra.append(Finding(path, sup.line, sup.column, INVALID[0], INVALID[1], invalid,
-                                     f"suppression needs {what}: # qlint: {form}[rule] reason"))
+                extra.append(finding(path, sup.line, sup.column, INVALID,
+                                     f"suppression needs {what}: # qlint: {form}[rule] reason", severity=invalid))
             continue
         names = resolve(sup.rules, path, sup.line, sup.column, None)
         if not names:

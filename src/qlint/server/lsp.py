@@ -38,6 +38,7 @@ from pygls.uris import to_fs_path
 from qlint import __version__
 from qlint.docs import card
 from qlint.finding import Finding, Severity
+from qlint.formats.table import BY_NAME
 from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, QuestionSettings
 from qlint.registry import load_registry
 from qlint.run.fix import fix_text
@@ -542,7 +543,7 @@ def completion(server: QlintServer, params: types.CompletionParams) -> types.Com
                                       documentation=r.summary) for r in load_registry()]
         return types.CompletionList(is_incomplete=False, items=items)
     path = _path(params.text_document.uri) or ""
-    if not path.lower().endswith((".yaml", ".yml")):
+    if not path.lower().endswith(BY_NAME["yaml"].suffixes):   # keys are completed in YAML banks only
         return types.CompletionList(is_incomplete=False, items=[])
     items = [types.CompletionItem(label=name, kind=types.CompletionItemKind.Field, insert_text=f"{name}: ")
              for name in _keys_at(lines, number, before)]

@@ -28,7 +28,7 @@ from pathlib import Path
 import qlint.rules
 from qlint.config import CONFIG_FILES, Config, ConfigError, Settings, extends_outside, read_toml, resolve_rules
 from qlint.files import relative
-from qlint.finding import Finding, Severity
+from qlint.finding import Finding, finding
 from qlint.problems import PARSE_ERROR
 from qlint.registry import load_registry
 from qlint.run.pipeline import SetupError, check_sources, run_check, setup
@@ -133,7 +133,7 @@ def findings_for(plan: Plan, text: str) -> list[Finding]:
     name = relative(Path(plan.path))
     limit = config.settings.limits.max_file_size
     if len(data) > limit:
-        return [Finding(name, 1, 1, *PARSE_ERROR, Severity.ERROR,
+        return [finding(name, 1, 1, PARSE_ERROR,
                         f"the buffer is over the {limit:,}-byte limit (max-file-size); it was not checked")]
     return check_sources([(name, data)], active, limits=config.settings.limits,
                          all_rules=[r.name for r in registry] + [r.code for r in registry])
