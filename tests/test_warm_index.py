@@ -114,3 +114,18 @@ def test_an_index_planted_in_a_repository_is_never_read(bank, tmp_path, monkeypa
     _tamper(index, "planted")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "ci-home"))
     assert check(bank) == cold
+
+
+def test_files_checked_in_workers_with_fixable_findings_are_indexed(bank, monkeypatch):
+    """A worker sends an outcome with a proposed fix whole; the run index still gets its entry."""
+    from qlint.run import batch
+
+    (bank / "d.yaml").write_text(BANK["a.yaml"].replace("id: a-1", "id: d-1")
+                                 .replace("stem: Which call returns a Python float from a one-element loss tensor?",
+                                          "stem: '  Padded: which call gives a float from a loss tensor?'"))
+    monkeypatch.setattr(batch, "PARALLEL_MIN_BYTES", 0)
+    cold = [(f.to_json(), f.fix is not None) for f in run_check([str(bank)], jobs=2).findings]
+    assert any(json.loads(f)["rule"] == "stray-whitespace" and fixable for f, fixable in cold)
+    assert len(indexes(bank)) == 1
+    no_entry_opened(monkeypatch)
+    assert check(bank) == cold

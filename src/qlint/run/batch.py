@@ -29,7 +29,7 @@ from qlint.run.cache import decode as decode_outcome
 from qlint.run.perfile import FileSetup, check_path
 
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
-WorkerReply = tuple["CheckedFile | str", "str | None", "Signature | None"]   # outcome (or its encoding), digest, stat
+WorkerReply = tuple   # outcome (or its encoding), digest, stat; and the encoding of an outcome sent whole
 
 
 def default_jobs() -> int:
@@ -178,8 +178,9 @@ def _work(setup: FileSetup, job: tuple[Path, str]) -> WorkerReply:
     objects takes (and the worker skips pickling them), which counts on a cold run of a big bank."""
     outcome, text, digest, signature = check_path(job[0], job[1], setup, setup.cache(), True)
     # a finding's proposed fix is no part of the encoding: outcomes with fixes (a --fix run) travel whole
-    whole = text is None or any(f.fix is not None for f in outcome.findings)
-    return (outcome if whole else text), digest, signature   # type: ignore[return-value]
+    if text is None or any(f.fix is not None for f in outcome.findings):
+        return outcome, digest, signature, text   # type: ignore[return-value]  # the text too: for the run index
+    return text, digest, signature
 
 
 def _serial(todo: list[tuple[int, Path, str]], setup: FileSetup, cache: Cache | None) -> Iterator[WorkerReply]:
