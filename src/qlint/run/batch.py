@@ -17,18 +17,19 @@ from functools import partial
 from pathlib import Path
 
 from qlint.config import Config
+from qlint.engine import timed_out
 from qlint.files import Signature, read_file, relative
 from qlint.finding import Finding
 from qlint.items import CheckedFile
 from qlint.limits import Limits
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Store
-from qlint.run.cache import Cache, config_key
+from qlint.run.cache import Cache, config_key, outcome_head
 from qlint.run.cache import decode as decode_outcome
 from qlint.run.perfile import FileSetup, check_path
 
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
-WorkerReply = tuple["CheckedFile | str", "str | None", "Signature | None"]   # outcome (or its encoding), digest, stat
+WorkerReply = tuple   # outcome (or its encoding), digest, stat; and the encoding of an outcome sent whole
 
 
 def default_jobs() -> int:
@@ -94,8 +95,16 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
         _keep_bank(result, cache, bank_before)
         if for_bank and result.bank is not None:
             return result   # a warm pre-commit run: nothing in these files is needed
-    outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache,
-                                              features=features and result.bank is None)
+    features = features and result.bank is None
+    run_name = (Cache.bank_name(result.digests) if cache is not None and None not in result.digests  # type: ignore[arg-type]
+                else None)
+    if run_name is not None and not features:   # nothing needs the features: every outcome in one read
+        indexed = cache.get_run(run_name, displays)  # type: ignore[union-attr]
+        if indexed is not None:
+            result.files, result.from_cache = indexed, len(files)  # type: ignore[assignment]
+            return result
+    heads: list[str | None] = [None] * len(files)
+    outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache, features, heads)
     bar = _Progress(len(files), progress)
     bar.done = result.from_cache = len(files) - len(todo)
     jobs = min(jobs, len(todo))
@@ -105,8 +114,13 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
     else:
         results = _serial(todo, setup, cache)
     seen: dict[str, tuple[Signature, str]] = {}
-    for (index, _, display), (outcome, digest, signature) in zip(todo, results):
-        outcomes[index] = decode_outcome(outcome, True, setup.codecs) if isinstance(outcome, str) else outcome
+    for (index, _, display), (outcome, digest, signature, *text) in zip(todo, results):
+        checked = decode_outcome(outcome, True, setup.codecs) if isinstance(outcome, str) else outcome
+        outcomes[index] = checked
+        entry = outcome if isinstance(outcome, str) else (text[0] if text else None)
+        # as the cache stored it, and of the bytes the hashing pass saw (not of an edit made since)
+        if cache is not None and entry is not None and not timed_out(checked) and (fresh or digest == result.digests[index]):
+            heads[index] = outcome_head(entry, checked)
         if fresh and digest is not None and signature is not None:
             seen[display] = (signature, digest)
         bar.step()
@@ -116,23 +130,27 @@ def _process_all(files: Sequence[Path], config: Config, registry: Registry, acti
             cache.put_signatures(seen, started)  # type: ignore[union-attr]
         result.digests = [seen[d][1] if d in seen else None for d in displays]
         _keep_bank(result, cache, bank_before)  # type: ignore[arg-type]
+    if cache is not None and None not in result.digests and None not in heads:
+        cache.put_run(Cache.bank_name(result.digests), heads)  # type: ignore[arg-type]
     result.files = outcomes  # type: ignore[assignment]
     return result
 
 
 def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[str | None, int]] | None,
-                cache: Cache | None, features: bool
+                cache: Cache | None, features: bool, heads: list[str | None]
                 ) -> tuple[list[CheckedFile | None], list[tuple[int, Path, str]], int]:
-    """The outcomes the cache holds (None where it holds none), the files left to check, and their bytes."""
+    """The outcomes the cache holds (None where it holds none), the files left to check, and their bytes; what
+    the run index keeps of each outcome read goes into ``heads``."""
     outcomes: list[CheckedFile | None] = [None] * len(files)
     todo: list[tuple[int, Path, str]] = []
     total_bytes = 0
     for index, (path, display) in enumerate(zip(files, displays)):
         if digests is not None:
             digest, size = digests[index]
-            hit = cache.get(digest, features=features) if digest is not None else None  # type: ignore[union-attr]
+            hit = cache.get_with_text(digest, features) if digest is not None else None  # type: ignore[union-attr]
             if hit is not None:
-                outcomes[index] = hit
+                outcomes[index] = hit[0]
+                heads[index] = outcome_head(hit[1], hit[0])
                 continue
             total_bytes += size
         else:
@@ -160,14 +178,15 @@ def _work(setup: FileSetup, job: tuple[Path, str]) -> WorkerReply:
     objects takes (and the worker skips pickling them), which counts on a cold run of a big bank."""
     outcome, text, digest, signature = check_path(job[0], job[1], setup, setup.cache(), True)
     # a finding's proposed fix is no part of the encoding: outcomes with fixes (a --fix run) travel whole
-    whole = text is None or any(f.fix is not None for f in outcome.findings)
-    return (outcome if whole else text), digest, signature   # type: ignore[return-value]
+    if text is None or any(f.fix is not None for f in outcome.findings):
+        return outcome, digest, signature, text   # type: ignore[return-value]  # the text too: for the run index
+    return text, digest, signature
 
 
 def _serial(todo: list[tuple[int, Path, str]], setup: FileSetup, cache: Cache | None) -> Iterator[WorkerReply]:
     for _, path, display in todo:
-        outcome, _, digest, signature = check_path(path, display, setup, cache)
-        yield outcome, digest, signature
+        outcome, text, digest, signature = check_path(path, display, setup, cache)
+        yield outcome, digest, signature, text   # type: ignore[misc]
 
 
 def _keep_bank(result: Batch, cache: Cache, before: Sequence[str] | None) -> None:

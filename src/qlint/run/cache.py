@@ -399,6 +399,25 @@ class FileStore:
             pass
 
 
+def outcome_head(text: str, outcome: CheckedFile) -> str:
+    """What a run index keeps of ``outcome``'s entry ``text``: its first line, and a second line of the questions'
+    columns only when the file's suppressions or ignore fields need them (an empty one otherwise)."""
+    head, _, rest = text.partition("\n")
+    needs = bool(outcome.suppressions) or any(item.ignore for item in outcome.items)
+    return f"{head}\n{rest.partition(chr(10))[0] if needs else ''}"
+
+
+def _keep_newest(folder: Path, suffix: str, kept: int) -> None:
+    """Remove all but the ``kept`` newest files ending in ``suffix`` from ``folder`` (not a writer's temporary)."""
+    try:
+        entries = [p for p in folder.glob(f"*{suffix}") if not p.name.startswith(".")]
+        entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in entries[kept:]:
+            old.unlink()
+    except OSError:
+        pass   # a concurrent run pruned first
+
+
 class Cache:
     """One folder of entries for one configuration key."""
 
@@ -510,8 +529,14 @@ class Cache:
     def get(self, digest: str, features: bool = True) -> CheckedFile | None:
         """A file's outcome; with ``features=False`` its questions come without bank features (when the bank
         findings come from ``get_bank``, nothing needs them, and they are most of an entry)."""
+        found = self.get_with_text(digest, features)
+        return found[0] if found is not None else None
+
+    def get_with_text(self, digest: str, features: bool = True) -> tuple[CheckedFile, str] | None:
+        """``get``, and the entry's text (from which ``outcome_head`` takes what a run index keeps)."""
         try:
-            return decode(_read(self._path(digest)), features, self.codecs)
+            text = _read(self._path(digest))
+            return decode(text, features, self.codecs), text
         except (OSError, *DECODE_ERRORS):
             return None  # missing, or damaged by a crash or a hand: recompute
 
@@ -544,6 +569,34 @@ class Cache:
         self._write(self.folder / "signatures.json",
                     json.dumps({"started": started, "files": files}, separators=(",", ":")))
 
+    # --- the run index: every file's outcome without its features, in one read ------------------------------
+    # A warm run with nothing changed needs each file's findings, suppressions and rejected questions, never its
+    # features: the first line (and, for a file whose suppressions or ignore fields need them, the second) of
+    # every entry, kept together under the hash of the files' digests in order, so such a run opens one file,
+    # not one per bank file. Any change to the set of files or their content names another index.
+    RUNS_KEPT = 8
+
+    def get_run(self, name: str, displays: list[str]) -> list[CheckedFile] | None:
+        """The outcomes (without features) of the files named ``displays``, whose digests in order hash to
+        ``name``; None when no run stored them, or the index is not in the shape ``put_run`` writes."""
+        try:
+            lines = _read(self.folder / "runs" / f"{name}.txt").split("\n")
+            _require(len(lines) == 2 * len(displays))
+            outcomes = []
+            for display, head, middle in zip(displays, lines[::2], lines[1::2]):
+                outcome = decode(f"{head}\n{middle}", False, self.codecs)
+                _require(outcome.path == display)
+                outcomes.append(outcome)
+            return outcomes
+        except (OSError, *DECODE_ERRORS):
+            return None
+
+    def put_run(self, name: str, heads: list[str]) -> None:
+        """Keep the run index ``name``: each file's ``outcome_head``, in file order."""
+        folder = self.folder / "runs"
+        self._write(folder / f"{name}.txt", "\n".join(heads))
+        _keep_newest(folder, ".txt", self.RUNS_KEPT)
+
     # --- whole-bank findings ------------------------------------------------------------------------
     # Bank rules see every question of every file, so their findings are a function of every file's content (and
     # of the key): stored under a hash of all the files' digests in order, they are reused only when no file
@@ -563,13 +616,7 @@ class Cache:
     def put_bank(self, name: str, findings: list[Finding]) -> None:
         folder = self.folder / "bank"
         self._write(folder / f"{name}.json", json.dumps(_rows(findings, None), separators=(",", ":")))
-        try:   # keep the newest few: each distinct set of files leaves one
-            entries = [p for p in folder.glob("*.json") if not p.name.startswith(".")]   # not a writer's temporary
-            entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-            for old in entries[self.BANK_KEPT:]:
-                old.unlink()
-        except OSError:
-            pass   # a concurrent run pruned first
+        _keep_newest(folder, ".json", self.BANK_KEPT)   # each distinct set of files leaves one
 
     @staticmethod
     def _write(target: Path, text: str) -> None:
