@@ -101,7 +101,6 @@ def test_fish_completes_rules_after_a_comma(run_cli, tmp_path):
 
 # --- a reader that leaves early (`| head -1`) never changes the exit code ----------------------------------------
 
-ROOT = ROOT
 TWO_KEYS = """id: two-keys
 stem: Which collective averages gradients across data-parallel ranks?
 options:

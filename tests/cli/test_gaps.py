@@ -28,7 +28,6 @@ def run_cli(run_cli):
     return with_rules(run_cli, "option-order", "negative-stem")
 
 
-ROOT = ROOT
 
 TWO_KEYS = TWO_KEYS.replace("id: flawed-1", "id: keys-1")
 # two safe fixes: a trailing space in the stem (info) and numeric options out of order (warning)
@@ -156,6 +155,7 @@ def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProce
 PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None or not Path(PRE_COMMIT).exists() or not (ROOT / ".git").exists(),
                     reason="needs git, pre-commit and a git checkout of qlint")
 def test_real_hook_without_a_files_filter_passes_a_commit_of_ci_yaml(tmp_path, monkeypatch):

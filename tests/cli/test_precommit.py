@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = ROOT
 PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     shutil.which("git") is None or not Path(PRE_COMMIT).exists() or not (ROOT / ".git").exists(),
-    reason="needs git, pre-commit and a git checkout of qlint")
+    reason="needs git, pre-commit and a git checkout of qlint")]
 
 
 def question(qid: str, stem: str, keys=(0,)) -> str:

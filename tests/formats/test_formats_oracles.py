@@ -24,7 +24,6 @@ from qlint.formats import read
 from qlint.formats.base import ReadLimits
 
 REAL = DATA / "real-text"
-ORACLES = ORACLES
 GIFT_FILES = sorted([*REAL.rglob("*.gift"), *REAL.rglob("*.gift.txt")])
 GIFT = ReadLimits(formats=(("**", "gift"),))
 

@@ -12,7 +12,6 @@ import yaml
 
 from qlint.registry import load_registry
 
-ROOT = ROOT
 
 
 class _EditorLoader(yaml.SafeLoader):

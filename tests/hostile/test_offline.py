@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = ROOT
 
 GUARD = r"""
 import socket, sys

@@ -10,7 +10,6 @@ import importlib.util
 import json
 from pathlib import Path
 
-ROOT = ROOT
 _spec = importlib.util.spec_from_file_location("check_architecture", ROOT / "scripts" / "check_architecture.py")
 check_architecture = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(check_architecture)

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = ROOT
 SHARED_EVAL = ROOT.parent / "shared" / "eval"
 
 

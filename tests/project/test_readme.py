@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = ROOT
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 

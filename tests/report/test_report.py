@@ -238,6 +238,7 @@ def screenshot(page: Path, png: Path, profile: Path, size: str = "1280,2000") ->
         check=True, capture_output=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(_chromium() is None, reason="headless Chromium is not installed (apt-get install chromium)")
 def test_report_renders_in_headless_chromium(run_cli, bank, tmp_path):
     code, out, err = run_cli("report", bank, "--output", "report.html")

@@ -13,7 +13,6 @@ import yaml
 
 from qlint.blueprint import Blueprint, BlueprintError, coverage, load_blueprint, validate
 
-ROOT = ROOT
 CLF = ROOT / "docs" / "examples" / "clf-c02-blueprint.yaml"
 CLF_BANK = ROOT / "tests" / "data" / "clf-c02" / "bank.yaml"
 

@@ -18,7 +18,6 @@ from qlint.formrule import split_example
 from qlint.registry import load_registry
 from qlint.testing import assert_findings
 
-ROOT = ROOT
 CLF = ROOT / "docs" / "examples" / "clf-c02-blueprint.yaml"
 CLF_BANK = ROOT / "tests" / "data" / "clf-c02" / "bank.yaml"
 FORM_RULES = [r for r in load_registry() if r.kind == "form"]

@@ -11,7 +11,6 @@ import pytest
 from qlint.language.patterns import UnsafePattern, check_pattern_safety
 from qlint.packs import PackError, read_pack
 
-ROOT = ROOT
 
 
 def readme_pack() -> str:

@@ -61,5 +61,18 @@ def test_a_fixable_rule_is_one_whose_example_shows_its_fix(registry):
 
 
 def test_names_and_codes_unique():
+    """Every rule has its own name and code, and a registry refuses a second rule that takes either."""
+    import dataclasses
+
+    from qlint.registry import Registry, RegistryError
+
     assert len({r.name for r in RULES}) == len(RULES)
     assert len({r.code for r in RULES}) == len(RULES)
+    first, other = RULES[0], RULES[1]
+    registry = Registry()
+    registry.add(first, "builtin")
+    registry.add(first, "builtin")  # the same rule twice is the same rule
+    for clash, needle in ((dataclasses.replace(other, name=first.name), "name"),
+                          (dataclasses.replace(other, code=first.code), "code")):
+        with pytest.raises(RegistryError, match=f"rule {needle}"):
+            registry.add(clash, "plugin")
