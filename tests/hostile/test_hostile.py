@@ -281,8 +281,8 @@ TEXT_CASES = [
     text_case("many-questions", "questions:\n" + "".join(
         f"  - {{id: m-{i}, stem: 'Question number {i} about topic {i * 7919 % 10007}?', options: "
         f"[{{text: a{i}, correct: true, rationale: r}}, {{text: b{i}, correct: true, rationale: r}}]}}\n"
-        for i in range(2_000)), needle="marked correct"),
-    text_case("three-mb-stem", _three_mb_stem(), needle="marked correct"),
+        for i in range(2_000)), needle="marked correct", marks=(pytest.mark.slow,)),
+    text_case("three-mb-stem", _three_mb_stem(), needle="marked correct", marks=(pytest.mark.slow,)),
     text_case("yml-suffix", TWO_KEYS, filename="hostile.yml", needle="marked correct"),
 ]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from test_neardup import exhaustive_pairs
 
 from qlint.model import Option, Question
@@ -17,6 +19,7 @@ def _question(texts: list[str], stem: str = "Which one?") -> Question:
     return Question(id="q", stem=stem, options=tuple(Option(text=t, correct=i == 0) for i, t in enumerate(texts)))
 
 
+@pytest.mark.slow  # a large generated question
 def test_duplicate_option_is_linear_in_the_number_of_options(monkeypatch):
     """100k options: a bounded number of pair comparisons per option (not one per pair) and seconds, not minutes."""
     calls = []
@@ -32,6 +35,7 @@ def test_duplicate_option_is_linear_in_the_number_of_options(monkeypatch):
     assert elapsed < 30, elapsed   # generous for a loaded machine; the pairwise version took hours
 
 
+@pytest.mark.slow  # a large generated question
 def test_duplicate_option_many_filler_variants_stay_bounded():
     """Options that share one filler-free core are compared with a bounded number of peers."""
     texts = ["it is Ottawa"] + [f"{'just ' * (i % 50)}Ottawa {'simply ' * (i // 50)}" for i in range(20_000)]

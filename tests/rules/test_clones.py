@@ -37,6 +37,7 @@ def result(clones, tmp_path_factory):
     return clones.measure(bank, clones.build(clones.CORPORA, bank, per_corpus=40, seed=3, sibling_limit=3))
 
 
+@pytest.mark.slow  # a generated bank of clones of every kind
 def test_clones_of_every_kind_are_found(result):
     for kind, row in result["kinds"].items():
         if kind != "all":

@@ -109,6 +109,7 @@ def _groups(where: str):
         yield pytest.param(where, frozenset((name,)), id=f"{where}-{name}", marks=marks)
 
 
+@pytest.mark.slow  # every real corpus, where ../shared has them
 @pytest.mark.parametrize("corpus,names", [case for corpus in CORPUS_FILES for case in _groups(corpus)])
 def test_no_rule_raises_on_the_real_corpora(corpus, names, crashes_in):
     crashes = [line for name, lines in sorted(crashes_in(corpus).items()) if name in names for line in lines]
