@@ -1,0 +1,190 @@
+"""Helpers shared by the suite's folders: where things are, and the CLI run in a forked copy of the test process.
+
+``run_forked`` gives what a subprocess gives (its own memory limit, a timeout, its own working directory,
+environment, standard streams and exit code, nothing leaking back into the tests) without paying a new
+interpreter's start-up and imports on every run: the child is a fork of the test process that calls the
+CLI's entry function, ``qlint.cli.run``. Tests of the process itself (exit codes from the installed
+command, pipes, signals, ``--version``) still start ``sys.executable -m qlint``.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - not POSIX
+    resource = None
+
+from qlint.config import Config, Settings, resolve_rules
+from qlint.run.pipeline import check_sources
+from qlint.testing import stated_options as example_options  # noqa: F401  (the tests' name for it)
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+DATA = TESTS / "data"
+ORACLES = TESTS / "oracles"
+SHARED = ROOT.parent / "shared"
+
+
+# a small bank of two near-duplicate questions (one with two keys), for the cache tests
+CACHE_BANK = {
+    "a.yaml": "id: a-1\nstem: Which call returns a Python float from a one-element loss tensor?\noptions:\n"
+              "  - {text: loss.item(), correct: true, rationale: Correct. It copies the value out.}\n"
+              "  - {text: loss.detach(), rationale: Incorrect. It returns a tensor.}\n",
+    "b.yaml": "id: b-1\nstem: Which call returns a Python float from a one element loss tensor?\noptions:\n"
+              "  - {text: loss.item(), correct: true, rationale: Correct. It copies the value out.}\n"
+              "  - {text: loss.detach(), correct: true, rationale: Correct. Also a tensor.}\n",
+}
+
+
+def lint_text(text: str, registry, select=None, extend=(), path="example.yaml", options=None):
+    """Every finding on one file's text; ``options``: {rule name: its options table}, as a config sets them."""
+    config = Config(Settings(rules=options or {}), Path.cwd(), None)
+    active = resolve_rules(config, registry, select=select, extend_select=extend)
+    return check_sources([(path, text.encode("utf-8"))], active, all_rules=[r.name for r in registry])
+
+
+def question(stem: str, options: list[tuple[str, bool]], select: int = 1) -> str:
+    """One question as YAML: a stem and (text, is-key) options, each with a rationale, for rule cases."""
+    lines = ["id: x", f"stem: {stem!r}", f"select: {select}", "options:"]
+    for text, key in options:
+        lines += [f"  - text: {text!r}", f"    correct: {'true' if key else 'false'}",
+                  f"    rationale: {'Correct' if key else 'Incorrect'}. Because of the definition."]
+    return "\n".join(lines) + "\n"
+
+
+def fired(text: str, rule: str, registry) -> list[str]:
+    """The messages of one rule (turned on even when off by default) on a question's text."""
+    return [f.message for f in lint_text(text, registry, extend=[rule]) if f.rule == rule]
+
+
+def with_rules(run_cli, *rules: str):
+    """``run_cli`` with these rules turned on for every ``check``: for tests of rules that are off by default."""
+    def run(*args, **kwargs):
+        if args and args[0] == "check":
+            args = (*args, "--extend-select", ",".join(rules))
+        return run_cli(*args, **kwargs)
+    return run
+
+
+@contextmanager
+def within(seconds: float) -> Iterator[None]:
+    """Raise TimeoutError in the test if its body runs past ``seconds`` (pure-Python loops see the alarm)."""
+    def expire(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s: not linear in the input")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _child(args: list[str], cwd: Path, env: dict[str, str], stdin_fd: int, out_fd: int, err_fd: int,
+           memory: int | None) -> None:
+    """In the forked child: become a fresh ``qlint`` process as far as the run can tell, then never return."""
+    code = 70
+    try:
+        os.setpgid(0, 0)
+        os.dup2(stdin_fd, 0)
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        if memory is not None and resource is not None:
+            # the limit counts what the test process had mapped already: the run gets ``memory`` on top of it
+            with open("/proc/self/statm") as statm:
+                mapped = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            resource.setrlimit(resource.RLIMIT_AS, (mapped + memory, mapped + memory))
+        os.chdir(cwd)
+        os.environ.clear()
+        os.environ.update(env)
+        extra = [entry for entry in env.get("PYTHONPATH", "").split(os.pathsep) if entry]
+        if extra:  # what a new interpreter would have put on its path (and so where plugins are found)
+            import importlib
+
+            sys.path[:0] = extra
+            importlib.invalidate_caches()
+        sys.stdin = open(0, encoding="utf-8", errors="strict", closefd=False)
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+        sys.argv = ["qlint", *args]
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        from qlint.cli import run
+
+        run()  # exits through os._exit with the command's code
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:  # what an uncaught exception does to the real command: a traceback and 1
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        os._exit(code)
+
+
+def run_forked(args: list[str], cwd: Path, env: dict[str, str], stdin: bytes = b"", timeout: float = 60,
+               memory: int | None = None) -> tuple[int, str, str]:
+    """``qlint ARGS`` in a forked child: (exit code, stdout, stderr); raises ``subprocess.TimeoutExpired``."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(write_end)
+            _child(args, cwd, env, read_end, out.fileno(), err.fileno(), memory)
+        os.close(read_end)
+
+        def feed() -> None:
+            try:
+                _write_all(write_end, stdin)
+            except OSError:  # the run stopped reading: like a subprocess's closed pipe
+                pass
+            finally:
+                os.close(write_end)
+
+        feeder = threading.Thread(target=feed, daemon=True)
+        feeder.start()
+        deadline = time.monotonic() + timeout
+        status = None
+        while status is None:
+            done, wait_status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                status = wait_status
+            elif time.monotonic() > deadline:
+                _kill(pid)
+                raise subprocess.TimeoutExpired(["qlint", *args], timeout)
+            else:
+                time.sleep(0.005)
+        feeder.join(5)
+        out.seek(0)
+        err.seek(0)
+        return (os.waitstatus_to_exitcode(status), out.read().decode("utf-8", "replace"),
+                err.read().decode("utf-8", "replace"))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _kill(pid: int) -> None:
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except OSError:
+            pass
+    os.waitpid(pid, 0)

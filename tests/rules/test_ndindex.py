@@ -1,0 +1,135 @@
+"""The near-duplicate search kept between runs answers exactly what a full search answers, edit after edit."""
+from __future__ import annotations
+
+from helpers import ROOT
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from qlint.neardup import index as ndindex
+from qlint.neardup import search as nd
+from qlint.neardup.stemkey import StemKey, stem_key
+from qlint.run.cache import FileStore
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from gen_bank import Writer  # noqa: E402
+
+
+def reference(keys, max_df=60, threshold=90):
+    text_id = nd.text_ids(keys)
+    return nd.merged(nd.confirm(keys, nd.candidate_pairs(keys, max_df=max_df, text_id=text_id), threshold, text_id),
+                     nd.content_twins(keys, text_id))
+
+
+@pytest.fixture
+def fulls(monkeypatch) -> list[int]:
+    """One entry per full search run from here on."""
+    calls: list[int] = []
+    real_full = ndindex._full
+    monkeypatch.setattr(ndindex, "_full", lambda *args: calls.append(1) or real_full(*args))
+    return calls
+
+
+def bank(seed: int, size: int) -> tuple[Writer, random.Random, list[str]]:
+    writer, rng = Writer(seed=seed), random.Random(seed)
+    stems = [writer.stem() for _ in range(size)]
+    stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(size // 10)]
+    stems += [rng.choice(stems) for _ in range(size // 40)]                       # identical twins
+    stems += ["What is a lean canvas?", "What is lean canvas?", "", "?", "Define entropy.", "Define entropy"]
+    rng.shuffle(stems)
+    return writer, rng, stems
+
+
+def edit(writer: Writer, rng: random.Random, stems: list[str]) -> list[str]:
+    """What a commit does to a bank: a file's stems changed, a few added or removed, files renamed (moved)."""
+    stems = list(stems)
+    kind = rng.randrange(5)
+    at = rng.randrange(len(stems))
+    if kind == 0:     # one file edited: a run of stems reworded, one into a near-duplicate of another
+        for i in range(at, min(at + 5, len(stems))):
+            stems[i] = writer.stem()
+        stems[at] = writer.near_duplicate(rng.choice(stems))
+    elif kind == 1:   # a file added in the middle
+        stems[at:at] = [writer.near_duplicate(rng.choice(stems)) if rng.random() < 0.5 else writer.stem()
+                        for _ in range(rng.randrange(1, 8))]
+    elif kind == 2:   # a file deleted
+        del stems[at:at + rng.randrange(1, 8)]
+    elif kind == 3:   # a file moved: the same stems elsewhere in the bank's order
+        block = stems[at:at + 6]
+        del stems[at:at + 6]
+        where = rng.randrange(len(stems) + 1)
+        stems[where:where] = block
+    else:             # a twin made, and a stem emptied
+        stems[at] = rng.choice(stems)
+        stems[rng.randrange(len(stems))] = ""
+    return stems
+
+
+@pytest.mark.parametrize("max_df", [3, 60])
+def test_kept_search_equals_full_search_edit_after_edit(tmp_path, fulls, max_df):
+    """max_df=3 makes a change flip shingles between rare and common at nearly every edit."""
+    writer, rng, stems = bank(3 + max_df, 300)
+    memo = tmp_path / "near.memo"
+    for step in range(40):
+        keys = [stem_key(s) for s in stems]
+        got = ndindex.search(keys, 90, store=FileStore(memo), max_df=max_df)
+        assert got == reference(keys, max_df), f"step {step}"
+        assert_kept_as_full(keys, memo, max_df)
+        stems = edit(writer, rng, stems)
+    assert len(fulls) == 1   # only the first search was a full one
+    assert any(a for a in reference(keys, max_df))
+
+
+def assert_kept_as_full(keys, memo, max_df):
+    """What the kept search leaves for the next run is what a full search would leave."""
+    text_id = nd.text_ids(keys)
+    kept = ndindex._load(FileStore(memo), {**PARAMS, "max_df": max_df})
+    codes, stems = nd.postings(keys, nd.shingle_counts(keys, text_id), nd.stem_bits(len(keys)))
+    starts, sizes = nd.rare_groups(codes, max_df)
+    _, per_stem = nd.near_candidates(stems, starts, sizes, text_id)
+    assert kept is not None and kept.bits == nd.stem_bits(len(keys))
+    assert sorted(zip(kept.codes.tolist(), kept.stems.tolist())) == list(zip(codes.tolist(), stems.tolist()))
+    assert kept.per_stem.tolist() == per_stem.tolist()
+    assert kept.sig.tolist() == [k.sig for k in keys]
+
+
+PARAMS = {"threshold": 90, "min_chars": 12, "min_overlap": 0.75, "ignore_variants": True, "max_df": 60, "min_shared": 2}
+
+
+def test_without_a_memo_it_is_find_pairs():
+    _, _, stems = bank(1, 200)
+    keys = [stem_key(s) for s in stems]
+    assert ndindex.search(keys, 90) == nd.find_pairs(keys, 90) and nd.find_pairs(keys, 90)
+
+
+def test_a_damaged_or_foreign_memo_means_a_full_search(tmp_path, fulls):
+    writer, rng, stems = bank(2, 200)
+    keys = [stem_key(s) for s in stems]
+    memo = tmp_path / "near.memo"
+    expected = reference(keys)
+    assert ndindex.search(keys, 90, store=FileStore(memo)) == expected
+    data = memo.read_bytes()
+    fulls.clear()   # from here on
+    for damaged in (data[: len(data) // 2], b"garbage", data[:-9] + b"\xff" * 9, b""):
+        memo.write_bytes(damaged)
+        assert ndindex.search(keys, 90, store=FileStore(memo)) == expected
+    memo.write_bytes(data)
+    assert ndindex.search(keys, 95, store=FileStore(memo)) == reference(keys, threshold=95)   # kept with another threshold
+    assert len(fulls) == 5
+    assert ndindex.search(keys, 95, store=FileStore(memo)) == reference(keys, threshold=95) and len(fulls) == 5
+
+
+def test_many_changes_or_unknown_stems_fall_back_to_a_full_search(tmp_path, monkeypatch, fulls):
+    writer, rng, stems = bank(4, 200)
+    memo = tmp_path / "near.memo"
+    ndindex.search([stem_key(s) for s in stems], 90, store=FileStore(memo))
+    fulls.clear()   # from here on
+    monkeypatch.setattr(ndindex, "MIN_CHANGED", 10)
+    changed = [writer.stem() for _ in range(100)] + stems[100:]
+    keys = [stem_key(s) for s in changed]
+    assert ndindex.search(keys, 90, store=FileStore(memo)) == reference(keys) and len(fulls) == 1
+    unknown = [StemKey(k.text, k.numbers, k.code, k.bag, k.tokens) for k in keys]   # signature 0: never matched
+    assert ndindex.search(unknown, 90, store=FileStore(memo)) == reference(unknown) and len(fulls) == 2

@@ -1,0 +1,98 @@
+"""Near-duplicate search: the blocked search finds what comparing every pair finds; lead-ins never pair stems."""
+from __future__ import annotations
+
+from helpers import ROOT
+
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from qlint.neardup.search import find_pairs
+from qlint.neardup.stemkey import StemKey, stem_key
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from gen_bank import Writer  # noqa: E402
+
+
+def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:
+    """Every pair compared: the quadratic reference the blocked search is measured against."""
+    every = ((a, b) for a in range(len(keys)) for b in range(a + 1, len(keys)) if keys[a].text and keys[b].text)
+    return find_pairs(keys, threshold, candidates=every, **kwargs)
+
+
+def test_blocked_search_matches_exhaustive_comparison():
+    writer = Writer(seed=7)
+    rng = random.Random(7)
+    stems = [writer.stem() for _ in range(300)]
+    stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(30)]
+    stems += ["What is a lean canvas?", "What is lean canvas?", "Which of the following is a mammal?",
+              "Which of the following is a reptile?"]
+    keys = [stem_key(s) for s in stems]
+    members = lambda pairs: {i for a, b, _ in pairs for i in (a, b)}  # noqa: E731
+    blocked, everything = find_pairs(keys, 90), exhaustive_pairs(keys, 90)
+    assert members(everything) and members(blocked) == members(everything)
+    mammal, reptile = len(stems) - 2, len(stems) - 1
+    assert not any({a, b} == {mammal, reptile} for a, b, _ in blocked)
+
+
+def test_identical_texts_chain_and_empty_stems_never_pair():
+    stems = ["Which port does HTTPS use by default?", "", "Which port does HTTPS use by default?", "?",
+             "Which port does HTTPS use by default?", "Which protocol replaced SSL for securing web traffic?"]
+    keys = [stem_key(s) for s in stems]
+    pairs = find_pairs(keys, 90)
+    assert [(a, b) for a, b, _ in pairs] == [(0, 2), (0, 4)]
+    assert all(score == 100.0 for _, _, score in pairs)
+    assert {(a, b) for a, b, _ in exhaustive_pairs(keys, 90)} >= {(0, 2), (0, 4)}
+
+
+def test_pairs_are_the_same_whichever_order_the_stems_come_in():
+    writer = Writer(seed=11)
+    rng = random.Random(11)
+    stems = [writer.stem() for _ in range(200)]
+    stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(20)]
+    stems += [rng.choice(stems) for _ in range(5)]
+    order = list(range(len(stems)))
+    rng.shuffle(order)
+    forward = {frozenset((stems[a], stems[b])) for a, b, _ in find_pairs([stem_key(s) for s in stems], 90)}
+    shuffled = [stems[i] for i in order]
+    backward = {frozenset((shuffled[a], shuffled[b])) for a, b, _ in find_pairs([stem_key(s) for s in shuffled], 90)}
+    assert forward and forward == backward
+
+
+def test_counting_pairs_in_several_passes_changes_nothing(monkeypatch):
+    """A million-stem bank counts co-occurring pairs in residue classes, to bound memory; the result is the same."""
+    import numpy as np
+
+    from qlint.neardup import search as neardup
+
+    writer = Writer(seed=5)
+    rng = random.Random(5)
+    stems = [writer.stem() for _ in range(300)]
+    stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(40)]
+    keys = [stem_key(s) for s in stems]
+    whole = neardup.candidate_pairs(keys)
+    monkeypatch.setattr(neardup, "PAIR_BUDGET", 64)
+    assert np.array_equal(neardup.candidate_pairs(keys), whole)
+    assert len(whole) > 40
+
+
+def test_rare_groups_are_the_runs_of_two_to_max_df_equal_codes():
+    import numpy as np
+
+    from qlint.neardup.search import rare_groups, spans
+
+    rng = random.Random(9)
+    for _ in range(200):
+        codes = np.array(sorted(rng.randrange(12) for _ in range(rng.randrange(0, 40))), dtype=np.int64)
+        runs, at = [], 0
+        while at < len(codes):
+            end = at
+            while end + 1 < len(codes) and codes[end + 1] == codes[at]:
+                end += 1
+            if 2 <= end - at + 1 <= 3:
+                runs.append((at, end - at + 1))
+            at = end + 1
+        starts, sizes = rare_groups(codes, 3)
+        assert list(zip(starts.tolist(), sizes.tolist())) == runs
+        assert spans(starts, sizes).tolist() == [s + k for s, z in runs for k in range(z)]
