@@ -1,7 +1,6 @@
 """Concepts with one home in the code: a source scan fails when a second copy appears."""
 from __future__ import annotations
 
-
 from helpers import ROOT  # noqa: E402
 
 SRC = ROOT / "src" / "qlint"
