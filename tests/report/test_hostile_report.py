@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 
 pytest.importorskip("matplotlib")
 pytest.importorskip("rich")
@@ -236,7 +237,6 @@ def test_report_shows_markup_and_template_syntax_in_bank_text_as_the_text_they_a
     title) that looks like HTML or like template syntax is escaped where the page shows it, and never evaluated."""
     import lxml.html
 
-    ROOT = Path(__file__).resolve().parents[1]
     folder = tmp_path / "bank" / MARKUP.replace("/", "|")
     folder.mkdir(parents=True)
     text = _yaml_string(MARKUP)
