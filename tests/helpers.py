@@ -188,3 +188,13 @@ def _kill(pid: int) -> None:
         except OSError:
             pass
     os.waitpid(pid, 0)
+
+
+async def open_workspace(lsp_client, root: Path, name: str = "bank") -> None:
+    """Start a language-server session whose root and one workspace folder (named ``name``) are ``root``: the server
+    tests' and the range tests' fixtures both open one so."""
+    from lsprotocol import types
+
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=types.ClientCapabilities(), root_uri=root.as_uri(), workspace_folders=[
+            types.WorkspaceFolder(uri=root.as_uri(), name=name)]))

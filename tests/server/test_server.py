@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from helpers import open_workspace
 from lsprotocol import types
 from pygls.uris import to_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -40,9 +41,7 @@ def bank(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "qlint", "server"]))
 async def client(lsp_client: LanguageClient, bank: Path):
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=types.ClientCapabilities(), root_uri=bank.as_uri(), workspace_folders=[
-            types.WorkspaceFolder(uri=bank.as_uri(), name="bank")]))
+    await open_workspace(lsp_client, bank)
     yield
     await lsp_client.shutdown_session()
 
