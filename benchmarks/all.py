@@ -156,38 +156,28 @@ def warm_up(trees: list[Tree], folder: Path) -> None:
                     raise
 
 
-def measure_bank(title: str, bank: Path, trees: list[Tree], rounds: int, yamllint: list[str] | None,
-                 work: Path, no_peer: str = "") -> Section:
-    """Every bank measurement of one bank, for each tree, ``rounds`` times; medians of the times. Without
-    ``yamllint`` the peer's row is left out and ``no_peer`` says why."""
-    section = Section(title)
-    whole_folder_is_the_bank(bank)   # so that a file named alone is compared with the whole bank
-    shutil.rmtree(bank / ".qlint_cache", ignore_errors=True)
+def _give_copies(bank: Path, trees: list[Tree], work: Path) -> None:
+    """This tree checks ``bank``; any other gets a copy of its own in ``work`` (and so a cache of its own)."""
     for tree in trees:
         tree.bank = bank
         if tree.source is not None:
             tree.bank = work / f"{bank.name}-{tree.name}"
             shutil.rmtree(tree.bank, ignore_errors=True)
             shutil.copytree(bank, tree.bank)
-    files = bank_files(bank)
-    size = sum(f.stat().st_size for f in files)
-    rel_files = [str(f.relative_to(bank)) for f in files]
-    named = str(named_file(files).relative_to(bank))
-    warm_up(trees, work / "warm-up")
 
-    progress(f"{title}: libyaml parse of {len(files)} files")
-    floor = parse_floor(files)
-    runs = Runs(trees)
+
+def run_rounds(runs: Runs, named: str, rounds: int) -> bool:
+    """Every bank step, ``rounds`` times; whether the one-file edit failed to change a file in any round."""
     whole = lambda b: [str(b)]  # noqa: E731
     edit_missed = False
     for index in range(rounds):
         if rounds > 1:
             progress(f"round {index + 1} of {rounds}")
-        for tree in trees:
+        for tree in runs.trees:
             shutil.rmtree(tree.bank / ".qlint_cache", ignore_errors=True)
         runs.pair("cold", whole)
         runs.pair("warm", whole)
-        touched = [touch_one_file(bank_files(tree.bank)) for tree in trees]
+        touched = [touch_one_file(bank_files(tree.bank)) for tree in runs.trees]
         edit_missed = edit_missed or any(path.read_text(encoding="utf-8") == before for path, before in touched)
         try:
             runs.pair("changed", whole)
@@ -196,65 +186,93 @@ def measure_bank(title: str, bank: Path, trees: list[Tree], rounds: int, yamllin
         finally:
             for path, before in touched:   # the next run starts from the same files
                 path.write_text(before, encoding="utf-8")
-        for tree in trees:
+        for tree in runs.trees:
             shutil.rmtree(tree.bank / ".qlint_cache", ignore_errors=True)
         runs.pair("named cold", lambda b: [named])
         runs.pair("named warm", lambda b: [named])
+    return edit_missed
 
-    peer = None
-    if yamllint:
-        progress(f"yamllint on the same {len(files)} files")
-        seconds, rss, code, _ = timed([*yamllint, *rel_files], bank, qlint_env())
-        peer = (seconds, rss, code)
 
-    for tree in trees:   # the older tree's copy is not needed any more
-        if tree.bank != bank:
-            shutil.rmtree(tree.bank, ignore_errors=True)
-    docs = runs.docs
-    questions = docs["cold"]["questions"]
-    section.title = (f"{title}: {questions:,} questions, {len(files):,} files, {size / 1e6:.1f} MB"
-                     + (f", medians of {rounds} rounds" if rounds > 1 else ""))
+def bank_rows(runs: Runs, floor: float, peer: tuple[float, int, int] | None) -> list[Row]:
+    """The table's rows for one bank, each with its ratio, target and verdict."""
     cold, warm, changed = runs.seconds("cold"), runs.seconds("warm"), runs.seconds("changed")
     jobs2, jobs1 = runs.seconds("jobs2"), runs.seconds("jobs1")
     named_cold, named_warm = runs.seconds("named cold"), runs.seconds("named warm")
-    rows = section.rows
-    rows.append(Row("libyaml parse, GC off (the floor)", floor, of_floor=1.0))
-    rows.append(runs.row("cold", "qlint check, cold", floor, ratio=f"{cold / floor:.2f}x floor",
-                         target=f"<= {COLD_OF_FLOOR}x floor", ok=cold / floor <= COLD_OF_FLOOR))
-    rows.append(runs.row("warm", "warm, nothing changed", floor, ratio=f"{warm / cold:.1%} of cold",
-                         target=f"<= {WARM_OF_COLD:.0%} of cold", ok=warm / cold <= WARM_OF_COLD))
-    rows.append(runs.row("changed", "warm, one file changed", floor, ratio=f"{changed / cold:.1%} of cold",
-                         target=f"<= {CHANGED_OF_COLD:.0%} of cold", ok=changed / cold <= CHANGED_OF_COLD))
-    rows.append(runs.row("jobs2", "--no-cache --jobs 2", floor, ratio=f"{jobs1 / jobs2:.2f}x faster than 1",
-                         target=f">= {JOBS_SPEEDUP}x faster", ok=jobs1 / jobs2 >= JOBS_SPEEDUP))
-    rows.append(runs.row("jobs1", "--no-cache --jobs 1", floor, ratio="(the yardstick)"))
-    rows.append(runs.row("named cold", "one named file, cold", floor, ratio=f"{named_cold / floor:.2f}x floor",
-                         target=f"<= {NAMED_COLD_OF_FLOOR}x floor", ok=named_cold / floor <= NAMED_COLD_OF_FLOOR))
-    rows.append(runs.row("named warm", "one named file, warm", floor,
-                         ratio=f"{named_warm / NAMED_WARM_SECONDS:.2f}x the target",
-                         target=f"<= {NAMED_WARM_SECONDS} s", ok=named_warm <= NAMED_WARM_SECONDS))
+    questions = runs.docs["cold"]["questions"]
     peak = max(rss for (_, tree), rss in runs.rss.items() if tree == THIS)
-    rows.append(Row("peak RSS, largest run", rss=peak, ratio=f"{peak / questions / 1e3:.1f} kB per question",
-                    target=f"1M questions < {RSS_1M_BYTES / 1e9:.0f} GB"))
+    rows = [
+        Row("libyaml parse, GC off (the floor)", floor, of_floor=1.0),
+        runs.row("cold", "qlint check, cold", floor, ratio=f"{cold / floor:.2f}x floor",
+                 target=f"<= {COLD_OF_FLOOR}x floor", ok=cold / floor <= COLD_OF_FLOOR),
+        runs.row("warm", "warm, nothing changed", floor, ratio=f"{warm / cold:.1%} of cold",
+                 target=f"<= {WARM_OF_COLD:.0%} of cold", ok=warm / cold <= WARM_OF_COLD),
+        runs.row("changed", "warm, one file changed", floor, ratio=f"{changed / cold:.1%} of cold",
+                 target=f"<= {CHANGED_OF_COLD:.0%} of cold", ok=changed / cold <= CHANGED_OF_COLD),
+        runs.row("jobs2", "--no-cache --jobs 2", floor, ratio=f"{jobs1 / jobs2:.2f}x faster than 1",
+                 target=f">= {JOBS_SPEEDUP}x faster", ok=jobs1 / jobs2 >= JOBS_SPEEDUP),
+        runs.row("jobs1", "--no-cache --jobs 1", floor, ratio="(the yardstick)"),
+        runs.row("named cold", "one named file, cold", floor, ratio=f"{named_cold / floor:.2f}x floor",
+                 target=f"<= {NAMED_COLD_OF_FLOOR}x floor", ok=named_cold / floor <= NAMED_COLD_OF_FLOOR),
+        runs.row("named warm", "one named file, warm", floor,
+                 ratio=f"{named_warm / NAMED_WARM_SECONDS:.2f}x the target",
+                 target=f"<= {NAMED_WARM_SECONDS} s", ok=named_warm <= NAMED_WARM_SECONDS),
+        Row("peak RSS, largest run", rss=peak, ratio=f"{peak / questions / 1e3:.1f} kB per question",
+            target=f"1M questions < {RSS_1M_BYTES / 1e9:.0f} GB"),
+    ]
     if peer:
         seconds, rss, code = peer
-        stopped = code not in (0, 1, 2)
-        rows.append(Row("yamllint, same files (the peer)", seconds, rss, seconds / floor,
-                        ratio=f"cold {cold / seconds:.2f}x yamllint" if not stopped else f"failed ({code})"))
-    elif no_peer:
-        section.notes.append(no_peer)
-    if len(trees) > 1 and runs.seconds("cold", OLDER):
-        ratio = cold / runs.seconds("cold", OLDER)
-        rows.append(Row("cold, this tree over the older", ratio=f"{ratio:.2f}x the older", target="<= 1.00x",
-                        ok=ratio <= 1.0))
+        ratio = f"cold {cold / seconds:.2f}x yamllint" if code in (0, 1, 2) else f"failed ({code})"
+        rows.append(Row("yamllint, same files (the peer)", seconds, rss, seconds / floor, ratio=ratio))
+    older_cold = runs.seconds("cold", OLDER)
+    if older_cold:
+        rows.append(Row("cold, this tree over the older", ratio=f"{cold / older_cold:.2f}x the older",
+                        target="<= 1.00x", ok=cold / older_cold <= 1.0))
+    return rows
 
-    warm_same = docs["warm"]["report"] == docs["cold"]["report"]
-    exact = docs["changed"]["cross-file"] == docs["jobs2"]["cross-file"]
-    jobs_same = docs["jobs1"]["findings"] == docs["jobs2"]["findings"]
-    named_same = docs["named cold"]["report"] == docs["named warm"]["report"]
-    section.notes.append(f"{docs['cold']['count']:,} findings; warm run's report identical to cold: {warm_same}; "
-                         f"cross-file findings after one change equal a --no-cache run's: {exact}; "
-                         f"--jobs 1 and 2 agree: {jobs_same}; named file warm as cold: {named_same}")
+
+def agreement(docs: dict[str, dict]) -> str:
+    """Whether the runs that must give the same findings did."""
+    return (f"{docs['cold']['count']:,} findings; "
+            f"warm run's report identical to cold: {docs['warm']['report'] == docs['cold']['report']}; "
+            f"cross-file findings after one change equal a --no-cache run's: "
+            f"{docs['changed']['cross-file'] == docs['jobs2']['cross-file']}; "
+            f"--jobs 1 and 2 agree: {docs['jobs1']['findings'] == docs['jobs2']['findings']}; "
+            f"named file warm as cold: {docs['named cold']['report'] == docs['named warm']['report']}")
+
+
+def measure_bank(title: str, bank: Path, trees: list[Tree], rounds: int, yamllint: list[str] | None,
+                 work: Path, no_peer: str = "") -> Section:
+    """Every bank measurement of one bank, for each tree, ``rounds`` times; medians of the times. Without
+    ``yamllint`` the peer's row is left out and ``no_peer`` says why."""
+    whole_folder_is_the_bank(bank)   # so that a file named alone is compared with the whole bank
+    shutil.rmtree(bank / ".qlint_cache", ignore_errors=True)
+    _give_copies(bank, trees, work)
+    files = bank_files(bank)
+    size = sum(f.stat().st_size for f in files)
+    named = str(named_file(files).relative_to(bank))
+    warm_up(trees, work / "warm-up")
+
+    progress(f"{title}: libyaml parse of {len(files)} files")
+    floor = parse_floor(files)
+    runs = Runs(trees)
+    try:
+        edit_missed = run_rounds(runs, named, rounds)
+    finally:
+        for tree in trees:   # the older tree's copy is not needed any more
+            if tree.bank != bank:
+                shutil.rmtree(tree.bank, ignore_errors=True)
+    peer = None
+    if yamllint:
+        progress(f"yamllint on the same {len(files)} files")
+        seconds, rss, code, _ = timed([*yamllint, *(str(f.relative_to(bank)) for f in files)], bank, qlint_env())
+        peer = (seconds, rss, code)
+
+    questions = runs.docs["cold"]["questions"]
+    section = Section(f"{title}: {questions:,} questions, {len(files):,} files, {size / 1e6:.1f} MB"
+                      + (f", medians of {rounds} rounds" if rounds > 1 else ""), bank_rows(runs, floor, peer))
+    if not yamllint and no_peer:
+        section.notes.append(no_peer)
+    section.notes.append(agreement(runs.docs))
     section.notes.append(f"changed and named file: {named}" + (" (the edit did not apply!)" if edit_missed else ""))
     return section
 
@@ -335,7 +353,7 @@ def _version(source: str | None) -> str:
     return (done.stdout or done.stderr).strip().splitlines()[-1] if (done.stdout or done.stderr) else "?"
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=int, default=100000, help="the synthetic bank's size (default 100000)")
     parser.add_argument("--bank", type=Path, help="a synthetic bank made before, used instead of a new one (copied)")
@@ -349,14 +367,46 @@ def main() -> None:
                         help="leave a part out (repeatable); peer: yamllint on the banks")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder of banks")
     args = parser.parse_args()
-    rounds = min(max(1, args.rounds), MAX_ROUNDS)
-    runs = min(max(1, args.runs), MAX_RUNS)
-    against = str(Path(args.against).resolve()) if args.against else None
-    if against and not (Path(against) / "qlint").is_dir():
-        raise SystemExit(f"--against: {against} holds no qlint package (give an older checkout's src/ folder)")
+    args.rounds = min(max(1, args.rounds), MAX_ROUNDS)
+    args.runs = min(max(1, args.runs), MAX_RUNS)
+    args.against = str(Path(args.against).resolve()) if args.against else None
+    if args.against and not (Path(args.against) / "qlint").is_dir():
+        raise SystemExit(f"--against: {args.against} holds no qlint package (give an older checkout's src/ folder)")
+    return args
 
+
+def corpora_bank(args: argparse.Namespace, work: Path) -> tuple[Path | None, str]:
+    """The real corpora written as one bank in ``work`` and its title; no bank, and a note, without ../shared."""
+    available = corpus_names()
+    if not available:
+        return None, f"no corpora in {CORPORA} (../shared beside the checkout): real corpora left out"
+    names = args.corpus or available
+    missing = [n for n in names if n not in available]
+    if missing:
+        raise SystemExit(f"no corpus {', '.join(missing)} in {CORPORA} (there are: {', '.join(available)})")
+    progress(f"writing {len(names)} corpora as a bank")
+    bank = work / "corpora"
+    corpus_bank(bank, names, args.repeat)
+    title = "real corpora" + (f" ({', '.join(names)})" if args.corpus else f" (all {len(names)})")
+    return bank, title + (f", written {args.repeat} times" if args.repeat > 1 else "")
+
+
+def generated_bank(args: argparse.Namespace, work: Path) -> tuple[Path, str]:
+    """The synthetic bank in ``work`` (a copy of --bank, or a new gen_bank.py bank) and its title."""
+    bank = work / "synthetic"
+    if args.bank:
+        progress(f"copying {args.bank}")
+        shutil.copytree(args.bank, bank, ignore=shutil.ignore_patterns(".qlint_cache"))
+        return bank, f"synthetic bank ({args.bank.name})"
+    progress(f"writing a synthetic bank of {args.questions} questions")
+    synthetic_bank(bank, args.questions)
+    return bank, "synthetic bank (gen_bank.py)"
+
+
+def main() -> None:
+    args = _arguments()
     launcher()   # before this process holds any bank
-    trees = [Tree(THIS, None)] + ([Tree(OLDER, against)] if against else [])
+    trees = [Tree(THIS, None)] + ([Tree(OLDER, args.against)] if args.against else [])
     yamllint = startup._yamllint_command()
     peer = None if "peer" in args.skip else yamllint
     no_peer = "" if yamllint else "yamllint is not installed: no peer on the bank (pip install yamllint)"
@@ -365,43 +415,26 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="qlint-bench-all-"))
     try:
         if "startup" not in args.skip:
-            sections.append(measure_startup(runs, against))
+            sections.append(measure_startup(args.runs, args.against))
         if "corpora" not in args.skip:
-            available = corpus_names()
-            names = args.corpus or available
-            missing = [n for n in names if n not in available]
-            if not available:
-                notes.append(f"no corpora in {CORPORA} (../shared beside the checkout): real corpora left out")
-            elif missing:
-                raise SystemExit(f"no corpus {', '.join(missing)} in {CORPORA} (there are: {', '.join(available)})")
+            bank, title = corpora_bank(args, work)
+            if bank is None:
+                notes.append(title)
             else:
-                progress(f"writing {len(names)} corpora as a bank")
-                bank = work / "corpora"
-                corpus_bank(bank, names, args.repeat)
-                title = "real corpora" + (f" ({', '.join(names)})" if args.corpus else f" (all {len(names)})")
-                title += f", written {args.repeat} times" if args.repeat > 1 else ""
-                sections.append(measure_bank(title, bank, trees, rounds, peer, work, no_peer))
+                sections.append(measure_bank(title, bank, trees, args.rounds, peer, work, no_peer))
                 shutil.rmtree(bank, ignore_errors=True)
         if "synthetic" not in args.skip and (args.bank or args.questions > 0):
-            bank = work / "synthetic"
-            if args.bank:
-                progress(f"copying {args.bank}")
-                shutil.copytree(args.bank, bank, ignore=shutil.ignore_patterns(".qlint_cache"))
-                title = f"synthetic bank ({args.bank.name})"
-            else:
-                progress(f"writing a synthetic bank of {args.questions} questions")
-                synthetic_bank(bank, args.questions)
-                title = "synthetic bank (gen_bank.py)"
-            sections.append(measure_bank(title, bank, trees, rounds, peer, work, no_peer))
+            bank, title = generated_bank(args, work)
+            sections.append(measure_bank(title, bank, trees, args.rounds, peer, work, no_peer))
     finally:
         if args.keep:
             print(f"kept {work}", file=sys.stderr)
         else:
             shutil.rmtree(work, ignore_errors=True)
 
-    print(_version(None) + (f", beside {_version(against)} from {against}" if against else "")
+    print(_version(None) + (f", beside {_version(args.against)} from {args.against}" if args.against else "")
           + f"; {os.cpu_count()} cores; Python {sys.version.split()[0]}")
-    print_table(sections, against)
+    print_table(sections, args.against)
     for note in notes:
         print(f"note: {note}")
     misses = sum(1 for s in sections for r in s.rows if r.ok is False)
