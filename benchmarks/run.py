@@ -6,80 +6,32 @@ usage:
   python benchmarks/run.py --bank PATH [--truth truth.json]
   python benchmarks/run.py --corpus linkedin-skill-assessments --repeat 10   # real questions from ../shared
 
-Prints, for one bank: the single-process libyaml parse-only time (the floor), `qlint check`
+Prints, for one bank: the single-process libyaml parse-only time (the floor, the garbage collector on), `qlint check`
 cold (empty cache), warm (nothing changed), warm after one file changed, peak RSS of each
 run, near-duplicate recall against the planted truth and against an exhaustive comparison
-(on a sample), and the ratios the targets are stated in.
+(on a sample), and the ratios the targets are stated in. `benchmarks/all.py` measures this and the rest of the targets
+in one run, against the GC-free parse.
 """
 from __future__ import annotations
 
 import argparse
-import gc
 import json
-import multiprocessing
 import os
-import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-SHARED = HERE.parent.parent / "shared"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def parse_floor(files: list[Path]) -> float:
-    """Single-process PyYAML CSafeLoader load of every file, all kept alive: the practical floor."""
-    import yaml
-
-    gc.collect()
-    start = time.perf_counter()
-    kept = [yaml.load(f.read_bytes(), Loader=yaml.CSafeLoader) for f in files]
-    elapsed = time.perf_counter() - start
-    del kept
-    return elapsed
-
-
-def _timed(cmd: list[str], cwd: str) -> tuple[float, int, int, str]:
-    """Run one command; its wall time, peak RSS (bytes, the largest of it and its workers), exit code, stderr.
-
-    Python's bytecode is written and read as in an installed qlint (pip compiles it at install): a shell that sets
-    PYTHONDONTWRITEBYTECODE would otherwise time compiling qlint's source again on every run."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    stderr = proc.stderr.read().decode() if proc.stderr else ""
-    _, status, usage = os.wait4(proc.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status), stderr
-
-
-# Linux carries a parent's peak RSS into its children (through fork and exec), so a qlint started from this
-# process, which holds parsed files and reports, would report this process's peak as its own. qlint is started
-# from a small process made before any of that: the peak RSS printed is qlint's.
-_LAUNCHER: ProcessPoolExecutor | None = None
-
-
-def launcher() -> ProcessPoolExecutor:
-    global _LAUNCHER
-    if _LAUNCHER is None:
-        _LAUNCHER = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("forkserver"))
-        _LAUNCHER.submit(time.perf_counter).result()   # started now, while this process is small
-    return _LAUNCHER
+from common import (CHANGED_OF_COLD, COLD_OF_FLOOR, WARM_OF_COLD, bank_files, corpus_bank,  # noqa: E402
+                    cross_file_findings, launcher, parse_floor, synthetic_bank, touch_one_file)
+from common import run_qlint as _run_in  # noqa: E402
 
 
 def run_qlint(bank: Path, *extra: str) -> tuple[float, int, dict]:
-    """Wall time, peak RSS (bytes) and JSON output of one `qlint check` in a fresh process."""
-    out = Path(tempfile.mkstemp(suffix=".json")[1])
-    cmd = [sys.executable, "-m", "qlint", "check", str(bank), "--format", "json", "--exit-zero", "-o", str(out), *extra]
-    elapsed, peak, code, stderr = launcher().submit(_timed, cmd, str(bank)).result()
-    if code != 0:
-        raise SystemExit(f"qlint failed ({code}): {stderr}")
-    doc = json.loads(out.read_text())
-    out.unlink()
-    return elapsed, peak, doc
+    """Wall time, peak RSS (bytes) and JSON output of one `qlint check BANK` in a fresh process."""
+    return _run_in(bank, [str(bank)], *extra)
 
 
 def near_duplicate_ids(doc: dict) -> set[str]:
@@ -136,14 +88,6 @@ def exhaustive_recall(files: list[Path], sample: int) -> tuple[float, int, int]:
     return (len(ref & got) / len(ref) if ref else 1.0), len(reference), len(blocked)
 
 
-def touch_one_file(files: list[Path]) -> tuple[Path, str]:
-    """Change one stem in one file, as an author's commit would; returns the file and its text before."""
-    target = files[len(files) // 2]
-    before = target.read_text(encoding="utf-8")
-    target.write_text(re.sub(r'(stem: "?)', r"\1Edited. ", before, count=1), encoding="utf-8")
-    return target, before
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bank", type=Path)
@@ -167,22 +111,15 @@ def main() -> None:
         made = Path(tempfile.mkdtemp(prefix="qlint-bench-"))
         bank = made / "bank"
         if args.corpus:
-            source = next((SHARED / "corpora").glob(f"{args.corpus}.jsonl*"), None)
-            if source is None:
-                raise SystemExit(f"no corpus {args.corpus!r} in {SHARED / 'corpora'}")
-            subprocess.run([sys.executable, str(SHARED / "corpora" / "to_bank.py"), str(source), str(bank),
-                            "--repeat", str(args.repeat)], check=True, stdout=subprocess.DEVNULL)
+            corpus_bank(bank, [args.corpus], args.repeat)
         else:
-            sys.path.insert(0, str(HERE))
-            from gen_bank import generate
-
-            meta = generate(bank, args.questions)
+            meta = synthetic_bank(bank, args.questions)
             truth = [tuple(p) for p in meta["planted_pairs"]]
-    files = sorted(p for p in bank.rglob("*.y*ml") if ".qlint_cache" not in p.parts)
+    files = bank_files(bank)
     size = sum(f.stat().st_size for f in files)
     shutil.rmtree(bank / ".qlint_cache", ignore_errors=True)
 
-    floor = parse_floor(files)
+    floor = parse_floor(files, gc_off=False)
     cold, cold_rss, doc = run_qlint(bank)
     questions = doc["summary"]["questions"]
     warm, warm_rss, warm_doc = run_qlint(bank)
@@ -192,17 +129,17 @@ def main() -> None:
         fresh, _, fresh_doc = run_qlint(bank, "--no-cache")
     finally:
         touched.write_text(before, encoding="utf-8")   # the next run on this bank starts from the same files
-    exact = [f for f in changed_doc["findings"] if f["rule"] in ("near-duplicate-stem", "duplicate-id")] == \
-            [f for f in fresh_doc["findings"] if f["rule"] in ("near-duplicate-stem", "duplicate-id")]
+    exact = cross_file_findings(changed_doc) == cross_file_findings(fresh_doc)
 
     print(f"bank: {bank} ({questions} questions, {len(files)} files, {size / 1e6:.0f} MB), {os.cpu_count()} cores")
-    print(f"libyaml parse only (1 process):  {floor:8.2f} s   {questions / floor:9.0f} q/s   (the floor)")
-    print(f"qlint check, cold:               {cold:8.2f} s   {questions / cold:9.0f} q/s   "
-          f"peak RSS {cold_rss / 2**20:6.0f} MB   ratio to floor {cold / floor:5.2f}x (target <= 1.5x)")
-    print(f"qlint check, warm, no change:    {warm:8.2f} s   peak RSS {warm_rss / 2**20:6.0f} MB   "
-          f"{warm / cold:6.1%} of cold (target <= 2%)")
-    print(f"qlint check, one file changed:   {changed:8.2f} s   peak RSS {changed_rss / 2**20:6.0f} MB   "
-          f"{changed / cold:6.1%} of cold (target <= 5%); cross-file findings equal a --no-cache run: {exact}")
+    print(f"libyaml parse, GC on (1 process): {floor:8.2f} s   {questions / floor:9.0f} q/s   (the floor)")
+    print(f"qlint check, cold:                {cold:8.2f} s   {questions / cold:9.0f} q/s   "
+          f"peak RSS {cold_rss / 2**20:6.0f} MB   ratio to floor {cold / floor:5.2f}x (target <= {COLD_OF_FLOOR}x)")
+    print(f"qlint check, warm, no change:     {warm:8.2f} s   peak RSS {warm_rss / 2**20:6.0f} MB   "
+          f"{warm / cold:6.1%} of cold (target <= {WARM_OF_COLD:.0%})")
+    print(f"qlint check, one file changed:    {changed:8.2f} s   peak RSS {changed_rss / 2**20:6.0f} MB   "
+          f"{changed / cold:6.1%} of cold (target <= {CHANGED_OF_COLD:.0%}); "
+          f"cross-file findings equal a --no-cache run: {exact}")
     print(f"findings: {len(doc['findings'])} cold, {len(warm_doc['findings'])} warm (identical: {doc == warm_doc}); "
           f"changed file: {touched.relative_to(bank)}")
     if truth:

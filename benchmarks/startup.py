@@ -18,7 +18,6 @@ yamllint is left out, with a note, when it is not installed.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -26,6 +25,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import TINY_OF_YAMLLINT, TINY_WARM_SECONDS, VERSION_SECONDS, qlint_env  # noqa: E402
 
 SMALL_BANK = """\
 questions:
@@ -63,15 +66,6 @@ def _yamllint_command() -> list[str] | None:
     return [found] if found else None
 
 
-def _env(source: str | None) -> dict[str, str]:
-    """The environment a command runs in: bytecode read and written as in an installed qlint, and, for an older
-    source tree, that tree first on the path."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
-    if source:
-        env["PYTHONPATH"] = source
-    return env
-
-
 def _once(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
@@ -82,17 +76,18 @@ def _commands(qlint: list[str], yamllint: list[str] | None, against: str | None)
     """Each timed command by its label: (argv, environment)."""
     trees = [("", None)] + ([(" (older)", against)] if against else [])
     commands: dict[str, tuple] = {
-        "python -c pass": ([sys.executable, "-c", "pass"], _env(None)),
+        "python -c pass": ([sys.executable, "-c", "pass"], qlint_env()),
         # what a check still pays before any of qlint's own work: its settings and options are pydantic models
-        PYDANTIC: ([sys.executable, "-c", "from pydantic import BaseModel"], _env(None)),
+        PYDANTIC: ([sys.executable, "-c", "from pydantic import BaseModel"], qlint_env()),
     }
     for suffix, source in trees:
-        commands[f"qlint --version{suffix}"] = ([*qlint, "--version"], _env(source))
-        commands[f"qlint check one.yaml, warm{suffix}"] = ([*qlint, "check", "one.yaml", "--exit-zero"], _env(source))
+        env = qlint_env(source)
+        commands[f"qlint --version{suffix}"] = ([*qlint, "--version"], env)
+        commands[f"qlint check one.yaml, warm{suffix}"] = ([*qlint, "check", "one.yaml", "--exit-zero"], env)
         commands[f"qlint check one.yaml --no-cache{suffix}"] = ([*qlint, "check", "one.yaml", "--exit-zero", "--no-cache"],
-                                                             _env(source))
+                                                             env)
     if yamllint:
-        commands["yamllint one.yaml"] = ([*yamllint, "one.yaml"], _env(None))
+        commands["yamllint one.yaml"] = ([*yamllint, "one.yaml"], qlint_env())
     return commands
 
 
@@ -118,13 +113,13 @@ def report(medians: dict[str, float], runs: int) -> None:
     for label, value in medians.items():
         print(f"  {label:<38} {value * 1000:7.1f} ms")
     version, warm = medians["qlint --version"], medians["qlint check one.yaml, warm"]
-    print(f"qlint --version: {version:.3f} s, {version / 0.12:.2f}x the 0.12 s target")
+    print(f"qlint --version: {version:.3f} s, {version / VERSION_SECONDS:.2f}x the {VERSION_SECONDS} s target")
     pydantic = medians[PYDANTIC]
-    print(f"warm one-file check: {warm:.3f} s, {warm / 0.2:.2f}x the 0.2 s target; "
+    print(f"warm one-file check: {warm:.3f} s, {warm / TINY_WARM_SECONDS:.2f}x the {TINY_WARM_SECONDS} s target; "
           f"{warm - pydantic:.3f} s more than importing pydantic alone ({pydantic:.3f} s)")
     if "yamllint one.yaml" in medians:
         print(f"warm one-file check / yamllint on the same file: {warm / medians['yamllint one.yaml']:.2f}x "
-              "(target at most 1.7x)")
+              f"(target at most {TINY_OF_YAMLLINT}x)")
     else:
         print("yamllint is not installed: no peer ratio (pip install yamllint)")
     for label in ("qlint --version", "qlint check one.yaml, warm", "qlint check one.yaml --no-cache"):
