@@ -114,3 +114,13 @@ def test_a_cached_feature_of_another_shape_is_refused():
     for bad in ([[[["stem"]], None, None, None]], [[[], [["stem", "x"]], "digest", 1]], [[[], None]], {"a": 1}):
         with pytest.raises(ValueError):
             reading_level.decode(bad, 1)
+
+
+def test_the_sentences_a_stem_says_it_quotes_are_its_material(registry):
+    """A judged false-alarm class: the quotation a question asks about is not the writer's sentence, also when the
+    stem marks it with words ('who said this?', 'these lyrics') instead of quotation marks."""
+    quote = ("I love you in a really big way and I will pretend to like your taste in music and let you eat the last "
+             "piece of cake and hold the remote control as long as you want to because that is what friends do.")
+    assert fired(bank(quote + " Who said this?"), registry) == []
+    # the same words as the writer's own sentence, with no word of quoting, are one long sentence
+    assert fired(bank(quote + " Which friend is kind?"), registry)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 
@@ -102,6 +103,26 @@ def _options(question: Question, options: Options) -> Iterator[tuple[str, str]]:
                                          "what the options share into the stem")
 
 
+# a stem that says it quotes ("who said this?", "these lyrics", "this quote is from a novel"): its other sentences are
+# the quotation, the material the question asks about, even without quotation marks
+_QUOTES = re.compile(r"\b(?:this|these|the following)\s+(?:quote|quotation|words|lines?|lyrics|excerpt|passage"
+                     r"|speech|letter|verse|stanza)\b|\b(?:said|wrote|sang|spoke|says|writes|sings)\s+(?:this|these)\b",
+                     re.I)
+
+
+def _quoted(stem: str, measure: StemMeasure) -> StemMeasure:
+    """The measure with the sentences a quoting stem quotes moved to its passage: all but those that say it quotes."""
+    if len(measure.asked) < 2:
+        return measure
+    at = [m.start() for m in _QUOTES.finditer(stem, measure.asked[0].start)]
+    if not at:
+        return measure
+    says = [s for s in measure.asked if any(s.start <= a < s.end for a in at)]
+    if not says:
+        return measure
+    return StemMeasure(says, [*measure.passage, *(s for s in measure.asked if s not in says)])
+
+
 def _digest(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
 
@@ -117,11 +138,11 @@ def extract(question: Question, options: Options) -> list:
     shared = setup = whole = None
     if most_words(stem) > min(limits):
         measure = measure_stem(stem)
-        alone = [list(v) for v in _stem(stem, measure, options)]
+        alone = [list(v) for v in _stem(stem, _quoted(stem, measure), options)]
         if alone:
             found = measure.passage + measure.asked
             start = lead_in(found, stem)
-            as_passage = StemMeasure(found[start:], found[:start])
+            as_passage = _quoted(stem, StemMeasure(found[start:], found[:start]))
             shared = [list(v) for v in _stem(stem, as_passage, options)]
             if shared != alone and start > 0:
                 setup, whole = _digest(prose(stem, found[:start])[:SETUP_CHARS]), _digest(prose(stem, found))
@@ -232,7 +253,8 @@ RULE = BankRule(
            "of a list (three or more comma-separated pieces of at most four words) count as a word each. A "
            "quotation of eight words or more, or what follows 'lyrics:' or 'the quote:', is the material asked about "
            "and counts as one word, and so does a run of eight words or more that repeats the stem's own material "
-           "(a question that restates one of a game's conditions). A reading passage is exempt from the sentence "
+           "(a question that restates one of a game's conditions). In a stem that says it quotes ('Who said this?', "
+           "'these lyrics', 'this quote is from'), the other sentences are the quotation. A reading passage is exempt from the sentence "
            "and stem limits and held to max-passage-words instead: the paragraphs before the stem's last one, when "
            "that last paragraph asks about them ('According to the passage', 'the author', 'the argument above'), "
            "is itself a question of at most 60 words, or they run to 150 words or more; and a setup that other "
