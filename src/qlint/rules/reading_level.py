@@ -356,5 +356,5 @@ stem: >-
 options:
   - {text: The oldest node pool's machine image lacks the provider's new root certificate, correct: true, rationale: Correct. The trust store comes from the node.}
   - {text: The container image has an expired client certificate, rationale: Incorrect. Every replica uses the same image.}
-""", field="stem", message="words (limit 150); move background into a shorter scenario")),
+""", field="stem", message="words (limit 150, reported above 172); move background into a shorter scenario")),
 )
