@@ -129,8 +129,22 @@ _OPENERS = r"(?:The|This|These|Those|All|Each|However|Therefore|It|They|There|Wh
 # the end, or run into the next sentence's capital ("recession.As a result"); a colon that opens a capitalised clause
 # or list ("the following requirements: Each object ..."); a line break; an item marker of a list run into the text
 # ("... as follows: (1) H and Y ...; (2) F and G ...")
-_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]|; | (?=" + _OPENERS + r"\b)")
+# sentence adverbs that never open a clause inside a sentence with a capital: after a comma too, a full stop was lost
+# ("running out of processing power in your mix, Besides printing ...")
+_ADVERBS = r"(?:Besides|However|Therefore|Moreover|Furthermore|Hence|Thus|Otherwise|Nevertheless|Consequently)"
+# a capitalised subject (one or two words) and a finite verb (an auxiliary, or a verb in -s before an article) after
+# a lower-case word: a new sentence whose full stop was lost ("to store reports Management has mandated ...", "batch
+# processors Cloud Watch monitors the number ..."); not after a word that takes a name (a preposition, an article, a verb of
+# naming), where the capital is a name inside the sentence
+_SUBJECT_VERB = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:(?:has|have|had|is|are|was|were|must|will|needs|wants"
+                           r"|requires|asks|plans)\b|[a-z]+[^s\W]s (?:the|a|an|all|each|every|its|their)\b)")
+_TAKES_A_NAME = frozenset("a an the of in on at to for from by with and or but nor that which who whom whose as than "
+                          "named called via like about into onto over under if when while because since until where "
+                          "whether so then also not only both either neither uses use using used".split())
+_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]|; | (?=" + _OPENERS + r"\b)|, (?=" + _ADVERBS + r"\b)"
+                   r"| (?=[A-Z][a-z]+ [A-Za-z])")
 _RUN_IN = re.compile(r"[A-Z][a-z]")
+_OPENER = re.compile(_OPENERS + r"\b")
 _PREVIOUS_WORD = re.compile(r"(?:^|\s)([a-z][a-z-]*)$")
 _COLON_OPENS = re.compile(r"[ \t]+[\"'“‘(]?[A-Z]")
 _ITEM = re.compile(r"\((?:\d{1,2}|[a-zA-Z]|[ivxIVX]{1,4})\)(?=\s)")
@@ -222,10 +236,16 @@ class _Splitter:
                 self.add(position, after)
                 self.close(after)
             elif first == " ":   # a lost full stop: only after a lower-case word
-                if _PREVIOUS_WORD.search(text, max(0, at - 40), at) is None:
+                previous = _PREVIOUS_WORD.search(text, max(0, at - 40), at)
+                if previous is None or (not _OPENER.match(text, after, end)
+                                        and (previous.group(1) in _TAKES_A_NAME
+                                             or not _SUBJECT_VERB.match(text, after, end))):
                     continue
                 self.add(position, at)
                 self.close(at)
+            elif first == ",":   # ", Besides ...": a sentence adverb with a capital, a lost full stop
+                self.add(position, at + 1)
+                self.close(at + 1)
             elif first == ":":
                 if not _COLON_OPENS.match(text, after, end):
                     continue
@@ -454,3 +474,48 @@ def words_as_read(text: str, sentence: Sentence) -> int:
 def words_in_text(text: str) -> int:
     """Words of a text as reading-level counts them (code, tables and images are not words)."""
     return sum(s.words for s in sentences(text))
+
+
+RESTATED_WORDS = 8   # a run of this many words that repeats the text above it is a reference to that text
+
+
+def restated_words(text: str, sentence: Sentence, before: int) -> int:
+    """Words of ``sentence`` that repeat, in runs of RESTATED_WORDS or more, what ``text`` says before offset
+    ``before``, less one for each run: a question that quotes its own material ("if substituted for the constraint
+    that if K is not assigned ...") refers to it, and a reference is read as one thing. Linear in the two lengths."""
+    if before <= 0:
+        return 0
+    seen = LOWER_WORD.findall(text[:before].lower())
+    if len(seen) < RESTATED_WORDS:
+        return 0
+    grams = {tuple(seen[i:i + RESTATED_WORDS]) for i in range(len(seen) - RESTATED_WORDS + 1)}
+    words = LOWER_WORD.findall(text[sentence.start:sentence.end].lower())
+    covered = [False] * len(words)
+    for i in range(len(words) - RESTATED_WORDS + 1):
+        if tuple(words[i:i + RESTATED_WORDS]) in grams:
+            covered[i:i + RESTATED_WORDS] = [True] * RESTATED_WORDS
+    runs = sum(1 for i, c in enumerate(covered) if c and (i == 0 or not covered[i - 1]))
+    return sum(covered) - runs
+
+
+def lead_in(found: list[Sentence], text: str) -> int:
+    """Where the lead-in of a stem starts among its sentences ``found``: the last paragraph when the stem has more
+    than one, else the last sentence that asks (a question mark) and what follows it, else the last sentence."""
+    if not found:
+        return 0
+    last = found[-1].paragraph
+    if found[0].paragraph != last:
+        return next(i for i, s in enumerate(found) if s.paragraph == last)
+    for i in range(len(found) - 1, -1, -1):
+        if "?" in text[found[i].start:found[i].end]:
+            return i
+    return len(found) - 1
+
+
+def prose(text: str, found: list[Sentence]) -> str:
+    """The sentences ``found`` of ``text`` as lower-case letters and digits alone: what two copies of one passage
+    share however their spacing, markup or punctuation differ."""
+    return "".join(LOWER_ALNUM.findall("".join(text[s.start:s.end] for s in found).lower()))
+
+
+LOWER_ALNUM = re.compile(r"[a-z0-9]+")

@@ -1,26 +1,43 @@
 """reading-level: a sentence, a stem or an option longer than a candidate should have to hold in mind at once."""
-from collections.abc import Iterator
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
 
 from pydantic import Field, model_validator
 
 from qlint.finding import Severity
-from qlint.language.readability import Sentence, measure_stem, most_words, words_as_read, words_in_text
+from qlint.items import BankItem
+from qlint.language.readability import (Sentence, StemMeasure, lead_in, measure_stem, most_words, prose,
+                                        restated_words, words_as_read, words_in_text)
 from qlint.language.words import short
 from qlint.model import Question
-from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
+from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
+
+# the characters of a setup's prose that name it: two questions whose setups open alike share one passage (a case
+# study, a logic game, a stimulus) when their questions differ
+SETUP_CHARS = 200
 
 
 class Options(RuleOptions):
-    max_sentence_words: int = Field(default=40, ge=5, le=1_000_000, description=(
-        "a sentence of the stem with more words than this is reported (plain-language guides call a sentence "
-        "over 25-35 words long; code, tables and formulas are not counted)"))
+    max_sentence_words: int = Field(default=35, ge=5, le=1_000_000, description=(
+        "a sentence of the stem with more words than this (and the tolerance) is reported (plain-language guides "
+        "call a sentence over 25-35 words long; code, tables and formulas are not counted)"))
     max_stem_words: int = Field(default=150, ge=10, le=1_000_000, description=(
-        "a stem with more words than this is reported, not counting a passage the question asks about"))
+        "a stem with more words than this (and the tolerance) is reported, not counting a passage the question "
+        "asks about"))
     max_option_words: int = Field(default=80, ge=5, le=1_000_000, description="an option with more words than this "
-                                                                              "is reported")
+                                                                              "(and the tolerance) is reported")
     max_passage_words: int = Field(default=1000, ge=10, le=1_000_000, description=(
-        "a passage with more words than this is reported: the paragraphs before a stem's last one, when that last "
-        "paragraph asks about them ('the passage', 'the author', 'the argument above') or they have 150 words or more"))
+        "a passage with more words than this (and the tolerance) is reported: the paragraphs before a stem's last "
+        "one, when that last paragraph asks about them ('the passage', 'the author', 'the argument above') or they "
+        "have 150 words or more, and a setup other questions of the bank share"))
+    tolerance: float = Field(default=0.15, ge=0, le=10, description=(
+        "the share by which a text may exceed its limit before it is reported: a limit is a target, and a text a "
+        "few words over it reads as well as one at it (0.15: a 35-word limit reports sentences of 41 words or more)"))
 
     @model_validator(mode="before")
     @classmethod
@@ -31,47 +48,154 @@ class Options(RuleOptions):
                              f"{'them' if len(moved) > 1 else 'it'} under [rules.reading-grade]")
         return data
 
+    def reported(self, limit: int) -> int:
+        """The most words a text held to ``limit`` may have before it is reported."""
+        return math.floor(limit * (1 + self.tolerance) + 1e-9)
+
 
 def _count(n: int) -> str:
     return f"{n:,}"
 
 
-def _sentence(stem: str, asked: list[Sentence], limit: int) -> Iterator[Violation]:
-    over = [(words_as_read(stem, s), s) for s in asked if s.words > limit]
-    over = [(n, s) for n, s in over if n > limit]
+def _limit(limit: int, reported: int) -> str:
+    return f"limit {_count(limit)}" + (f", reported above {_count(reported)}" if reported != limit else "")
+
+
+def _sentence(stem: str, asked: list[Sentence], limit: int, reported: int) -> Iterator[tuple[str, str]]:
+    over = []
+    for s in asked:
+        if s.words <= reported:
+            continue
+        n = words_as_read(stem, s)
+        if n > reported:
+            n = max(1, n - restated_words(stem, s, s.start))
+        if n > reported:
+            over.append((n, s))
     if not over:
         return
     words, worst = max(over, key=lambda pair: pair[0])
     more = f"; {len(over) - 1} more over the limit" if len(over) > 1 else ""
-    yield Violation("stem", f"a sentence of {_count(words)} words (limit {limit}): "
-                            f"\"{short(stem[worst.start:worst.end], 70)}\"{more}; split it",
-                    span=(worst.start, worst.end))
+    yield "stem", (f"a sentence of {_count(words)} words ({_limit(limit, reported)}): "
+                   f"\"{short(stem[worst.start:worst.end], 70)}\"{more}; split it")
 
 
-def check(question: Question, options: Options) -> Iterator[Violation]:
-    stem = question.stem
-    yield from _stem(stem, options) if most_words(stem) > min(options.max_sentence_words, options.max_stem_words,
-                                                             options.max_passage_words) else ()
-    for i, option in enumerate(question.options):
-        words = words_in_text(option.text) if most_words(option.text) > options.max_option_words else 0
-        if words > options.max_option_words:
-            yield Violation(f"options[{i}].text", f"option {i + 1} has {_count(words)} words "
-                                                  f"(limit {options.max_option_words}); shorten it, or move what "
-                                                  "the options share into the stem")
-
-
-def _stem(stem: str, options: Options) -> Iterator[Violation]:
-    measure = measure_stem(stem)
-    yield from _sentence(stem, measure.asked, options.max_sentence_words)
-    words = measure.words
-    if words > options.max_stem_words:
+def _stem(stem: str, measure: StemMeasure, options: Options) -> Iterator[tuple[str, str]]:
+    reported = options.reported(options.max_sentence_words)
+    yield from _sentence(stem, measure.asked, options.max_sentence_words, reported)
+    words, reported = measure.words, options.reported(options.max_stem_words)
+    if words > reported:
         after = " after its passage" if measure.passage else ""
-        yield Violation("stem", f"the stem has {_count(words)} words{after} (limit {options.max_stem_words}); "
-                                "move background into a shorter scenario or cut what the question does not need")
-    passage_words = measure.passage_words
-    if passage_words > options.max_passage_words:
-        yield Violation("stem", f"the passage before the question has {_count(passage_words)} words "
-                                f"(limit {options.max_passage_words})")
+        yield "stem", (f"the stem has {_count(words)} words{after} ({_limit(options.max_stem_words, reported)}); "
+                       "move background into a shorter scenario or cut what the question does not need")
+    passage_words, reported = measure.passage_words, options.reported(options.max_passage_words)
+    if passage_words > reported:
+        yield "stem", (f"the passage before the question has {_count(passage_words)} words "
+                       f"({_limit(options.max_passage_words, reported)})")
+
+
+def _options(question: Question, options: Options) -> Iterator[tuple[str, str]]:
+    reported = options.reported(options.max_option_words)
+    for i, option in enumerate(question.options):
+        words = words_in_text(option.text) if most_words(option.text) > reported else 0
+        if words > reported:
+            yield f"options[{i}].text", (f"option {i + 1} has {_count(words)} words "
+                                         f"({_limit(options.max_option_words, reported)}); shorten it, or move "
+                                         "what the options share into the stem")
+
+
+# a stem that says it quotes ("who said this?", "these lyrics", "this quote is from a novel"): its other sentences are
+# the quotation, the material the question asks about, even without quotation marks
+_QUOTES = re.compile(r"\b(?:this|these|the following)\s+(?:quote|quotation|words|lines?|lyrics|excerpt|passage"
+                     r"|speech|letter|verse|stanza)\b|\b(?:said|wrote|sang|spoke|says|writes|sings)\s+(?:this|these)\b",
+                     re.I)
+
+
+def _quoted(stem: str, measure: StemMeasure) -> StemMeasure:
+    """The measure with the sentences a quoting stem quotes moved to its passage: all but those that say it quotes."""
+    if len(measure.asked) < 2:
+        return measure
+    at = [m.start() for m in _QUOTES.finditer(stem, measure.asked[0].start)]
+    if not at:
+        return measure
+    says = [s for s in measure.asked if any(s.start <= a < s.end for a in at)]
+    if not says:
+        return measure
+    return StemMeasure(says, [*measure.passage, *(s for s in measure.asked if s not in says)])
+
+
+def _digest(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
+
+
+def extract(question: Question, options: Options) -> list:
+    """What the bank check needs of one question: its findings read alone, and, when the stem has findings that a
+    shared setup would take away, its findings with the setup read as a passage and the digests of the setup
+    (its first SETUP_CHARS characters of prose) and of the whole stem's prose: ``[alone, shared, setup, whole]``,
+    the last three None when there is nothing a shared setup would change."""
+    stem = question.stem
+    limits = (options.max_sentence_words, options.max_stem_words, options.max_passage_words)
+    alone: list[list[str]] = []
+    shared = setup = whole = None
+    if most_words(stem) > min(limits):
+        measure = measure_stem(stem)
+        alone = [list(v) for v in _stem(stem, _quoted(stem, measure), options)]
+        if alone:
+            found = measure.passage + measure.asked
+            start = lead_in(found, stem)
+            as_passage = _quoted(stem, StemMeasure(found[start:], found[:start]))
+            shared = [list(v) for v in _stem(stem, as_passage, options)]
+            if shared != alone and start > 0:
+                setup, whole = _digest(prose(stem, found[:start])[:SETUP_CHARS]), _digest(prose(stem, found))
+            else:
+                shared = None
+    found_options = [list(v) for v in _options(question, options)]
+    return [alone + found_options, shared + found_options if shared is not None else None, setup, whole]
+
+
+def _pairs(data: object) -> list[list[str]]:
+    if not isinstance(data, list) or not all(isinstance(v, list) and len(v) == 2 and all(type(x) is str for x in v)
+                                             for v in data):
+        raise ValueError("not this rule's findings")
+    return data
+
+
+def encode(features: list[list]) -> list[list]:
+    return features   # lists of strings and integers, as JSON carries them
+
+
+def decode(data: object, count: int) -> list:
+    if not isinstance(data, list) or len(data) != count:
+        raise ValueError("not an encoding of this rule's features")
+    out = []
+    for feature in data:
+        if not isinstance(feature, list) or len(feature) != 4:
+            raise ValueError("not this rule's feature")
+        alone, shared, setup, whole = feature
+        if shared is not None:
+            _pairs(shared)
+            if type(setup) is not int or type(whole) is not int:
+                raise ValueError("not digests")
+        out.append([_pairs(alone), shared, setup, whole])
+    return out
+
+
+def check(items: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
+    """Each question's findings read alone, but with its setup read as a passage when another question of the bank,
+    asking something else, opens with the same setup: a case study, a logic game or a stimulus several questions
+    share is the material they ask about, and only each question's own lead-in is held to the limits."""
+    stems: dict[int, set[int]] = defaultdict(set)
+    for item in items:
+        feature = item.features.get(RULE.name)
+        if feature and feature[1] is not None and len(stems[feature[2]]) < 2:
+            stems[feature[2]].add(feature[3])
+    for item in items:
+        feature = item.features.get(RULE.name)
+        if not feature:
+            continue
+        alone, shared, setup, _ = feature
+        chosen = shared if shared is not None and len(stems.get(setup, ())) > 1 else alone
+        for field, message in chosen:
+            yield BankViolation(item, field, message)
 
 
 _LONG_SENTENCE = ("A company that runs its web tier on a fleet of virtual machines behind a load balancer in two "
@@ -79,7 +203,31 @@ _LONG_SENTENCE = ("A company that runs its web tier on a fleet of virtual machin
                   "a nightly export of every table to object storage for analytics, wants to cut its monthly bill "
                   "without losing availability.")
 
-RULE = QuestionRule(
+_CASE = ("Contoso is a consulting firm with a main office in Montreal and branch offices in Seattle and New York, and "
+         "it hosts every server it runs in one cloud subscription that the central IT team manages on behalf of all "
+         "three offices and of the partners who work with them on projects. The firm plans to move its file shares to "
+         "managed storage. Every office must keep working during the move.")
+_GAME = ("A panel selects exactly four of seven works: F, G, H, J, K, L and M. The following conditions apply: If F is "
+         "selected, then neither G nor H is selected; if J is selected, then K is selected and L is not selected; at "
+         "least one of G and M is selected, unless both H and L are selected and J is not selected; M is selected "
+         "only if K is selected.")
+_SCENARIO = ("A hospital keeps the records of its patients in a database in one region, replicates them every hour "
+             "to a second region for disaster recovery, lets doctors in three clinics read them through a web "
+             "portal, and sends a nightly extract of the billing tables to an outside firm that prepares the "
+             "invoices and answers questions from insurers about them.")
+_MERGED = ("A company uses a bucket to store its reports Management has mandated that every new object stored in the "
+           "bucket is encrypted at rest with a key the company owns and that nobody outside the security team can "
+           "read those keys.The bucket already has versioning turned on for every prefix that holds reports.")
+_THIRTY_SEVEN = ("A team that deploys a web application to three regions wants each deployment to shift traffic to the "
+                 "new version gradually and to roll back when the error rate of the new version rises above "
+                 "one percent.")
+_RUN_ON_LEAD_IN = ("If your team deploys the same container image to a cluster in each of three regions every night and "
+                   "the image pulls its configuration from a shared bucket that only the build account can write, "
+                   "which change lets the security team audit every read of it without slowing the deployment?")
+_KEY = ("  - {text: Turn on access logging for the bucket, correct: true, rationale: Correct. It records every read.}\n"
+        "  - {text: Copy the bucket each night, rationale: Incorrect. It records nothing.}\n")
+
+RULE = BankRule(
     code="Q404",
     name="reading-level",
     severity=Severity.WARNING,
@@ -91,18 +239,30 @@ RULE = QuestionRule(
                  "the stem. Code blocks, tables, formulas, URLs and images are not counted as words."),
     options=Options,
     check=check,
+    extract=extract,
+    encode=encode,
+    decode=decode,
     notes=("Each finding names what it measured: the longest sentence over the limit (with its first words), the "
-           "stem's words, or an option's words. A sentence ends at a full stop, question or exclamation mark (also "
-           "when the next sentence runs on without a space), at a semicolon, at a colon that opens a capitalised "
-           "clause, at a line break that is not hard-wrapped prose, and where a full stop was plainly lost (a "
-           "lower-case word, then 'The', 'However', 'What' ...). The items of a list (three or more comma-separated "
-           "pieces of at most four words) count as a word each. A quotation of eight words or more, or what follows "
-           "'lyrics:' or 'the quote:', is the material asked about and counts as one word. A reading passage is "
-           "exempt from the sentence and stem limits and held to max-passage-words instead: the paragraphs before "
-           "the stem's last one, when that last paragraph asks about them ('According to the passage', 'the "
-           "author', 'the argument above'), is itself a question of at most 60 words, or they run to 150 words or "
-           "more. The "
-           "grade of long stems against the audience is reading-grade's."),
+           "stem's words, or an option's words. A text is reported only when it exceeds its limit by more than the "
+           "tolerance (15%: a sentence of 41 words against 35, a stem of 173 against 150), since a text a few words "
+           "over reads as well as one at the limit. A sentence ends at a full stop, question or exclamation mark "
+           "(also when the next sentence runs on without a space: 'keys.The'), at a semicolon, at a colon that opens "
+           "a capitalised clause, at a line break that is not hard-wrapped prose, and where a full stop was plainly "
+           "lost: a lower-case word, then 'The', 'However', 'What' ...; a comma, then 'Besides', 'However' ...; a "
+           "lower-case word, then a capitalised subject and its verb ('reports Management has mandated'). The items "
+           "of a list (three or more comma-separated pieces of at most four words) count as a word each. A "
+           "quotation of eight words or more, or what follows 'lyrics:' or 'the quote:', is the material asked about "
+           "and counts as one word, and so does a run of eight words or more that repeats the stem's own material "
+           "(a question that restates one of a game's conditions). In a stem that says it quotes ('Who said this?', "
+           "'these lyrics', 'this quote is from'), the other sentences are the quotation. A reading passage is exempt from the sentence "
+           "and stem limits and held to max-passage-words instead: the paragraphs before the stem's last one, when "
+           "that last paragraph asks about them ('According to the passage', 'the author', 'the argument above'), "
+           "is itself a question of at most 60 words, or they run to 150 words or more; and a setup that other "
+           "questions of the bank share (a case study, a logic game, a stimulus: their stems open with the same "
+           "200 characters of prose and go on to ask different things), where only each question's lead-in (its "
+           "last paragraph, else its last question) is held to the limits. Questions whose whole stems are the same "
+           "are not a shared setup (near-duplicate-stem's business). The grade of long stems against the audience "
+           "is reading-grade's."),
     passing=("""\
 id: rl-ok
 stem: >-
@@ -137,15 +297,51 @@ stem: |
 options:
   - {text: '1', correct: true, rationale: Correct. Odd values sort first.}
   - {text: '2', rationale: Incorrect. Even values sort after odd ones.}
+""", f"""\
+questions:
+  - id: rl-case-1
+    stem: {_CASE} Which storage service should the firm use for the file shares?
+    options:
+{_KEY.replace("  - ", "      - ")}  - id: rl-case-2
+    stem: {_CASE} How should the firm copy the shares without stopping work?
+    options:
+{_KEY.replace("  - ", "      - ")}""", f"""\
+id: rl-game
+stem: >-
+  {_GAME} Which one of the following could be the works selected?
+options:
+  - {{text: 'F, J, K, M', correct: true, rationale: Correct. It meets every condition.}}
+  - {{text: 'F, G, K, M', rationale: Incorrect. F excludes G.}}
+""", f"""\
+id: rl-scenario
+stem: "{_SCENARIO}\\n\\nWhich service should hold the extract?"
+options:
+{_KEY}""", f"""\
+id: rl-merged
+stem: >-
+  {_MERGED} Which policy meets the mandate?
+options:
+{_KEY}""", f"""\
+id: rl-thirty-seven-words
+stem: >-
+  {_THIRTY_SEVEN} Which deployment strategy fits?
+options:
+  - {{text: A canary deployment with automatic rollback, correct: true, rationale: Correct. It shifts traffic in steps.}}
+  - {{text: A deployment that replaces every instance at once, rationale: Incorrect. It cannot shift gradually.}}
 """),
     failing=(Invalid(f"""\
+id: rl-run-on-lead-in
+stem: >-
+  The company runs its builds in a separate account. {_RUN_ON_LEAD_IN}
+options:
+{_KEY}""", field="stem", message="a sentence of 50 words (limit 35, reported above 40)"), Invalid(f"""\
 id: rl-long-sentence
 stem: >-
   {_LONG_SENTENCE} Which change saves the most?
 options:
   - {{text: Buy reserved capacity for the steady base load, correct: true, rationale: Correct. It is the largest line.}}
   - {{text: Stop the nightly export, rationale: Incorrect. Analytics needs it.}}
-""", field="stem", message="words (limit 40)"), Invalid("""\
+""", field="stem", message="words (limit 35, reported above 40)"), Invalid("""\
 id: rl-long-stem
 stem: >-
   Your team maintains the checkout service of an online shop. The service runs in containers on a managed cluster.
@@ -160,5 +356,5 @@ stem: >-
 options:
   - {text: The oldest node pool's machine image lacks the provider's new root certificate, correct: true, rationale: Correct. The trust store comes from the node.}
   - {text: The container image has an expired client certificate, rationale: Incorrect. Every replica uses the same image.}
-""", field="stem", message="words (limit 150); move background into a shorter scenario")),
+""", field="stem", message="words (limit 150, reported above 172); move background into a shorter scenario")),
 )
