@@ -10,6 +10,7 @@ its work in the cache between runs.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,6 @@ from qlint.finding import Finding, finding
 from qlint.formats import discover_banks, with_source_format
 from qlint.items import CheckedFile, with_rejected
 from qlint.limits import Limits
-from qlint.packs import PackError
 from qlint.problems import INTERNAL_ERROR
 from qlint.registry import Registry, RegistryError, load_registry
 from qlint.rule import ActiveRule, BankRule
@@ -70,7 +70,12 @@ def setup(config_path: str | None, start: Path, overrides: Sequence[Override] = 
     try:
         config = load_config(Path(config_path) if config_path else None, start, overrides)
         registry = load_registry(config.pack_paths)
-    except (ConfigError, PackError, RegistryError) as exc:
+    except (ConfigError, RegistryError) as exc:
+        raise SetupError(str(exc)) from None
+    except Exception as exc:
+        packs = sys.modules.get("qlint.packs")   # read only when a config names packs: a PackError comes from there
+        if packs is None or not isinstance(exc, packs.PackError):
+            raise
         raise SetupError(str(exc)) from None
     return config, registry
 
