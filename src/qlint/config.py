@@ -15,7 +15,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from qlint.files import matches_glob, read_regular
+from qlint.files import read_regular
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
 from qlint.limits import Limits
@@ -718,7 +718,7 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
         try:
             options = rule.options.model_validate(table)
         except Exception as exc:
-            from pydantic import ValidationError   # a rule's options model said no: pydantic is loaded already
+            from pydantic import ValidationError  # a rule's options model said no: pydantic is loaded already
 
             if not isinstance(exc, ValidationError):
                 raise
@@ -751,11 +751,7 @@ def unapplied_ignores(config: Config, registry: Registry, ignore: Iterable[str] 
     return warnings
 
 
-def ignored_for(config: Config, registry: Registry, relpath: str) -> frozenset[str]:
-    """Rule names that per-file-ignores switch off for a file (path relative to the config root)."""
-    names: set[str] = set()
-    for pattern, selectors in config.settings.per_file_ignores.items():
-        if matches_glob(Path(relpath), (pattern,)):
-            for sel in selectors:
-                names |= {r.name for r in _match(registry, sel, "per-file-ignores")}
-    return frozenset(names)
+def per_file_ignores(config: Config, registry: Registry) -> tuple[tuple[str, frozenset[str]], ...]:
+    """``per-file-ignores`` resolved: each glob (relative to the config root) with the rule names it switches off."""
+    return tuple((pattern, frozenset(r.name for sel in selectors for r in _match(registry, sel, "per-file-ignores")))
+                 for pattern, selectors in config.settings.per_file_ignores.items())

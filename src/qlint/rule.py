@@ -16,6 +16,8 @@ from qlint.finding import Severity
 from qlint.wording import kebab
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel as RuleOptions  # to a type checker, the base of every rule's options model
+
     from qlint.items import BankItem
     from qlint.model import Question
 
