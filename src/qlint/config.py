@@ -10,14 +10,12 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import partial
+from dataclasses import dataclass, field, fields
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
-from qlint.files import matches_glob, read_regular
+from qlint.files import read_regular
 from qlint.finding import Severity
 from qlint.formats.base import ReadLimits, format_name
 from qlint.limits import Limits
@@ -37,47 +35,209 @@ class ConfigError(Exception):
     """A configuration the user must fix; the message says where and how."""
 
 
-class Settings(BaseModel):
-    """The top-level ``[tool.qlint]`` table."""
+_DEFAULTS = Limits()
 
-    model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The top-level ``[tool.qlint]`` table, validated: a plain frozen object (``from_table`` makes one)."""
 
     select: tuple[str, ...] | None = None
     extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
-    per_file_ignores: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     paths: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
-    respect_gitignore: bool = Field(default=True, strict=True)   # leave out what git ignores, as ruff does
+    respect_gitignore: bool = True   # leave out what git ignores, as ruff does
     fail_on: Severity = Severity.ERROR
     rule_packs: tuple[str, ...] = ()
     cache_dir: str | None = None
-    max_file_size: int = Field(default=Limits.max_file_size, gt=0, le=1024 ** 3, strict=True)
-    max_depth: int = Field(default=Limits.max_depth, gt=0, le=500, strict=True)
-    max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0, le=10_000_000, strict=True)
-    rule_time_budget: float = Field(default=Limits.rule_time_budget, gt=0, le=3600)
-    rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    max_file_size: int = _DEFAULTS.max_file_size
+    max_depth: int = _DEFAULTS.max_depth
+    max_alias_expansion: int = _DEFAULTS.max_alias_expansion
+    rule_time_budget: float = _DEFAULTS.rule_time_budget
+    rules: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # glob -> bank format (gift, aiken, moodle-xml, qti, yaml) for files whose suffix does not say (Aiken's .txt)
-    formats: dict[str, str] = Field(default_factory=dict)
+    formats: Mapping[str, str] = field(default_factory=dict)
     extend: str | None = None   # a config file in this folder or above whose settings these add to
     # the exam blueprint: a YAML file (relative to the config's folder) or the blueprint itself as a table
-    blueprint: str | dict[str, Any] | None = None
+    blueprint: str | Mapping[str, Any] | None = None
 
-    @field_validator("fail_on", mode="before")
     @classmethod
-    def _severity(cls, value: Any) -> Severity:
-        return Severity.parse(value)
-
-    @field_validator("formats")
-    @classmethod
-    def _formats(cls, value: dict[str, str]) -> dict[str, str]:
-        return {glob: format_name(name) for glob, name in value.items()}
+    def from_table(cls, table: Mapping[str, Any], where: str = "config") -> Settings:
+        """A table of settings (keys as a config file spells them) validated; ConfigError saying what is wrong."""
+        return _validated(dict(table), where)[0]
 
     @property
     def limits(self) -> Limits:
         return ReadLimits(max_file_size=self.max_file_size, max_depth=self.max_depth,
                           max_alias_expansion=self.max_alias_expansion, rule_time_budget=self.rule_time_budget,
                           formats=tuple(self.formats.items()))
+
+    def model_dump(self, *, by_alias: bool = False, mode: str = "python", include: Iterable[str] | None = None,
+                   exclude: Iterable[str] = ()) -> dict[str, Any]:
+        """The settings as a table (by the config's spelling with ``by_alias``; JSON values with ``mode="json"``),
+        as ``qlint show-settings`` prints them and the cache's key hashes them."""
+        kept = set(include) if include is not None else None
+        dumped = {}
+        for name in SETTING_NAMES:
+            if name in exclude or (kept is not None and name not in kept):
+                continue
+            value = getattr(self, name)
+            if mode == "json":
+                value = _plain(value)
+            dumped[SETTING_KEYS[name] if by_alias else name] = value
+        return dumped
+
+
+SETTING_NAMES = tuple(f.name for f in fields(Settings))
+SETTING_KEYS = {name: kebab(name) for name in SETTING_NAMES}   # a setting's name -> its key in a config file
+_NAMES = {key: name for name, key in SETTING_KEYS.items()}
+
+
+def _plain(value: Any) -> Any:
+    """A setting's value as JSON holds it."""
+    if isinstance(value, Severity):
+        return value.name.lower()
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@lru_cache(maxsize=1)
+def settings_model() -> Any:
+    """The pydantic model of ``[tool.qlint]``: built only to word what is wrong with a table that the plain
+    checks below do not accept as it stands (its messages, with their did-you-mean, are the ones users know)."""
+    from pydantic import BaseModel, ConfigDict, Field, field_validator  # only for tables the checks below refuse
+
+    class SettingsModel(BaseModel):
+        model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
+
+        select: tuple[str, ...] | None = None
+        extend_select: tuple[str, ...] = ()
+        ignore: tuple[str, ...] = ()
+        per_file_ignores: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+        paths: tuple[str, ...] = ()
+        exclude: tuple[str, ...] = ()
+        respect_gitignore: bool = Field(default=True, strict=True)
+        fail_on: Severity = Severity.ERROR
+        rule_packs: tuple[str, ...] = ()
+        cache_dir: str | None = None
+        max_file_size: int = Field(default=Limits.max_file_size, gt=0, le=MAX_FILE_SIZE, strict=True)
+        max_depth: int = Field(default=Limits.max_depth, gt=0, le=MAX_DEPTH, strict=True)
+        max_alias_expansion: int = Field(default=Limits.max_alias_expansion, ge=0, le=MAX_ALIAS_EXPANSION,
+                                         strict=True)
+        rule_time_budget: float = Field(default=Limits.rule_time_budget, gt=0, le=MAX_RULE_TIME_BUDGET)
+        rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
+        formats: dict[str, str] = Field(default_factory=dict)
+        extend: str | None = None
+        blueprint: str | dict[str, Any] | None = None
+
+        @field_validator("fail_on", mode="before")
+        @classmethod
+        def _severity(cls, value: Any) -> Severity:
+            return Severity.parse(value)
+
+        @field_validator("formats")
+        @classmethod
+        def _formats(cls, value: dict[str, str]) -> dict[str, str]:
+            return {glob: format_name(name) for glob, name in value.items()}
+
+    return SettingsModel
+
+
+MAX_FILE_SIZE, MAX_DEPTH, MAX_ALIAS_EXPANSION, MAX_RULE_TIME_BUDGET = 1024 ** 3, 500, 10_000_000, 3600
+
+
+class _Unsure(Exception):
+    """A value the plain checks do not take as it stands: the pydantic model judges it (and words the error)."""
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if type(value) in (list, tuple) and all(type(v) is str for v in value):
+        return tuple(value)
+    raise _Unsure
+
+
+def _string(value: Any) -> str:
+    if type(value) is str:
+        return value
+    raise _Unsure
+
+
+def _optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else check(value)
+
+
+def _table(check: Callable[[Any], Any]) -> Callable[[Any], dict[str, Any]]:
+    def checked(value: Any) -> dict[str, Any]:
+        if type(value) is not dict or not all(type(k) is str for k in value):
+            raise _Unsure
+        return {k: check(v) for k, v in value.items()}
+    return checked
+
+
+def _count(low: int, high: int) -> Callable[[Any], int]:
+    def checked(value: Any) -> int:
+        if type(value) is int and low <= value <= high:
+            return value
+        raise _Unsure
+    return checked
+
+
+def _seconds(value: Any) -> float:
+    if type(value) in (int, float) and 0 < value <= MAX_RULE_TIME_BUDGET:
+        return float(value)
+    raise _Unsure
+
+
+def _flag(value: Any) -> bool:
+    if type(value) is bool:
+        return value
+    raise _Unsure
+
+
+def _severity(value: Any) -> Severity:
+    try:
+        return Severity.parse(value) if isinstance(value, (str, Severity)) else _no(value)
+    except ValueError:
+        raise _Unsure from None
+
+
+def _no(value: Any) -> Any:
+    raise _Unsure
+
+
+def _format(value: Any) -> str:
+    try:
+        return format_name(_string(value))
+    except ValueError:
+        raise _Unsure from None
+
+
+def _options(value: Any) -> dict[str, Any]:
+    if type(value) is not dict or not all(type(k) is str for k in value):
+        raise _Unsure
+    return dict(value)
+
+
+def _blueprint_value(value: Any) -> Any:
+    return value if type(value) is str else _options(value)
+
+
+# each setting's plain check: what it takes is exactly what the pydantic model takes, converted the same way;
+# anything else (a wrong type, a value out of range, a field named by its Python name) goes to the model
+_CHECKS: dict[str, Callable[[Any], Any]] = {
+    "select": _optional(_strings), "extend_select": _strings, "ignore": _strings,
+    "per_file_ignores": _table(_strings), "paths": _strings, "exclude": _strings, "respect_gitignore": _flag,
+    "fail_on": _severity, "rule_packs": _strings, "cache_dir": _optional(_string),
+    "max_file_size": _count(1, MAX_FILE_SIZE), "max_depth": _count(1, MAX_DEPTH),
+    "max_alias_expansion": _count(0, MAX_ALIAS_EXPANSION), "rule_time_budget": _seconds,
+    "rules": _table(_options), "formats": _table(_format), "extend": _optional(_string),
+    "blueprint": _optional(_blueprint_value),
+}
 
 
 @dataclass(frozen=True)
@@ -256,22 +416,20 @@ def load_config(path: Path | None, start: Path, overrides: Sequence[Override] = 
     origins: dict[str, str] = {}
     layers = []
     for f in files:
-        settings = _validated(f.table, str(f.path), partial(key_line, f.text, f.table_name))
+        settings, set_keys = _validated(f.table, str(f.path), partial(key_line, f.text, f.table_name))
         _check_paths(settings, f.folder, f.where)
-        set_keys = _set_keys(settings)
         _merge(merged, origins, settings, set_keys, f.folder.relative_to(root).as_posix(),
                lambda key, f=f: f.where(key))
         layers.append(_layer(str(f.path), settings, set_keys))
     for where, table in overrides:
         if "extend" in table:
             raise ConfigError(f"{where}: extend names a config file and goes in one, not on the command line")
-        settings = _validated(table, where)
+        settings, set_keys = _validated(table, where)
         _check_paths(settings, root, lambda key, where=where: where)
-        set_keys = _set_keys(settings)
         _merge(merged, origins, settings, set_keys, ".", lambda key, where=where: where)
         layers.append(_layer(where, settings, set_keys))
     merged.pop("extend", None)
-    settings = Settings.model_validate(merged)
+    settings = _validated(merged, str(source or "config"))[0]
     blueprint = _blueprint(settings.blueprint, root, origins.get("blueprint", str(source or "config")))
     return Config(settings, root, source, tuple(f.path for f in files), origins, tuple(layers), blueprint)
 
@@ -360,19 +518,31 @@ def _extended(source: Path, within: Path | None = None) -> list[_File]:
     return chain[::-1]
 
 
-def _validated(table: dict[str, Any], where: str, lines=None) -> Settings:
+def _validated(table: dict[str, Any], where: str, lines=None) -> tuple[Settings, list[str]]:
+    """A table's settings and the keys it sets (in the settings' order). A table the plain checks take as it
+    stands (every config written as the README shows) never builds the pydantic model; any other goes through
+    it, which says what is wrong as it always has, or takes what its conversions accept."""
     try:
-        return Settings.model_validate(table)
+        values = {_NAMES[key]: _CHECKS[_NAMES[key]](value) for key, value in table.items()}
+    except (KeyError, _Unsure):
+        return _modelled(table, where, lines)
+    return Settings(**values), [SETTING_KEYS[n] for n in SETTING_NAMES if n in values]
+
+
+def _modelled(table: dict[str, Any], where: str, lines=None) -> tuple[Settings, list[str]]:
+    from pydantic import ValidationError  # loaded by settings_model already
+
+    model = settings_model()
+    try:
+        validated = model.model_validate(table)
     except ValidationError as exc:
-        allowed = [f.alias or name for name, f in Settings.model_fields.items()]
+        allowed = [f.alias or name for name, f in model.model_fields.items()]
         raise ConfigError(validation_message(exc, allowed, where, lines)) from None
     except ValueError as exc:
         raise ConfigError(f"{where}: {exc}") from None
-
-
-def _set_keys(settings: Settings) -> list[str]:
-    """The settings (by their names in a config file) that a table sets, in the model's order."""
-    return [f.alias or name for name, f in Settings.model_fields.items() if name in settings.model_fields_set]
+    given = validated.model_fields_set
+    return (Settings(**{n: getattr(validated, n) for n in SETTING_NAMES}),
+            [SETTING_KEYS[n] for n in SETTING_NAMES if n in given])
 
 
 def _layer(where: str, settings: Settings, set_keys: list[str]) -> Layer:
@@ -400,9 +570,8 @@ def _merge(merged: dict[str, Any], origins: dict[str, str], settings: Settings, 
            where: Callable[[str], str]) -> None:
     """One config's settings over those merged so far: relative paths and globs rebased from its folder
     (``prefix``, relative to the root) to the root; lists and tables of ``_ADDED`` added to, the rest replaced."""
-    values = settings.model_dump(by_alias=True, include=settings.model_fields_set)
     for key in set_keys:
-        value = values[key]
+        value = getattr(settings, _NAMES[key])
         if key in ("paths", "rule-packs"):
             value = [_rebased_path(p, prefix) for p in value]
         elif key in ("cache-dir", "blueprint") and isinstance(value, str):
@@ -548,7 +717,11 @@ def resolve_rules(config: Config, registry: Registry, *, select: Iterable[str] |
             table.setdefault("blueprint", config.blueprint)   # the rules that check coverage take the blueprint
         try:
             options = rule.options.model_validate(table)
-        except ValidationError as exc:
+        except Exception as exc:
+            from pydantic import ValidationError  # a rule's options model said no: pydantic is loaded already
+
+            if not isinstance(exc, ValidationError):
+                raise
             allowed = ["severity"] + [f.alias or n for n, f in rule.options.model_fields.items()]
             raise ConfigError(validation_message(exc, allowed, f"{_rules_where(config, key)}: [rules.{rule.name}]")) from None
         if rule.name in names:
@@ -578,11 +751,7 @@ def unapplied_ignores(config: Config, registry: Registry, ignore: Iterable[str] 
     return warnings
 
 
-def ignored_for(config: Config, registry: Registry, relpath: str) -> frozenset[str]:
-    """Rule names that per-file-ignores switch off for a file (path relative to the config root)."""
-    names: set[str] = set()
-    for pattern, selectors in config.settings.per_file_ignores.items():
-        if matches_glob(Path(relpath), (pattern,)):
-            for sel in selectors:
-                names |= {r.name for r in _match(registry, sel, "per-file-ignores")}
-    return frozenset(names)
+def per_file_ignores(config: Config, registry: Registry) -> tuple[tuple[str, frozenset[str]], ...]:
+    """``per-file-ignores`` resolved: each glob (relative to the config root) with the rule names it switches off."""
+    return tuple((pattern, frozenset(r.name for sel in selectors for r in _match(registry, sel, "per-file-ignores")))
+                 for pattern, selectors in config.settings.per_file_ignores.items())

@@ -355,3 +355,12 @@ def _rules(path: str) -> pathspec.GitIgnoreSpec | None:
     import pathspec  # as in _spec
 
     return pathspec.GitIgnoreSpec.from_lines(_valid(lines), backend="re2")
+
+
+def shipped_dir() -> Path | None:
+    """Where qlint's own rule packs are: inside the installed package, or ``packs/`` of a source checkout (found
+    here, not where packs are read, so that a run listing their rules from the manifest reads none of them)."""
+    for candidate in (Path(__file__).parent / "packs", Path(__file__).resolve().parents[2] / "packs"):
+        if candidate.is_dir():
+            return candidate
+    return None

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Literal
 import re2  # google-re2: linear-time matching for the patterns a bank's own packs write
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from qlint.files import read_regular
+from qlint.files import read_regular, shipped_dir
 from qlint.finding import Severity
 from qlint.language.patterns import check_pattern_safety
 from qlint.rule import Invalid, NoOptions, QuestionRule, Violation
@@ -50,14 +50,6 @@ if TYPE_CHECKING:
     from qlint.model import Question
 
 Scope = Literal["stem", "options", "keys", "distractors", "rationales", "explanation"]
-
-
-def shipped_dir() -> Path | None:
-    """Where qlint's own packs are: inside the installed package, or ``packs/`` of a source checkout."""
-    for candidate in (Path(__file__).parent / "packs", Path(__file__).resolve().parents[2] / "packs"):
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 class PackError(Exception):

@@ -24,6 +24,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+from qlint.files import shipped_dir
 from qlint.finding import Severity
 from qlint.rule import Rule
 
@@ -122,8 +123,6 @@ def manifest_entry(module: str, rule: Rule) -> dict[str, Any]:
 
 def _shipped_packs() -> list[Path]:
     """qlint's own rule packs, by file name."""
-    from qlint.packs import shipped_dir  # the packs' folder: only where their rules are listed or loaded
-
     folder = shipped_dir()
     return sorted(folder.glob("*.yaml")) if folder is not None else []
 
@@ -157,7 +156,7 @@ def _load_rule(module: str, pack: str | None = None, name: str | None = None) ->
     """A built-in rule by its module, or a shipped pack's rule by its file and name (what a stand-in unpickles to
     in a worker process)."""
     if pack is not None:
-        from qlint.packs import read_pack, shipped_dir  # a shipped pack's rule: read when the rule is first used
+        from qlint.packs import read_pack  # a shipped pack's rule: read when the rule is first used
 
         if pack not in _PACKS:
             _PACKS[pack] = {r.name: r for r in read_pack(shipped_dir() / pack)}  # type: ignore[operator]
@@ -321,17 +320,22 @@ def _builtins(registry: Registry, entries: list[dict[str, Any]] | None) -> None:
 def _packs(registry: Registry, entries: list[dict[str, Any]] | None, pack_paths: Iterable[Path]) -> None:
     """The rules of the packs qlint ships (stand-ins from the manifest, when it lists exactly the packs there are),
     then those of the packs the config names."""
-    from qlint.packs import load_pack_files  # YAML, RE2 and the packs' patterns: only when a registry is built
-
+    pack_paths = list(pack_paths)
     listed = sorted({e["pack"] for e in entries or () if "pack" in e})
     shipped = [path.name for path in _shipped_packs()]
     if entries is None or listed != shipped:
+        from qlint.packs import load_pack_files  # YAML, RE2 and the packs' patterns: only when they are read
+
         for rule, path in load_pack_files(pack_paths):
             registry.add(rule, f"rule pack {path}")
         return
     for entry in entries:
         if "pack" in entry:
             registry.add(LazyRule(entry), f"rule pack {entry['pack']}")  # type: ignore[arg-type]
+    if not pack_paths:
+        return
+    from qlint.packs import load_pack_files  # the packs a config names, read as above
+
     for rule, path in load_pack_files(pack_paths, shipped=False):
         registry.add(rule, f"rule pack {path}")
 

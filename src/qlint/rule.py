@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
-
-from pydantic import BaseModel, ConfigDict
 
 from qlint.finding import Severity
 from qlint.wording import kebab
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel as RuleOptions  # to a type checker, the base of every rule's options model
+
     from qlint.items import BankItem
     from qlint.model import Question
 
@@ -24,15 +25,29 @@ _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 _CODE = re.compile(r"[A-Z]{1,4}[0-9]{3}")
 
 
-class RuleOptions(BaseModel):
-    """Base of every rule's options: frozen, unknown keys rejected."""
+def __getattr__(name: str) -> Any:
+    """``RuleOptions`` and ``NoOptions``, the pydantic bases of every rule's options, built when a rule module (or a
+    rule without options) first asks for them: a warm check, which runs no rule, never builds pydantic."""
+    if name in ("RuleOptions", "NoOptions"):
+        return _option_models()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
-                              alias_generator=kebab)
 
+@lru_cache(maxsize=1)
+def _option_models() -> dict[str, type]:
+    from pydantic import BaseModel, ConfigDict  # only when a rule module (or a rule without options) is loaded
 
-class NoOptions(RuleOptions):
-    """For rules that take no options."""
+    class RuleOptions(BaseModel):
+        """Base of every rule's options: frozen, unknown keys rejected."""
+
+        model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, alias_generator=kebab)
+
+    class NoOptions(RuleOptions):
+        """For rules that take no options."""
+
+    for model in (RuleOptions, NoOptions):
+        model.__qualname__ = model.__name__   # found by name, as pickle and the manifest find them
+    return {"RuleOptions": RuleOptions, "NoOptions": NoOptions}
 
 
 @dataclass(frozen=True)
@@ -138,7 +153,7 @@ class Rule:
     failing: tuple[str | Invalid, ...]
     severity: Severity = Severity.WARNING
     enabled: bool = True
-    options: type[RuleOptions] = NoOptions
+    options: type[RuleOptions] = None  # type: ignore[assignment]  # None: NoOptions, made on first use
     # derived from the examples (a failing one states its ``fixed`` text); stating it must agree with them
     fixable: bool | None = None
     fix_safety: str = ""   # what the fix changes and why that keeps the question's meaning (the card's Fix safety)
@@ -146,6 +161,8 @@ class Rule:
     accuracy: dict[str, Any] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
+        if self.options is None:
+            object.__setattr__(self, "options", _option_models()["NoOptions"])
         if not _NAME.fullmatch(self.name):
             raise ValueError(f"rule name {self.name!r} is not kebab-case")
         if not _CODE.fullmatch(self.code):

@@ -12,8 +12,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
-
 from qlint.finding import Finding
 
 if TYPE_CHECKING:
@@ -70,7 +68,8 @@ def field_text(question: Question, field_path: str) -> str | None:
             return None
         name = match.group(1)
         # a model's own fields only (``__doc__`` is text too); a dict of free data (meta) is looked into by key
-        node = (getattr(node, name) if name in type(node).model_fields else None) if isinstance(node, BaseModel) \
+        model_fields = getattr(type(node), "model_fields", None)   # a question model's (pydantic's) own fields
+        node = (getattr(node, name) if name in model_fields else None) if isinstance(model_fields, dict) \
             else node.get(name) if isinstance(node, dict) else None
         if match.group(2) is not None:
             index = int(match.group(2))

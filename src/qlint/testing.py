@@ -77,7 +77,7 @@ def lint_example(rule: Rule, example: str | Valid, *, registry: Registry | None 
     example = as_valid(example)
     registry = _registry(rule, registry)
     options = {**stated_options(example.text), **example.options}
-    settings = Settings.model_validate({**example.settings, "rules": {rule.name: options}})
+    settings = Settings.from_table({**example.settings, "rules": {rule.name: options}})
     source = example.text if text is None else text
     if rule.kind == "response":
         return _with_responses(rule, source, settings, registry)

@@ -30,11 +30,11 @@ def test_settings_rule_options_packs_and_blueprints_spell_keys_the_same_way():
     """One kebab-case spelling for every settings model: what a config, a rule's options, a pack and a blueprint
     accept are the same keys."""
     from qlint.blueprint import Blueprint
-    from qlint.config import Settings
+    from qlint.config import settings_model
     from qlint.packs import ExcusedPattern
     from qlint.rule import RuleOptions
     from qlint.wording import kebab
 
     assert kebab("max_file_size") == "max-file-size"
-    for model in (Settings, RuleOptions, ExcusedPattern, Blueprint):
+    for model in (settings_model(), RuleOptions, ExcusedPattern, Blueprint):
         assert model.model_config["alias_generator"] is kebab, model

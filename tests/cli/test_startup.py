@@ -51,7 +51,7 @@ NOT_FOR_A_YAML_CHECK = ("qlint.analysis", "qlint.responserule", "qlint.report", 
                         "qlint.bank_schema", "qlint.run.fix", "qlint.formats.yaml_edit", "qlint.cli_show", "duckdb",
                         "lark", "lxml", "matplotlib", "rich", "pygls", "lsprotocol", "mirt", "ruamel.yaml")
 # besides those, never needed to print the version
-NOT_FOR_THE_VERSION = ("pydantic", "yaml", "re2", "pathspec", "numpy", "rapidfuzz", "importlib.metadata", "json",
+NOT_FOR_THE_VERSION = ("pydantic", "pydantic_core", "yaml", "re2", "pathspec", "numpy", "rapidfuzz", "importlib.metadata", "json",
                        "qlint.config", "qlint.registry", "qlint.rule", "qlint.run",
                        "qlint.formats", "qlint.output", "qlint.model", "qlint.rules", "qlint.engine", "qlint.neardup")
 
@@ -98,6 +98,29 @@ def test_a_warm_yaml_check_imports_no_rule(tmp_path):
     # format needs
     assert _below(warm, ("yaml", "multiprocessing", "concurrent.futures", "qlint.formats.yaml_reader", "qlint.model",
                          "qlint.output.junit", "qlint.output.sarif", "xml", "qlint.blueprint")) == []
+    # nor pydantic (the config is checked without it, the rules' options are the manifest's defaults) nor a pack
+    assert _below(warm, WARM_NEVER + ("re2",)) == []
+
+
+# what a warm check never loads: the validation models, the packs' reader, the language helpers, the near-duplicate
+# search (a config's globs do load RE2, pathspec's engine)
+WARM_NEVER = ("pydantic", "pydantic_core", "qlint.packs", "qlint.language", "qlint.neardup")
+
+
+def test_a_warm_check_under_a_config_builds_no_model(tmp_path):
+    """A config written as the README shows it (bank paths, excludes, per-file ignores, a rule's severity, limits)
+    is checked by plain code: pydantic is built only to word what is wrong with one (tests/cli/test_config*)."""
+    (tmp_path / "qlint.toml").write_text(
+        'paths = ["bank"]\nexclude = ["bank/drafts/**"]\nfail-on = "warning"\nmax-file-size = 2_000_000\n'
+        'rule-time-budget = 5\nrespect-gitignore = false\nformats = {"bank/*.txt" = "aiken"}\n'
+        '[per-file-ignores]\n"bank/old/*" = ["Q2"]\n[rules.missing-rationale]\nseverity = "info"\n',
+        encoding="utf-8")
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "one.yaml").write_text(BANK, encoding="utf-8")
+    for argv in (["check", "bank/one.yaml"], ["check"]):
+        _loaded(tmp_path, *argv)   # fills the cache for this run
+        warm = _loaded(tmp_path, *argv)
+        assert _below(warm, WARM_NEVER + ("qlint.rules", "qlint.model", "yaml")) == [], argv
 
 
 def test_a_warm_check_of_a_named_file_in_a_bank_imports_no_rule(tmp_path):
@@ -108,7 +131,7 @@ def test_a_warm_check_of_a_named_file_in_a_bank_imports_no_rule(tmp_path):
     (tmp_path / "bank" / "two.yaml").write_text(BANK.replace("capital-fr", "capital-again"), encoding="utf-8")
     _loaded(tmp_path, "check", "bank/one.yaml")
     warm = _loaded(tmp_path, "check", "bank/one.yaml")
-    assert _below(warm, ("qlint.rules", "numpy", "rapidfuzz")) == []
+    assert _below(warm, ("qlint.rules", "numpy", "rapidfuzz", "qlint.model") + WARM_NEVER) == []
 
 
 def test_the_shipped_manifest_says_what_the_rules_say():

@@ -209,8 +209,8 @@ def with_source_format(config, name: str):
     """The config with ``--from NAME`` in force: it comes before the config's own ``formats`` globs."""
     settings = config.settings
     chosen = format_name(name)
-    return dataclasses.replace(config, settings=settings.model_copy(
-        update={"formats": {"**": chosen, **{g: f for g, f in settings.formats.items() if g != "**"}}}))
+    formats = {"**": chosen, **{g: f for g, f in settings.formats.items() if g != "**"}}
+    return dataclasses.replace(config, settings=dataclasses.replace(settings, formats=formats))
 
 
 def is_yaml(path: str, limits: Limits) -> bool:

@@ -14,9 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from time import monotonic
-from typing import Any, Protocol
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any, Protocol
 
 from qlint.finding import Finding, Severity, finding
 from qlint.formats.table import ALIASES, TABLE
@@ -24,6 +22,9 @@ from qlint.limits import Limits
 from qlint.problems import PARSE_ERROR, SCHEMA, UNSUPPORTED
 from qlint.sourcemap import LoadedQuestion, ParsedFile, locate
 from qlint.wording import closest, did_you_mean
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
 
 # format name -> the suffixes that settle it, from the format table (the YAML reader reads anything unnamed)
 BANK_FORMATS: dict[str, tuple[str, ...]] = {f.name: f.suffixes for f in TABLE}
@@ -124,6 +125,8 @@ def assign_ids(drafts: list[Draft]) -> None:
 def build(drafts: list[Draft], result: ParsedFile, limits: Limits | None = None) -> ParsedFile:
     """Validate drafts into questions (ids assigned first); a draft that does not fit is a schema finding. With
     ``limits``, validation stops at the file's reading deadline (``on_time``)."""
+    from pydantic import ValidationError  # as the question model below: only when a file is read
+
     from qlint.model import Question  # the question model: built only when a file is read, never for a warm check
 
     assign_ids(drafts)

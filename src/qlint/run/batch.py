@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from qlint.config import Config
 from qlint.engine import timed_out
 from qlint.files import Signature, read_file, relative
 from qlint.finding import Finding
@@ -27,6 +27,9 @@ from qlint.rule import ActiveRule, Store
 from qlint.run.cache import Cache, config_key, outcome_head
 from qlint.run.cache import decode as decode_outcome
 from qlint.run.perfile import FileSetup, check_path
+
+if TYPE_CHECKING:
+    from qlint.run.settings import CacheSettings
 
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
 WorkerReply = tuple   # outcome (or its encoding), digest, stat; and the encoding of an outcome sent whole
@@ -51,7 +54,8 @@ class Batch:
     from_cache: int = 0   # how many of the outcomes were read from the cache
 
 
-def process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
+def process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, registry: Registry,
+                active: list[ActiveRule], *,
                 jobs: int, use_cache: bool, keep: bool, progress: bool,
                 bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False,
                 features: bool = True) -> Batch:
@@ -69,7 +73,7 @@ def process_all(files: Sequence[Path], config: Config, registry: Registry, activ
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the outcomes stay alive to the end: collecting them over and over only costs time
     try:
-        return _process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
+        return _process_all(files, limits, stored, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
                             progress=progress, bank_before=bank_before, signatures=signatures, for_bank=for_bank,
                             features=features)
     finally:
@@ -77,13 +81,13 @@ def process_all(files: Sequence[Path], config: Config, registry: Registry, activ
             gc.enable()
 
 
-def _process_all(files: Sequence[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
+def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, registry: Registry,
+                 active: list[ActiveRule], *,
                  jobs: int, use_cache: bool, keep: bool, progress: bool,
                  bank_before: Sequence[str] | None, signatures: bool, for_bank: bool, features: bool) -> Batch:
-    setup = FileSetup(tuple(active), config.settings.limits, keep)
-    limits = config.settings.limits
-    cache = (Cache.open(config, config_key(config, registry, active), setup.codecs) if use_cache and not keep
-             else None)
+    setup = FileSetup(tuple(active), limits, keep)
+    cache = (Cache.open(stored.location, config_key(stored, registry, active), setup.codecs)
+             if use_cache and not keep else None)
     displays = [relative(f) for f in files]
     started = time.time_ns()
     # an empty cache (the first run of a key) can hit nothing: files are hashed as they are checked, not before

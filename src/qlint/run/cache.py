@@ -54,20 +54,21 @@ def _source_digest() -> str:
     return digest.hexdigest()
 
 
-def config_key(config, registry, active) -> str:
-    """Everything besides a file's bytes that can change its per-file outcome."""
+def config_key(settings, registry, active) -> str:
+    """Everything besides a file's bytes that can change its per-file outcome (``settings``: the run's
+    ``CacheSettings``)."""
     plugins = getattr(registry, "plugins", None)   # as the registry found them, else looked up again
     if plugins is None:
         plugins = sorted(f"{ep.name}={ep.value}@{getattr(ep.dist, 'version', '')}"
                          for ep in entry_points(group="qlint.rules"))
     packs = []
-    for path in config.pack_paths:
+    for path in settings.pack_paths:
         files = sorted(path.glob("*.y*ml")) if path.is_dir() else [path]
         packs += [hashlib.blake2b(f.read_bytes(), digest_size=16).hexdigest() for f in files if f.is_file()]
     payload = {
         "format": FORMAT, "byteorder": sys.byteorder, "qlint": __version__, "source": _source_digest(),
         "python": sys.version_info[:2],
-        "settings": config.settings.model_dump(mode="json"), "plugins": plugins, "packs": packs,
+        "settings": settings.settings, "plugins": plugins, "packs": packs,
         "rules": [(a.rule.name, a.rule.code, str(a.severity), a.options.model_dump(mode="json")) for a in active],
         "registry": sorted(r.name for r in registry),
     }
@@ -436,9 +437,9 @@ class Cache:
         return base / (config.settings.cache_dir or FOLDER)
 
     @classmethod
-    def open(cls, config, key: str, codecs: Codecs = NO_CODECS) -> Cache | None:
-        """The entry folder for ``key``; None (run without a cache) when there is nowhere safe to keep it."""
-        base = cls.location(config)
+    def open(cls, base: Path, key: str, codecs: Codecs = NO_CODECS) -> Cache | None:
+        """The entry folder for ``key`` in ``base`` (``location``); None (run without a cache) when there is nowhere
+        safe to keep it."""
         secret = _secret()
         if secret is None:
             return None

@@ -39,7 +39,7 @@ def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixReport:
     read, fixed safely or written is skipped with its reason and the other files go on."""
     outcome = FixReport()
     for path in sorted({f.path for f in run.findings if f.fix is not None}):
-        data, _, _ = read_file(Path(path), run.config.settings.limits)  # a regular file within the size limit, or None
+        data, _, _ = read_file(Path(path), run.limits)  # a regular file within the size limit, or None
         try:
             if data is None:
                 raise FixError("cannot read it as a regular file within the size limit")
@@ -76,7 +76,7 @@ def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixReport:
 def _fix_text(run: Run, path: str, text: str, rounds: int) -> tuple[str, Counter[tuple[str, str]], list[str]]:
     """A file's text with its fixes applied round after round (a fix can reveal another), how many went in of each
     rule (by code and name), and the fixes refused in the last round, with why."""
-    setup = FileSetup(tuple(run.active), run.config.settings.limits)
+    setup = FileSetup(tuple(run.active), run.limits)
     names = [r.name for r in run.registry] + [r.code for r in run.registry]
     fixed: Counter[tuple[str, str]] = Counter()
     refused: list[str] = []

@@ -20,6 +20,7 @@ from qlint.formats import discover_banks
 from qlint.formrule import FormEntry, FormPair, FormRule, FormView
 from qlint.items import BankItem
 from qlint.run.perfile import FileSetup, check_source
+from qlint.run.settings import Walk, walk_of
 
 PAIRED = ("enemy-items", "near-duplicate-stem", "contradictory-keys")
 MAX_FORM_QUESTIONS = 1_000_000
@@ -67,13 +68,12 @@ def _listed(path: Path, limits) -> tuple[str, list[tuple[str, str, int]]]:
     return name, out
 
 
-def _folder(path: Path, config) -> tuple[str, list[tuple[str, str, int]]]:
+def _folder(path: Path, walk: Walk) -> tuple[str, list[tuple[str, str, int]]]:
     """A folder form: the questions of its bank files, each where it is written."""
-    settings = config.settings
-    setup = FileSetup((), settings.limits)
+    setup = FileSetup((), walk.limits)
     out = []
-    for file in discover_banks([path], tuple(settings.exclude), settings.limits):
-        data, _, problem = read_file(file, settings.limits)
+    for file in discover_banks([path], walk.exclude, walk.limits):
+        data, _, problem = read_file(file, walk.limits)
         outcome = check_source(data, relative(file), setup, file, problem)
         out += [(item.id, item.path, item.line) for item in outcome.items]
     return relative(path), out
@@ -110,9 +110,9 @@ def form_view(form: Path, run) -> tuple[FormView, list[str]]:
     """The form as its rules see it, and the file each of its entries is listed in; FormError for a form that
     cannot be read."""
     if form.is_dir():
-        name, listed = _folder(form, run.config)
+        name, listed = _folder(form, run.stages.walk if run.stages is not None else walk_of(run.config))
     elif form.exists():
-        name, listed = _listed(form, run.config.settings.limits)
+        name, listed = _listed(form, run.limits)
     else:
         raise FormError(f"no such form: {form}")
     bank: dict[str, BankItem] = {}

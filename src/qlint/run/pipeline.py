@@ -10,24 +10,25 @@ its work in the cache between runs.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from qlint.config import Config, ConfigError, Override, ignored_for, load_config, resolve_rules
+from qlint.config import Config, ConfigError, Override, load_config, resolve_rules
 from qlint.engine import check_bank
 from qlint.files import SKIP_DIRS, GitIgnored, matches_glob, relative
 from qlint.finding import Finding, finding
-from qlint.formats import discover_banks, with_source_format
+from qlint.formats import discover_banks
 from qlint.items import CheckedFile, with_rejected
 from qlint.limits import Limits
-from qlint.packs import PackError
 from qlint.problems import INTERNAL_ERROR
 from qlint.registry import Registry, RegistryError, load_registry
 from qlint.rule import ActiveRule, BankRule
 from qlint.run.batch import Batch, default_jobs, process_all
 from qlint.run.perfile import FileSetup, check_source
+from qlint.run.settings import Ignores, Stages, Walk, resolve, walk_of
 from qlint.run.suppress import finish
 
 
@@ -50,6 +51,12 @@ class Run:
     excluded: list[str] = field(default_factory=list)   # paths named but left out by --force-exclude
     # named files (or a buffer) that bank rules compared only with each other, since no config names the bank
     alone: bool = False
+    stages: Stages | None = None   # what each stage was handed of the config (``--from`` resolved)
+
+    @property
+    def limits(self) -> Limits:
+        """The limits the run read its files under."""
+        return self.stages.limits if self.stages is not None else self.config.settings.limits
 
     def published(self, name: str) -> tuple[Any, Any, bool]:
         """What bank rule ``name`` publishes about every question this run read (its ``publish``; None when it has
@@ -70,7 +77,12 @@ def setup(config_path: str | None, start: Path, overrides: Sequence[Override] = 
     try:
         config = load_config(Path(config_path) if config_path else None, start, overrides)
         registry = load_registry(config.pack_paths)
-    except (ConfigError, PackError, RegistryError) as exc:
+    except (ConfigError, RegistryError) as exc:
+        raise SetupError(str(exc)) from None
+    except Exception as exc:
+        packs = sys.modules.get("qlint.packs")   # read only when a config names packs: a PackError comes from there
+        if packs is None or not isinstance(exc, packs.PackError):
+            raise
         raise SetupError(str(exc)) from None
     return config, registry
 
@@ -79,16 +91,20 @@ def bank_roots(config: Config) -> list[Path]:
     """The whole bank that named files (or an editor's buffer) are compared with: the config's ``paths``, which
     lie inside its folder. Without them there is none: the named files are compared only with each other, and
     nothing else is read (not the git work tree, not the files' folder, never a walk up to ``/``)."""
-    return [config.root / p for p in config.settings.paths]
+    return list(walk_of(config).banks)
 
 
 def bank_files(config: Config, roots: Sequence[Path]) -> Iterator[Path]:
+    """The bank files under ``roots``, as a run under ``config`` walks them (``walk_files``)."""
+    return walk_files(walk_of(config), roots)
+
+
+def walk_files(walk: Walk, roots: Sequence[Path]) -> Iterator[Path]:
     """The bank files under ``roots`` (files named among them are always taken): the walk leaves out what the
     config's ``exclude`` globs name (as walked, or relative to the config's folder) and, unless
     ``respect-gitignore`` is off, what git ignores."""
-    settings = config.settings
-    exclude = tuple(settings.exclude)
-    ignored = GitIgnored() if settings.respect_gitignore else None
+    exclude = walk.exclude
+    ignored = GitIgnored() if walk.respect_gitignore else None
     folders: dict[str, str | None] = {}   # a walked folder -> where it is relative to the config's, once each
 
     def skip(path: Path, is_folder: bool) -> bool:
@@ -98,11 +114,11 @@ def bank_files(config: Config, roots: Sequence[Path]) -> Iterator[Path]:
             return False
         parent = str(path.parent)
         if parent not in folders:
-            folders[parent] = _below(Path(parent), config.root)
+            folders[parent] = _below(Path(parent), walk.root)
         rel = folders[parent]
         return rel is not None and matches_glob(Path(rel, path.name), exclude)
 
-    return discover_banks(list(roots), exclude, settings.limits, skip)
+    return discover_banks(list(roots), exclude, walk.limits, skip)
 
 
 def _below(path: Path, root: Path) -> str | None:
@@ -111,26 +127,24 @@ def _below(path: Path, root: Path) -> str | None:
     return real.relative_to(root).as_posix() if real.is_relative_to(root) else None
 
 
-def force_excluded(config: Config, path: Path) -> bool:
+def force_excluded(walk: Walk, path: Path) -> bool:
     """True when a path named on the command line is no bank file under ``--force-exclude``: it matches an
     ``exclude`` glob (as named, or relative to the config's folder), lies in a hidden or tool folder that a walk
     would skip, or lies outside every configured bank ``paths``. pre-commit names every changed YAML file, and a
     repository's .pre-commit-config.yaml or CI YAML must never be read as questions."""
     real = Path(os.path.realpath(path))
-    # without a config file, the root is only the first named file's folder: hidden folders count from here
-    base = config.root if config.source is not None else Path(os.path.realpath(Path.cwd()))
-    try:
-        rel = real.relative_to(base)
+    try:   # without a config file, the root is only the first named file's folder: hidden folders count from here
+        rel = real.relative_to(walk.base)
     except ValueError:
         rel = None
-    exclude = tuple(config.settings.exclude)
+    exclude = walk.exclude
     if matches_glob(path, exclude) or (rel is not None and matches_glob(rel, exclude)):
         return True
-    if config.settings.respect_gitignore and GitIgnored()(path, parents=True):
+    if walk.respect_gitignore and GitIgnored()(path, parents=True):
         return True
     if rel is not None and any(part.startswith(".") or part in SKIP_DIRS for part in rel.parts):
         return True
-    banks = [Path(os.path.realpath(config.root / p)) for p in config.settings.paths]
+    banks = [Path(os.path.realpath(p)) for p in walk.banks]
     return bool(banks) and not any(real == bank or bank in real.parents for bank in banks)
 
 
@@ -143,32 +157,33 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     ``force_exclude``, named paths that ``force_excluded`` rejects are left out (and listed in ``Run.excluded``)."""
     use_stdin = paths == ["-"]
     config, registry = setup(config_path, config_start(paths, stdin_filename), overrides)
-    if source_format:   # --from: files whose suffix does not settle their format are read as this one
-        config = with_source_format(config, source_format)
     try:
         active = resolve_rules(config, registry, select=select, extend_select=extend_select, ignore=ignore)
+        # --from: files whose suffix does not settle their format are read as this one
+        stages = resolve(config, registry, source_format)
     except ConfigError as exc:
         raise SetupError(str(exc)) from None
-    limits = config.settings.limits
-    targets, excluded = checked_paths(paths, config, stdin_filename=stdin_filename, force_exclude=force_exclude)
+    limits = stages.limits
+    targets, excluded = checked_paths(paths, config, stdin_filename=stdin_filename, force_exclude=force_exclude,
+                                      walk=stages.walk)
     if excluded and not targets:   # nothing named is a bank file: nothing to check, not even the rest of the bank
-        return Run(config, registry, active, [], [], set(), excluded=excluded)
+        return Run(config, registry, active, [], [], set(), excluded=excluded, stages=stages)
 
     jobs = jobs or default_jobs()
     if use_stdin:
         read = (relative(Path(stdin_filename)) if stdin_filename else "<stdin>", _read_stdin(stdin, limits))
-        outcomes, processed, report_only = _stdin_outcomes(read, stdin_filename, config, registry, active, jobs=jobs,
+        outcomes, processed, report_only = _stdin_outcomes(read, stdin_filename, stages, registry, active, jobs=jobs,
                                                            use_cache=use_cache, keep=keep_questions)
     else:
         read = None
-        outcomes, processed, report_only = _file_outcomes(targets, config, registry, active, jobs=jobs,
+        outcomes, processed, report_only = _file_outcomes(targets, stages, registry, active, jobs=jobs,
                                                           use_cache=use_cache, keep=keep_questions,
                                                           progress=progress)
-    findings = _findings(outcomes, processed, report_only, config, registry, active)
+    findings = _findings(outcomes, processed, report_only, stages.ignores, registry, active)
     shown = [o for o in outcomes if report_only is None or o.path in report_only]
     named_only = stdin_filename is not None if use_stdin else all(os.path.isfile(p) for p in targets)
-    alone = named_only and not bank_roots(config) and any(isinstance(a.rule, BankRule) for a in active)
-    return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone)
+    alone = named_only and not stages.walk.banks and any(isinstance(a.rule, BankRule) for a in active)
+    return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone, stages)
 
 
 def config_start(paths: Sequence[str], stdin_filename: str | None = None) -> Path:
@@ -180,7 +195,7 @@ def config_start(paths: Sequence[str], stdin_filename: str | None = None) -> Pat
 
 
 def checked_paths(paths: list[str], config: Config, *, stdin_filename: str | None = None,
-                  force_exclude: bool = False) -> tuple[list[Path], list[str]]:
+                  force_exclude: bool = False, walk: Walk | None = None) -> tuple[list[Path], list[str]]:
     """What a run checks: the paths given (the config's ``paths``, else the working folder, when none are), less
     those ``--force-exclude`` leaves out, and those it left out. Standard input (``["-"]``) is judged by the name
     ``--stdin-filename`` gives it, as an editor passes it."""
@@ -195,7 +210,8 @@ def checked_paths(paths: list[str], config: Config, *, stdin_filename: str | Non
     if missing:
         raise SetupError(f"no such file or folder: {missing[0]}")
     named = ([Path(stdin_filename)] if stdin_filename else []) if use_stdin else targets
-    excluded = [relative(p) for p in named if force_exclude and force_excluded(config, p)]
+    walk = walk or walk_of(config)
+    excluded = [relative(p) for p in named if force_exclude and force_excluded(walk, p)]
     if excluded:
         targets = [] if use_stdin else [p for p in targets if relative(p) not in excluded]
     return targets, excluded
@@ -213,38 +229,38 @@ def files_to_check(paths: list[str], config: Config, *, stdin_filename: str | No
 Gathered = tuple[list[CheckedFile], "Batch | None", "set[str] | None"]   # outcomes, bank cache, report only
 
 
-def _stdin_outcomes(read: tuple[str, bytes | OSError], stdin_filename: str | None, config: Config,
+def _stdin_outcomes(read: tuple[str, bytes | OSError], stdin_filename: str | None, stages: Stages,
                     registry: Registry, active: list[ActiveRule], *, jobs: int, use_cache: bool, keep: bool
                     ) -> Gathered:
     """Standard input's outcome and, for an editor's buffer (``--stdin-filename``) when bank rules are on, those of
     the rest of the bank on disk (its own file on disk left out); only the buffer is then reported on."""
     name, data = read
-    outcomes = [_stdin_outcome(name, data, active, config.settings.limits, keep)]
+    outcomes = [_stdin_outcome(name, data, active, stages.limits, keep)]
     if not stdin_filename or not any(isinstance(a.rule, BankRule) for a in active):
         return outcomes, None, None
     here = os.path.realpath(stdin_filename)
-    roots = [u for u in bank_roots(config) if os.path.exists(u)]
+    roots = [u for u in stages.walk.banks if os.path.exists(u)]
     if not roots:   # no config names a bank: the buffer is checked alone
         return outcomes, None, None
-    others = [f for f in bank_files(config, roots) if os.path.realpath(f) != here]
+    others = [f for f in walk_files(stages.walk, roots) if os.path.realpath(f) != here]
     # the buffer is not on disk: its bank findings are not for the cache (bank_before None)
-    processed = process_all(others, config, registry, _bank_only(active), jobs=jobs, use_cache=use_cache,
+    processed = process_all(others, stages.limits, stages.cache, registry, _bank_only(active), jobs=jobs, use_cache=use_cache,
                             keep=keep, progress=False, bank_before=None)
     return outcomes + processed.files, processed, {name}
 
 
-def _file_outcomes(targets: list[Path], config: Config, registry: Registry, active: list[ActiveRule], *, jobs: int,
+def _file_outcomes(targets: list[Path], stages: Stages, registry: Registry, active: list[ActiveRule], *, jobs: int,
                    use_cache: bool, keep: bool, progress: bool) -> Gathered:
     """The outcomes of the files under ``targets``. When only files are named (pre-commit passes the changed
     ones) and bank rules are on, the rest of the bank is checked with them, and only the named files (and a named
     package's entries) are reported on."""
-    files = list(bank_files(config, targets))
+    files = list(walk_files(stages.walk, targets))
     if not (all(os.path.isfile(p) for p in targets) and any(isinstance(a.rule, BankRule) for a in active)):
-        processed = process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
-                                progress=progress)
+        processed = process_all(files, stages.limits, stages.cache, registry, active, jobs=jobs,
+                                use_cache=use_cache, keep=keep, progress=progress)
         return processed.files, processed, None
     report_only = {relative(f) for f in files}
-    processed = _named_in_bank(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
+    processed = _named_in_bank(files, stages, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
                                progress=progress)
     report_only |= {p for o in processed.files if o.path in report_only
                     for p in [*(f.path for f in o.findings), *(i.path for i in o.items)]}
@@ -252,18 +268,14 @@ def _file_outcomes(targets: list[Path], config: Config, registry: Registry, acti
 
 
 def _findings(outcomes: list[CheckedFile], processed: Batch | None, report_only: set[str] | None,
-              config: Config, registry: Registry, active: list[ActiveRule]) -> list[Finding]:
+              ignores: Ignores, registry: Registry, active: list[ActiveRule]) -> list[Finding]:
     """Every finding to report: the files' own, the bank rules' (from the cache when it holds them for exactly
     these files), with suppressions, per-file ignores and the report filter applied."""
     memo: dict[str, frozenset[str]] = {}
 
     def ignored(path: str) -> frozenset[str]:
         if path not in memo:
-            try:
-                rel = Path(os.path.relpath(os.path.realpath(path), config.root)).as_posix()
-            except ValueError:
-                rel = path
-            memo[path] = ignored_for(config, registry, rel)
+            memo[path] = ignores.of(path)
         return memo[path]
 
     findings = [f for o in outcomes for f in o.findings]
@@ -277,7 +289,7 @@ def _findings(outcomes: list[CheckedFile], processed: Batch | None, report_only:
         # a verdict about the whole bank (key balance) belongs to no changed file: only per-question ones are shown
         bank = [f for f in bank if f.question is not None]
     findings += bank
-    findings = finish(outcomes, findings, active, ignored=ignored if config.settings.per_file_ignores else None,
+    findings = finish(outcomes, findings, active, ignored=ignored if ignores else None,
                       report_only=report_only, all_rules=[r.name for r in registry] + [r.code for r in registry])
     if registry.problems:
         findings += [finding(problem.plugin, 1, 1, INTERNAL_ERROR,
@@ -292,7 +304,7 @@ def _bank_only(active: Sequence[ActiveRule]) -> list[ActiveRule]:
     return [a for a in active if isinstance(a.rule, BankRule)]
 
 
-def _named_in_bank(files: list[Path], config: Config, registry: Registry, active: list[ActiveRule], *,
+def _named_in_bank(files: list[Path], stages: Stages, registry: Registry, active: list[ActiveRule], *,
                    jobs: int, use_cache: bool, keep: bool, progress: bool) -> Batch:
     """The outcomes of the named ``files`` and of the rest of the bank they belong to, in that order. Only the
     named files go through every rule; the rest, whose own findings are not reported, go through the bank rules
@@ -300,18 +312,19 @@ def _named_in_bank(files: list[Path], config: Config, registry: Registry, active
     under the digests of all of them, in the same order, so a run naming other files never reuses them; when they
     are, the rest's outcomes are not read at all (nothing of them would be reported)."""
     named = {os.path.realpath(f) for f in files}
-    rest = [f for f in bank_files(config, [u for u in bank_roots(config) if os.path.exists(u)])
+    rest = [f for f in walk_files(stages.walk, [u for u in stages.walk.banks if os.path.exists(u)])
             if os.path.realpath(f) not in named]
 
     def named_files(features: bool) -> Batch:
-        return process_all(files, config, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
+        return process_all(files, stages.limits, stages.cache, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
                            progress=False, bank_before=None, signatures=False, features=features)
 
     # the named files' features are read from the cache only if the bank findings must be computed again
     first = named_files(features=False)
     before = None if any(d is None for d in first.digests) else first.digests
-    processed = process_all(rest, config, registry, _bank_only(active), jobs=jobs, use_cache=use_cache, keep=keep,
-                            progress=progress, bank_before=before, for_bank=True)  # type: ignore[arg-type]
+    processed = process_all(rest, stages.limits, stages.cache, registry, _bank_only(active), jobs=jobs,
+                            use_cache=use_cache, keep=keep, progress=progress, bank_before=before,
+                            for_bank=True)  # type: ignore[arg-type]
     if processed.bank is None and first.from_cache:
         first = named_files(features=True)   # the entries read again, with the features this time
     processed.files = first.files + processed.files
