@@ -157,3 +157,22 @@ def test_the_judged_flaws_still_fire_and_at_most_two_judged_false_alarms_do():
     others = [v["id"] for v in verdicts if v["verdict"] != "flaw"]
     assert len(flaws) >= 40 and sum(fires[i] for i in flaws) >= 0.95 * len(flaws), [i for i in flaws if not fires[i]]
     assert sum(fires[i] for i in others) <= 2, [i for i in others if fires[i]]
+
+
+# ---- key-length-bias counts only options that have a length to compare ---------------------------------------------
+
+def test_the_bank_habit_counts_no_question_whose_options_are_numbers_or_code(registry):
+    from qlint.rules import key_length_bias
+
+    def longest(options: list[tuple[str, bool]]) -> int:
+        question = Question.model_validate({"id": "x", "stem": "What does the program print?",
+                                            "options": [{"text": t, "correct": k} for t, k in options]})
+        return key_length_bias.extract(question, key_length_bias.Options()).longest
+
+    prose = [("It fails to compile because the declaration is ambiguous", True), ("It prints five", False),
+             ("It prints ten", False)]
+    assert longest(prose) == 0
+    assert longest([("It fails to compile because the declaration is ambiguous", True), ("5", False),
+                    ("10", False)]) == -1
+    assert longest([("It fails to compile because the declaration is ambiguous", True), ("`x.grad`", False),
+                    ("`x.data`", False)]) == -1
