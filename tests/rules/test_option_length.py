@@ -12,7 +12,7 @@ from helpers import ROOT, SHARED, fired
 from helpers import question as q
 
 from qlint.model import Question
-from qlint.rules import option_length
+from qlint.rules import key_length_bias, option_length
 
 STEM = "Why does storing the loss in a list every step make GPU memory grow?"
 CAUSE = "A training job on a shared cluster stalls after its first epoch. What is the most likely cause?"
@@ -161,9 +161,7 @@ def test_the_judged_flaws_still_fire_and_at_most_two_judged_false_alarms_do():
 
 # ---- key-length-bias counts only options that have a length to compare ---------------------------------------------
 
-def test_the_bank_habit_counts_no_question_whose_options_are_numbers_or_code(registry):
-    from qlint.rules import key_length_bias
-
+def test_the_bank_habit_counts_no_question_whose_options_are_numbers_or_code():
     def longest(options: list[tuple[str, bool]]) -> int:
         question = Question.model_validate({"id": "x", "stem": "What does the program print?",
                                             "options": [{"text": t, "correct": k} for t, k in options]})
