@@ -220,14 +220,14 @@ id: ol-few-more-words
 stem: Which technique lets a small GPU train with the effective batch of a large one?
 options:
   - {text: Gradient accumulation over microbatches, correct: true, rationale: Correct. Steps wait for several batches.}
-  - {text: Larger learning rates, rationale: Incorrect. That changes the step, not the batch.}
+  - {text: Larger learning rates, rationale: Incorrect. That changes the step and not the batch.}
   - {text: Mixed precision, rationale: Incorrect. That saves memory but keeps the batch.}
 """, """\
 id: ol-all-long
 stem: A training job on a shared cluster stalls after its first epoch. What is the most likely cause?
 options:
   - {text: "The data loader forks its worker processes after the CUDA context exists, so every worker deadlocks on the first batch it tries to pin, and the epoch never ends", correct: true, rationale: Correct. Forking after CUDA is initialised is unsafe.}
-  - {text: "The learning rate schedule decays to zero at the end of the first epoch, so every later step leaves the weights where they are", rationale: Incorrect. The job would run, not stall.}
+  - {text: "The learning rate schedule decays to zero at the end of the first epoch, so every later step leaves the weights where they are", rationale: Incorrect. The job would run and not stall.}
   - {text: "The checkpoint written after the first epoch fills the shared disk, and the job waits for space", rationale: Incorrect. A full disk raises an error.}
   - {text: "The validation pass after the first epoch runs on the CPU and takes hours", rationale: Incorrect. Validation runs on the GPU.}
 """, """\
@@ -235,7 +235,7 @@ id: ol-denial
 stem: Which amendment to the US Constitution guarantees the right to privacy?
 options:
   - {text: It is not guaranteed by any amendment in so many words, correct: true, rationale: Correct. Courts read it from several.}
-  - {text: The Fourteenth, rationale: Incorrect. Privacy was read into it, not written.}
+  - {text: The Fourteenth, rationale: Incorrect. Privacy was read into it and not written.}
   - {text: The Fifteenth, rationale: Incorrect. It concerns voting.}
   - {text: The Second, rationale: Incorrect. It concerns arms.}
 """, """\
@@ -274,7 +274,7 @@ id: ol-all-long-alike
 stem: A training job on a shared cluster stalls after its first epoch. What is the most likely cause?
 options:
   - {text: "The data loader forks its worker processes after the CUDA context exists, so every worker deadlocks on the first batch it tries to pin to memory, and the epoch never ends", correct: true, rationale: Correct. Forking after CUDA is initialised is unsafe.}
-  - {text: "The learning rate decays to zero at the end of the first epoch, so later steps change nothing", rationale: Incorrect. The job would run, not stall.}
+  - {text: "The learning rate decays to zero at the end of the first epoch, so later steps change nothing", rationale: Incorrect. The job would run and not stall.}
   - {text: "The checkpoint written after the first epoch fills the shared disk, and the job waits", rationale: Incorrect. A full disk raises an error.}
   - {text: "The validation pass after the first epoch runs on the CPU and takes a few hours", rationale: Incorrect. Validation runs on the GPU.}
 """, field="options[0].text", message="the key is the longest option by far: 31 words")),
