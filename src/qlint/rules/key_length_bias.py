@@ -13,7 +13,7 @@ from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.language.chisquare import binomial_sum_tail
 from qlint.language.phrases import is_meta
-from qlint.language.words import IMAGE, plain, strip_code
+from qlint.language.words import IMAGE, is_code, is_numeric, plain, strip_code
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
 
@@ -46,9 +46,12 @@ class Longest:
 
 
 def extract(question: Question, options: Options) -> Longest:
-    lengths = [(len(plain(strip_code(o.text))), i) for i, o in enumerate(question.options) if not is_meta(o.text)]
+    compared = [(plain(strip_code(o.text)), i) for i, o in enumerate(question.options) if not is_meta(o.text)]
+    lengths = [(len(text), i) for text, i in compared]
     keys = sum(question.options[i].correct for _, i in lengths)
-    if len(lengths) < 2 or any(IMAGE.search(o.text) for o in question.options):   # a picture has no length
+    # a picture has no length, and a number's or a piece of code's says nothing of a writer's qualifying
+    if (len(lengths) < 2 or any(IMAGE.search(o.text) for o in question.options)
+            or any(is_code(question.options[i].text) or is_numeric(text) for text, i in compared)):
         return Longest(len(lengths), keys, -1, 0.0)
     lengths.sort(reverse=True)
     (first, index), (second, _) = lengths[0], lengths[1]
@@ -241,13 +244,14 @@ RULE = BankRule(
     decode=decode,
     publish=publish,
     notes=("Only questions with a clearly longest option count (min-ratio times the characters of the next, and "
-           "min-extra-chars more; 'All/None of the above' is not compared). Under chance, that option is a key in "
-           "keys/options of them (a quarter for four options and one key); the test is the exact distribution of "
-           "that sum, one-sided, at alpha shared among the bank, each folder (when there are several) and each "
-           "declared objective. A group is reported only when it has at least min-questions such questions and "
-           "its rate is at least min-lift times chance; a group biased only through narrower groups that are "
-           "reported (the bank through a folder, a folder through an objective in it) is not reported again. The "
-           "finding sits on the starkest question of the group."),
+           "min-extra-chars more; 'All/None of the above' is not compared), and only where the options have a "
+           "length to compare: not where one of them is a number, code or a picture. Under chance, that option "
+           "is a key in keys/options of them (a quarter for four options and one key); the test is the exact "
+           "distribution of that sum, one-sided, at alpha shared among the bank, each folder (when there are "
+           "several) and each declared objective. A group is reported only when it has at least min-questions "
+           "such questions and its rate is at least min-lift times chance; a group biased only through narrower "
+           "groups that are reported (the bank through a folder, a folder through an objective in it) is not "
+           "reported again. The finding sits on the starkest question of the group."),
     passing=(_bank(False),),
     failing=(Invalid(_bank(True),
         field="options[0].text",

@@ -17,8 +17,19 @@ from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 class Options(RuleOptions):
     key_ratio: float = Field(default=1.5, gt=1, le=1000, description=(
         "the key is reported when it has at least this many times the characters of the longest distractor ..."))
-    min_extra_words: int = Field(default=2, ge=0, le=10_000, description=(
-        "... and at least this many more words than it"))
+    key_word_ratio: float = Field(default=1.4, ge=1, le=1000, description=(
+        "... and this many times the words of the wordiest one: longer in what it says, not only in its letters ..."))
+    min_extra_words: int = Field(default=3, ge=0, le=10_000, description=(
+        "... and at least this many more words than it ..."))
+    min_extra_chars: int = Field(default=20, ge=0, le=1_000_000, description=(
+        "... and this many more characters: a qualifier's worth, that a reader sees (with several keys, their "
+        "average must have the extra words and characters)"))
+    long_words: int = Field(default=12, ge=1, le=10_000, description=(
+        "when every distractor has at least this many words (all the options are long sentences) ..."))
+    long_spread: float = Field(default=2.0, ge=0, le=1000, description=(
+        "... the key's lead over the longest distractor must be at least this many times the distractors' own "
+        "spread (longest minus shortest, in characters): among long sentences that differ a lot, one more step "
+        "does not stand out"))
     key_min_words: int = Field(default=3, ge=1, le=10_000, description=(
         "keys of fewer words (a name, a term) are not judged: their lengths carry no qualifier"))
     among_terms_min_words: int = Field(default=5, ge=1, le=10_000, description=(
@@ -28,6 +39,14 @@ class Options(RuleOptions):
 
 # words as a candidate counts them: runs of letters (a formula or a number has none)
 WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+# a stem that asks for quoted words (a lyric, a quotation, a slogan): the options are the source's words, and
+# their lengths are the source's, not a writer's qualification
+QUOTED = re.compile(r"\b(?:lyrics?|quot(?:e|es|ed|ation|ations)|proverbs?|slogans?|mottos?|mottoes|catchphrases?|"
+                    r"taglines?)\b", re.I)
+# an answer that denies the question ("It is not guaranteed", "There is none", "Neither"): among names it is "none
+# of these" in words, of another form than the names and not a qualified one of them
+DENIAL = re.compile(r"^\W*(?:it\s+(?:is|was)\s+not|it\s+(?:is|was)n['’]t|it['’]s\s+not|there\s+(?:is|are|was|were)\s+no|"
+                    r"none|no\s+one|nobody|neither|nothing|not)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +96,27 @@ def _can_fire(question: Question, ratio: float) -> bool:
     return longest is not None and shortest_key >= ratio * longest
 
 
+def _stands_out(keys: list[Measured], distractors: list[Measured], options: Options) -> bool:
+    """Whether the keys are longer than every distractor by a margin a reader sees: each by key-ratio in characters
+    and key-word-ratio in words, on average by min-extra-words and min-extra-chars, and, where all the options are
+    long sentences, by long-spread times the distractors' own spread."""
+    longest = max(m.chars for m in distractors)
+    most_words = max(m.words for m in distractors)
+    if not all(k.chars >= options.key_ratio * longest and k.words >= options.key_word_ratio * most_words
+               for k in keys):
+        return False
+    mean_chars = sum(k.chars for k in keys) / len(keys)
+    mean_words = sum(k.words for k in keys) / len(keys)
+    if mean_chars - longest < options.min_extra_chars or mean_words - most_words < options.min_extra_words:
+        return False
+    if min(m.words for m in distractors) >= options.long_words:
+        spread = longest - min(m.chars for m in distractors)
+        return min(k.chars for k in keys) - longest >= options.long_spread * spread
+    return True
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    if not _can_fire(question, options.key_ratio):
+    if not _can_fire(question, options.key_ratio) or QUOTED.search(question.stem):
         return
     found = measured(question)
     if found is None:
@@ -87,16 +125,15 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     distractors = [m for m in found if not m.key]
     if not keys or len(keys) != len(question.keys) or len(distractors) < min(2, len(keys)):
         return   # a key among the meta-options, or too few distractors to compare with
-    longest = max(distractors, key=lambda m: (m.chars, m.words))
-    most_words = max(m.words for m in distractors)
-    shortest = min(keys, key=lambda m: m.chars)
     terms = sum(is_title(m.text) or m.words <= 2 for m in distractors)
-    least = options.among_terms_min_words if 2 * terms > len(distractors) else options.key_min_words
-    if any(is_title(k.text) or k.words < least for k in keys):
+    among_terms = 2 * terms > len(distractors)
+    least = options.among_terms_min_words if among_terms else options.key_min_words
+    if any(is_title(k.text) or k.words < least or (among_terms and DENIAL.match(k.text)) for k in keys):
         return
-    if not all(k.chars >= options.key_ratio * longest.chars and k.words - most_words >= options.min_extra_words
-               for k in keys):
+    if not _stands_out(keys, distractors, options):
         return
+    longest = max(distractors, key=lambda m: (m.chars, m.words))
+    shortest = min(keys, key=lambda m: m.chars)
     ratio = shortest.chars / max(1, longest.chars)
     if len(keys) == 1:
         message = (f"the key is the longest option by far: {_plural(shortest.words, 'word')}, {ratio:.1f}x the "
@@ -120,13 +157,20 @@ RULE = QuestionRule(
     use_instead="Make the options alike in length and detail: trim the key, or give the distractors the same care.",
     options=Options,
     check=check,
-    notes=("The key must be longer than every distractor, by key-ratio in characters and by min-extra-words in "
-           "words; with several keys, every key must be. Only statements are judged: not options that are code, "
-           "numbers or formulas, not keys of fewer than key-min-words words (among-terms-min-words when most "
-           "distractors are names or short terms), and not names and titles ('The Return of the King'), whose "
-           "lengths carry no qualifier. 'All/None of the above' and 'Cannot be determined' are "
-           "not compared. A long or short distractor is no cue to the key and is not reported; whether keys are the "
-           "longest option more often than chance across the bank is key-length-bias's question."),
+    notes=("The key must be longer than every distractor in what a reader sees and in what it says: key-ratio "
+           "times the longest distractor's characters and key-word-ratio times the wordiest one's words, and at "
+           "least min-extra-words words and min-extra-chars characters more (a qualifier's worth); with several "
+           "keys, every key must be the longer by the ratios and the keys on average by the extra words and "
+           "characters. Where every option is a long sentence (every distractor of long-words words or more), "
+           "the key's lead must also be long-spread times the distractors' own spread: when they already differ a "
+           "lot, one more step is no cue. Only statements are judged: not options that are code, numbers or "
+           "formulas, not keys of fewer than key-min-words words (among-terms-min-words when most distractors are "
+           "names or short terms), not names and titles ('The Return of the King'), whose lengths carry no "
+           "qualifier, not a key among names that denies the question ('It is not guaranteed'), which is 'none of "
+           "these' in words, and not quoted words (a stem that asks for lyrics, a quotation or a slogan), whose "
+           "length is the source's. 'All/None of the above' and 'Cannot be determined' are not compared. A long or "
+           "short distractor is no cue to the key and is not reported; whether keys are the longest option more "
+           "often than chance across the bank is key-length-bias's question."),
     passing=("""\
 id: ol-ok
 stem: Why does storing `loss` in a list every step make GPU memory grow?
@@ -171,6 +215,37 @@ options:
   - {text: Recomputing activations during the backward pass, correct: true, rationale: Correct. That is checkpointing.}
   - {text: Keeping every activation in pinned memory, rationale: Incorrect. That uses more memory.}
   - {text: Doubling the batch size, rationale: Incorrect. That needs more memory.}
+""", """\
+id: ol-few-more-words
+stem: Which technique lets a small GPU train with the effective batch of a large one?
+options:
+  - {text: Gradient accumulation over microbatches, correct: true, rationale: Correct. Steps wait for several batches.}
+  - {text: Larger learning rates, rationale: Incorrect. That changes the step and not the batch.}
+  - {text: Mixed precision, rationale: Incorrect. That saves memory but keeps the batch.}
+""", """\
+id: ol-all-long
+stem: A training job on a shared cluster stalls after its first epoch. What is the most likely cause?
+options:
+  - {text: "The data loader forks its worker processes after the CUDA context exists, so every worker deadlocks on the first batch it tries to pin, and the epoch never ends", correct: true, rationale: Correct. Forking after CUDA is initialised is unsafe.}
+  - {text: "The learning rate schedule decays to zero at the end of the first epoch, so every later step leaves the weights where they are", rationale: Incorrect. The job would run and not stall.}
+  - {text: "The checkpoint written after the first epoch fills the shared disk, and the job waits for space", rationale: Incorrect. A full disk raises an error.}
+  - {text: "The validation pass after the first epoch runs on the CPU and takes hours", rationale: Incorrect. Validation runs on the GPU.}
+""", """\
+id: ol-denial
+stem: Which amendment to the US Constitution guarantees the right to privacy?
+options:
+  - {text: It is not guaranteed by any amendment in so many words, correct: true, rationale: Correct. Courts read it from several.}
+  - {text: The Fourteenth, rationale: Incorrect. Privacy was read into it and not written.}
+  - {text: The Fifteenth, rationale: Incorrect. It concerns voting.}
+  - {text: The Second, rationale: Incorrect. It concerns arms.}
+""", """\
+id: ol-quoted
+stem: "Complete the lyrics: 'Please don't say tomorrow if you don't mean it ...'"
+options:
+  - {text: or you just may end up in my next song, correct: true, rationale: Correct. That is the line.}
+  - {text: I love you, rationale: Incorrect. Not the line.}
+  - {text: we are in love, rationale: Incorrect. Not the line.}
+  - {text: I need you, rationale: Incorrect. Not the line.}
 """),
     failing=(Invalid("""\
 id: ol-bad
@@ -194,5 +269,13 @@ options:
   - {text: Several worker processes that prepare the next batches in parallel, correct: true, rationale: Correct. The GPU waits less.}
   - {text: Shuffling, rationale: Incorrect. It changes the order only.}
   - {text: A smaller batch, rationale: Incorrect. It copies less per step but no faster.}
-""", field="options[0].text", message="the 2 keys are the 2 longest options by far")),
+""", field="options[0].text", message="the 2 keys are the 2 longest options by far"), Invalid("""\
+id: ol-all-long-alike
+stem: A training job on a shared cluster stalls after its first epoch. What is the most likely cause?
+options:
+  - {text: "The data loader forks its worker processes after the CUDA context exists, so every worker deadlocks on the first batch it tries to pin to memory, and the epoch never ends", correct: true, rationale: Correct. Forking after CUDA is initialised is unsafe.}
+  - {text: "The learning rate decays to zero at the end of the first epoch, so later steps change nothing", rationale: Incorrect. The job would run and not stall.}
+  - {text: "The checkpoint written after the first epoch fills the shared disk, and the job waits", rationale: Incorrect. A full disk raises an error.}
+  - {text: "The validation pass after the first epoch runs on the CPU and takes a few hours", rationale: Incorrect. Validation runs on the GPU.}
+""", field="options[0].text", message="the key is the longest option by far: 31 words")),
 )

@@ -1,0 +1,176 @@
+"""option-length: the key stands out as the longest option, in characters and in words, by a margin a reader sees
+against how the distractors differ among themselves; names, terms, denials among names and quoted words are not
+prose whose length a writer chose."""
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+
+import pytest
+from helpers import ROOT, SHARED, fired
+from helpers import question as q
+
+from qlint.model import Question
+from qlint.rules import key_length_bias, option_length
+
+STEM = "Why does storing the loss in a list every step make GPU memory grow?"
+CAUSE = "A training job on a shared cluster stalls after its first epoch. What is the most likely cause?"
+KEY = ("The data loader forks its worker processes after the CUDA context exists, so every worker deadlocks on the "
+       "first batch it tries to pin to memory, and the epoch never ends")
+
+
+def test_a_long_qualified_key_among_three_short_distractors_is_a_cue(registry):
+    options = [("Each stored loss still references its autograd graph, so every step's activations stay allocated",
+                True), ("The optimizer copies it", False), ("Lists are pinned", False), ("Python leaks memory", False)]
+    (message,) = fired(q(STEM, options), "option-length", registry)
+    assert message == ("the key is the longest option by far: 14 words, 4.2x the characters of the longest "
+                       "distractor (4 words); length alone points to it")
+
+
+@pytest.mark.parametrize("options", [
+    # 1.9x the characters but one word more: longer words, not more said
+    [("Gradient accumulation over microbatches", True), ("Larger learning rates", False), ("Mixed precision", False)],
+    # 1.7x the characters and 3 more words, but 13 words against 10 is no lead in what is said
+    [("Several of the background workers on the cluster handle the two nightly queues", True),
+     ("Any queue is handled by worker A or by B", False), ("Workers C and D handle only one queue each", False),
+     ("No queue is handled by A, C or D at all", False)],
+    # 2 more words, 20 more characters: a reader hardly notices
+    [("must hold at least one hundred units of toxoid", True), ("is a toxoid", False),
+     ("does not protect against the germ", False), ("is compulsory here", False)],
+], ids=["letters-not-words", "words-ratio", "two-more-words"])
+def test_a_slightly_longer_key_is_no_cue(options, registry):
+    assert fired(q(STEM, options), "option-length", registry) == []
+
+
+@pytest.mark.parametrize("options", [
+    # a longer name among names: what it names is longer
+    [("Elastic Load Balancer access logs", True), ("Auto Scaling logs", False), ("CloudTrail logs", False),
+     ("Instance logs", False)],
+    [("An astronaut on the moon", True), ("A logo", False), ("A note", False), ("A star", False)],
+    [("The festival of San Fermin", True), ("Semana Santa", False), ("La Tomatina", False), ("Las Fallas", False)],
+], ids=["log-source", "object", "festival"])
+def test_a_longer_name_or_term_among_names_is_no_cue(options, registry):
+    assert fired(q("Where is it recorded, or what is it?", options), "option-length", registry) == []
+
+
+def test_among_long_sentences_the_lead_is_measured_against_the_distractors_spread(registry):
+    # every distractor is a sentence of 14 words or more, and they already differ by 53 characters: a key 34 longer
+    # than the longest is one more step, not a cue
+    staircase = [(KEY.replace(" to memory", ""), True),
+                 ("The learning rate schedule decays to zero at the end of the first epoch, so every later step "
+                  "leaves the weights where they are", False),
+                 ("The checkpoint written after the first epoch fills the shared disk, and the job waits for space",
+                  False),
+                 ("The validation pass after the first epoch runs on the CPU and takes hours", False)]
+    assert fired(q(CAUSE, staircase), "option-length", registry) == []
+    # the same key over distractors alike in length stands out
+    alike = [(KEY, True), ("The learning rate decays to zero at the end of the first epoch, so later steps change "
+                           "nothing", False),
+             ("The checkpoint written after the first epoch fills the shared disk, and the job waits", False),
+             ("The validation pass after the first epoch runs on the CPU and takes a few hours", False)]
+    (message,) = fired(q(CAUSE, alike), "option-length", registry)
+    assert message.startswith("the key is the longest option by far: 31 words, 1.8x the characters")
+
+
+def test_a_denial_among_names_is_none_of_these_in_words(registry):
+    names = [("It is not guaranteed by any amendment in so many words", True), ("The Fourteenth", False),
+             ("The Fifteenth", False), ("The Second", False)]
+    assert fired(q("Which amendment guarantees the right to privacy?", names), "option-length", registry) == []
+    # among statements a long denial is judged as any key
+    statements = [("It is not possible to resize the volume while the instance keeps running", True),
+                  ("Stop the instance first", False), ("Use a snapshot", False), ("Detach the volume", False)]
+    assert fired(q("How do you grow the root volume?", statements), "option-length", registry)
+
+
+def test_quoted_words_have_the_length_of_their_source(registry):
+    options = [("or you just may end up in my next song", True), ("I love you", False), ("we are in love", False),
+               ("I need you", False)]
+    assert fired(q("Complete the lyrics: 'Please don't say tomorrow if you don't mean it ...'", options),
+                 "option-length", registry) == []
+    assert fired(q("What did the singer warn the listener about?", options), "option-length", registry)
+
+
+def test_several_keys_clear_the_extra_length_on_average_and_the_ratios_each(registry):
+    stem = "Which two settings make copies to the GPU faster? (Select two.)"
+    # the shorter key has only two more words than the wordiest distractor, the other many more
+    keys = [("Pinned memory for host buffers", True),
+            ("Several worker processes that prepare the next batches in parallel while the GPU computes", True),
+            ("Shuffling", False), ("A smaller batch", False)]
+    (message,) = fired(q(stem, keys, select=2), "option-length", registry)
+    assert message.startswith("the 2 keys are the 2 longest options by far: each at least 2.0x")
+    # a key that is not itself clearly longer than every distractor spoils the cue
+    keys[0] = ("Pinned host buffers", True)
+    assert fired(q(stem, keys, select=2), "option-length", registry) == []
+
+
+def test_the_new_margins_are_options(run_cli, write):
+    options = [("Each stored loss keeps its autograd graph alive", True), ("The optimizer copies it", False),
+               ("Lists are pinned", False)]
+    path = write("q.yaml", q(STEM, options))
+    assert "option-length" in run_cli("check", path)[1]
+    write("qlint.toml", "[rules.option-length]\nmin-extra-chars = 40\n")
+    assert "option-length" not in run_cli("check", path)[1]
+    write("qlint.toml", "[rules.option-length]\nkey-word-ratio = 2.5\n")
+    assert "option-length" not in run_cli("check", path)[1]
+    cause = write("long.yaml", q(CAUSE, [(KEY, True), ("The learning rate decays to zero at the end of the first "
+                                                      "epoch, so later steps change nothing", False),
+                                         ("The checkpoint written after the first epoch fills the shared disk, and "
+                                          "the job waits", False)]))
+    write("qlint.toml", "[rules.option-length]\n")
+    assert "option-length" in run_cli("check", cause)[1]
+    write("qlint.toml", "[rules.option-length]\nlong-spread = 20\n")
+    assert "option-length" not in run_cli("check", cause)[1]
+
+
+# ---- the judged findings on the real banks ------------------------------------------------------------------------
+
+VERDICTS = ROOT / "eval" / "judged" / "verdicts.csv"
+CORPORA = SHARED / "corpora"
+
+
+def _corpus(name: str) -> list[dict]:
+    path = CORPORA / f"{name}.jsonl"
+    if not path.exists():
+        path = CORPORA / f"{name}.jsonl.gz"
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def _fires(row: dict, qid: str) -> bool:
+    options = [{"text": o["text"], **({"correct": True} if o.get("correct") else {})} for o in row["options"]]
+    select = {"select": row["select"]} if row.get("select", 1) not in (0, 1) else {}
+    question = Question.model_validate({"id": qid, "stem": row["stem"], "options": options, **select})
+    return bool(list(option_length.check(question, option_length.Options())))
+
+
+@pytest.mark.slow  # reads four of the six corpora, OpenTriviaQA's 50,000 questions among them
+def test_the_judged_flaws_still_fire_and_at_most_two_judged_false_alarms_do():
+    if not CORPORA.is_dir():
+        pytest.skip("the shared corpora are not beside this checkout")
+    with VERDICTS.open(encoding="utf-8") as handle:
+        verdicts = [v for v in csv.DictReader(handle) if v["rule"] == "option-length"]
+    rows = {name: _corpus(name) for name in {v["corpus"] for v in verdicts}}
+    fires = {v["id"]: _fires(rows[v["corpus"]][int(v["id"].rsplit("-", 1)[1]) - 1], v["id"]) for v in verdicts}
+    flaws = [v["id"] for v in verdicts if v["verdict"] == "flaw"]
+    others = [v["id"] for v in verdicts if v["verdict"] != "flaw"]
+    assert len(flaws) >= 40 and sum(fires[i] for i in flaws) >= 0.95 * len(flaws), [i for i in flaws if not fires[i]]
+    assert sum(fires[i] for i in others) <= 2, [i for i in others if fires[i]]
+
+
+# ---- key-length-bias counts only options that have a length to compare ---------------------------------------------
+
+def test_the_bank_habit_counts_no_question_whose_options_are_numbers_or_code():
+    def longest(options: list[tuple[str, bool]]) -> int:
+        question = Question.model_validate({"id": "x", "stem": "What does the program print?",
+                                            "options": [{"text": t, "correct": k} for t, k in options]})
+        return key_length_bias.extract(question, key_length_bias.Options()).longest
+
+    prose = [("It fails to compile because the declaration is ambiguous", True), ("It prints five", False),
+             ("It prints ten", False)]
+    assert longest(prose) == 0
+    assert longest([("It fails to compile because the declaration is ambiguous", True), ("5", False),
+                    ("10", False)]) == -1
+    assert longest([("It fails to compile because the declaration is ambiguous", True), ("`x.grad`", False),
+                    ("`x.data`", False)]) == -1
