@@ -194,7 +194,7 @@ def refuse(*args, **kwargs):
 socket.socket.connect = refuse
 socket.create_connection = refuse
 socket.getaddrinfo = refuse
-from qlint.cli import main
+from qlint.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

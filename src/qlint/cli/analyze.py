@@ -1,8 +1,8 @@
 """``qlint analyze`` and ``qlint check --responses``: item analysis findings through the usual reporters.
 
 ``analyze`` is ``check`` restricted to the response rules: same formats, baseline, suppressions and exit codes.
-``qlint.cli`` imports this module only to run one of them (the parser of ``analyze`` is built beside the command
-line, in ``qlint.cli_parsers``).
+``qlint.cli.main`` imports this module only to run one of them (the parser of ``analyze`` is built beside the command
+line, in ``qlint.cli.parsers``).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from qlint.analysis import AnalysisError
-from qlint.cli_common import UsageError
+from qlint.cli.common import UsageError
 from qlint.config import ConfigError, resolve_rules
 from qlint.finding import Finding
 from qlint.formats.table import is_bank_name
