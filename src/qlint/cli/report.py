@@ -30,7 +30,7 @@ def _summary(args: argparse.Namespace):
     try:
         run = run_check(args.paths, config_path=args.config, select=args.select,
                         extend_select=args.extend_select, ignore=args.ignore, keep_questions=True,
-                        source_format=args.source_format)
+                        source_format=args.source_format, publish=True)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     analysis = None
