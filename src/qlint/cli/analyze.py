@@ -47,7 +47,7 @@ def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ig
     """The item analysis of a check run's bank: (Analysis, the response rules that ran). Bad data: UsageError."""
     # the response readers and statistics (numpy, DuckDB): loaded only when responses are analysed, so that
     # check starts without them
-    from qlint.analysis.run import DATA_RULE, analyze, bank_questions
+    from qlint.analysis.run import DATA_RULE, analyze, kept_questions
 
     registry = run.registry
     names = [r.name for r in registry if isinstance(r, ResponseRule)]
@@ -62,7 +62,7 @@ def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ig
         raise UsageError(str(exc)) from None
     data = next((a.severity for a in wanted if a.rule.name == DATA_RULE[1]), None)
     try:
-        analysis = analyze(bank_questions([o.path for o in run.results]), [Path(p) for p in responses],
+        analysis = analyze(kept_questions(run.results), [Path(p) for p in responses],
                            wanted, data, irt=irt)
     except AnalysisError as exc:
         raise UsageError(str(exc)) from None

@@ -411,6 +411,7 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
                          extend_select=extend, ignore=args.ignore, stdin=stdin,
                          stdin_filename=args.stdin_filename, jobs=args.jobs,
                          use_cache=not (args.no_cache or fixing or forms), progress=progress,
+                         keep_questions=bool(args.responses),   # the bank the responses are matched with
                          source_format=getattr(args, "source_format", None),
                          force_exclude=getattr(args, "force_exclude", False))
     except SetupError as exc:
