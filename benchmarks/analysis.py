@@ -24,7 +24,7 @@ print(con.execute("SELECT count(*), count(DISTINCT person) FROM read_csv(?, head
 """
 ANALYZE = """
 import sys
-from qlint.cli import main
+from qlint.cli.main import main
 sys.exit(main(["analyze", sys.argv[1], sys.argv[2], "--format", "json", "-o", sys.argv[3], "--exit-zero"]))
 """
 

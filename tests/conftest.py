@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from qlint.cli import main
+from qlint.cli.main import main
 from qlint.registry import load_registry
 from helpers import SHARED, example_options, fired, lint_text, question, with_rules  # noqa: F401  (older tests import them from here)
 

@@ -3,7 +3,7 @@
 ``run_forked`` gives what a subprocess gives (its own memory limit, a timeout, its own working directory,
 environment, standard streams and exit code, nothing leaking back into the tests) without paying a new
 interpreter's start-up and imports on every run: the child is a fork of the test process that calls the
-CLI's entry function, ``qlint.cli.run``. Tests of the process itself (exit codes from the installed
+CLI's entry function, ``qlint.cli.main.run``. Tests of the process itself (exit codes from the installed
 command, pipes, signals, ``--version``) still start ``sys.executable -m qlint``.
 """
 from __future__ import annotations
@@ -119,7 +119,7 @@ def _child(args: list[str], cwd: Path, env: dict[str, str], stdin_fd: int, out_f
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
         sys.argv = ["qlint", *args]
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        from qlint.cli import run
+        from qlint.cli.main import run
 
         run()  # exits through os._exit with the command's code
     except SystemExit as exc:

@@ -1,3 +1,3 @@
-from qlint.cli import run
+from qlint.cli.main import run
 
 run()

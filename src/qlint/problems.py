@@ -28,5 +28,6 @@ RULE_TIMEOUT = Problem("Q904", "rule-timeout")
 FIX_SKIPPED = Problem("Q905", "fix-skipped")
 
 # reported whatever --select, --ignore or per-file-ignores say (as ruff never hides a syntax error): the rules that
-# are on did not see what they hide. Their severity can still be changed, and a finding suppressed where it is.
-ALWAYS_REPORTED = frozenset((PARSE_ERROR.name, SCHEMA.name))
+# are on did not see what they hide (nor did a rule that failed). A parse or schema error's severity can still be
+# changed, and a finding suppressed where it is.
+ALWAYS_REPORTED = frozenset((PARSE_ERROR.name, SCHEMA.name, INTERNAL_ERROR.name))

@@ -194,7 +194,7 @@ def refuse(*args, **kwargs):
 socket.socket.connect = refuse
 socket.create_connection = refuse
 socket.getaddrinfo = refuse
-from qlint.cli import main
+from qlint.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -248,3 +248,32 @@ def test_a_huge_line_after_good_rows_is_refused_quickly_with_its_number(before, 
     code, _, err = run_cli("analyze", "late.csv", "bank.yaml", cwd=tmp_path)
     assert code == 2 and f"line {before + 2} is longer than" in err, err
     assert time.monotonic() - start < 20   # the engine alone took over 30 s on 128 MB
+
+
+@pytest.mark.parametrize("command", [["analyze", "long.csv", "bank.yaml"], ["check", "bank.yaml", "--responses", "long.csv"]])
+def test_the_responses_are_matched_with_the_questions_the_run_read(command, tmp_path, run_cli, monkeypatch):
+    """The bank is read once, by the run, under its limits: the item analysis takes the run's questions and never
+    reads a bank file again (it used to, with the default limits, whatever the config said)."""
+    import qlint.analysis.run
+
+    pytest.importorskip("duckdb")
+    for name in ("bank.yaml", "long.csv"):
+        shutil.copy(DATA / name, tmp_path / name)
+
+    def read_again(*args, **kwargs):
+        raise AssertionError(f"a bank file read again: {args[0]}")
+
+    monkeypatch.setattr(qlint.analysis.run, "load_file", read_again)
+    code, out, err = run_cli(*command, "--format", "json", cwd=tmp_path)
+    assert code in (0, 1) and "read again" not in err, err
+    assert json.loads(out)["summary"]["questions"] == 3
+
+
+def test_a_bank_over_the_configs_size_limit_is_not_analysed(tmp_path, run_cli):
+    pytest.importorskip("duckdb")
+    for name in ("bank.yaml", "long.csv"):
+        shutil.copy(DATA / name, tmp_path / name)
+    (tmp_path / "qlint.toml").write_text("max-file-size = 100\n", encoding="utf-8")
+    code, out, err = run_cli("analyze", "long.csv", "bank.yaml", "--format", "json", cwd=tmp_path)
+    # the run read no question of the file (it is over the limit): the answers have nothing to be matched with
+    assert code == 2 and "no valid questions" in err, (code, out, err)

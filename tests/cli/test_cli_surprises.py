@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_cli import CLEAN, TWO_KEYS
 
-from qlint.cli import main
+from qlint.cli.main import main
 
 
 class _LeavingReader(io.StringIO):
@@ -478,7 +478,7 @@ def test_no_format_lets_a_name_or_message_forge_lines_or_drive_the_terminal(name
 
 
 def test_watch_checks_again_when_a_bank_file_changes(run_cli, write, tmp_path, monkeypatch):
-    import qlint.cli_watch
+    import qlint.cli.watch
     write("qlint.toml", 'paths = ["bank"]\n')
     write("bank/a.yaml", CLEAN)
     edits = [lambda: write("bank/b.yaml", TWO_KEYS),                              # a new file
@@ -496,13 +496,13 @@ def test_watch_checks_again_when_a_bank_file_changes(run_cli, write, tmp_path, m
         edits.pop(0)()
         return True
 
-    monkeypatch.setattr(qlint.cli_watch, "_sleep", sleep)
+    monkeypatch.setattr(qlint.cli.watch, "_sleep", sleep)
     code, out, err = run_cli("check", "--watch", cwd=tmp_path)
     assert code == 0
     runs = out.split("File change detected...")
     assert len(runs) == 4 and "All clear" in runs[0] and "Q104 correct-count" in runs[1], out
     assert "(0 errors" in runs[2] and "Q104" not in runs[2]
-    assert "did you mean 'fail-on'" in err and min(pauses) >= qlint.cli_watch.INTERVAL
+    assert "did you mean 'fail-on'" in err and min(pauses) >= qlint.cli.watch.INTERVAL
     assert run_cli("check", "-", "--watch", stdin="")[0] == 2
 
 

@@ -66,7 +66,7 @@ t qlint check --ignore option-length,neg; t qlint check --select Q10,Q90; t qlin
 """
     result = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
     assert not result.stderr, result.stderr
-    assert result.stdout.splitlines() == ["option-length,negative-stem", "Q10,Q902 Q10,Q903 Q10,Q904",
+    assert result.stdout.splitlines() == ["option-length,negative-stem", "Q10,Q901 Q10,Q902 Q10,Q903 Q10,Q904 Q10,Q905",
                                           "near-duplicate-stem"]
 
 

@@ -338,7 +338,7 @@ def test_cli_end_to_end(fmt, run_cli, write, tmp_path):
 
 
 def test_cli_sarif_main_call(write, tmp_path, monkeypatch, capsys):
-    from qlint.cli import main
+    from qlint.cli.main import main
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)

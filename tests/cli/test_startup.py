@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from qlint.cli_common import FROM_ALIASES, FROM_FORMATS
+from qlint.cli.common import FROM_ALIASES, FROM_FORMATS
 from qlint.registry import MANIFEST, LazyRule, build_manifest, load_registry
 
-# Runs ``qlint.cli.main`` with the arguments given and writes the names of every module then loaded to the file
+# Runs ``qlint.cli.main.main`` with the arguments given and writes the names of every module then loaded to the file
 # named first (``main`` itself, not the console script's ``run``, which leaves without tearing down).
 PROBE = """
 import sys
-from qlint.cli import main
+from qlint.cli.main import main
 target, argv = sys.argv[1], sys.argv[2:]
 try:
     main(argv)
@@ -48,7 +48,8 @@ NOT_FOR_A_YAML_CHECK = ("qlint.analysis", "qlint.responserule", "qlint.report", 
                         "qlint.formats.convert", "qlint.formats.write", "qlint.formats.write_text",
                         "qlint.formats.write_xml", "qlint.formats.gift", "qlint.formats.aiken", "qlint.formats.moodle",
                         "qlint.formats.qti", "qlint.formats.qti1", "qlint.formats.qti2", "qlint.docs",
-                        "qlint.bank_schema", "qlint.run.fix", "qlint.formats.yaml_edit", "qlint.cli_show", "duckdb",
+                        "qlint.bank_schema", "qlint.run.fix", "qlint.formats.yaml_edit", "qlint.cli.show",
+                        "qlint.cli.report", "qlint.cli.analyze", "duckdb",
                         "lark", "lxml", "matplotlib", "rich", "pygls", "lsprotocol", "mirt", "ruamel.yaml")
 # besides those, never needed to print the version
 NOT_FOR_THE_VERSION = ("pydantic", "pydantic_core", "yaml", "re2", "pathspec", "numpy", "rapidfuzz", "importlib.metadata", "json",

@@ -36,7 +36,7 @@ def test_each_row_names_its_reader(row):
 
 
 def test_the_command_line_knows_every_format_and_name():
-    from qlint.cli_common import FROM_ALIASES, FROM_FORMATS
+    from qlint.cli.common import FROM_ALIASES, FROM_FORMATS
 
     assert FROM_FORMATS == tuple(BY_NAME) and FROM_ALIASES == tuple(ALIASES)
 

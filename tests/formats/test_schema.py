@@ -26,7 +26,7 @@ _EditorLoader.yaml_implicit_resolvers = {
 
 @pytest.fixture(scope="module")
 def validator(tmp_path_factory):
-    from qlint.cli import main
+    from qlint.cli.main import main
 
     out = tmp_path_factory.mktemp("schema") / "bank.schema.json"
     assert main(["schema", "-o", str(out)]) == 0

@@ -610,7 +610,7 @@ def test_hostile_stdin(tmp_path):
 @pytest.mark.parametrize("swap", ["deleted", "replaced-by-folder", "replaced-by-fifo", "truncated"])
 def test_file_changes_during_run(swap, bank, tmp_path, monkeypatch):
     import qlint.run.pipeline
-    from qlint.cli import main
+    from qlint.cli.main import main
 
     victim = bank / "hostile.yaml"
     victim.write_text(TWO_KEYS)

@@ -20,7 +20,7 @@ import nltk
 def no_download(*args, **kwargs):
     raise SystemExit("qlint tried to download NLTK data: " + repr(args))
 nltk.download = no_download
-from qlint.cli import main
+from qlint.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from test_report import make_bank
 
+from qlint.report import consistency
+from qlint.report.summary import summarize
 from qlint.run.pipeline import run_check
 
 REPORT = ROOT / "src" / "qlint" / "report"
@@ -19,6 +21,21 @@ def run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     make_bank(tmp_path)
     return run_check(["bank"], use_cache=False, keep_questions=True)
+
+
+def test_what_the_rules_publish_is_computed_once_with_the_bank_rules(tmp_path, monkeypatch):
+    """A run asked to publish holds every bank rule's table when it returns; asking again hands out the same one,
+    so the report and stats (which ask for several, some twice) never run a rule's search a second time."""
+    monkeypatch.chdir(tmp_path)
+    make_bank(tmp_path)
+    run = run_check(["bank"], use_cache=False, keep_questions=True, publish=True)
+    publishing = {r.name for r in run.registry if r.kind == "bank" and r.publish is not None}
+    assert {"near-duplicate-stem", "answer-position-bias", "reading-grade"} <= publishing
+    assert publishing <= set(run.tables)
+    first = {name: run.tables[name][0] for name in publishing}
+    summarize(run, ["bank"])
+    consistency.published(run)
+    assert all(run.published(name)[0] is first[name] for name in publishing)
 
 
 def test_items_and_kept_questions_are_one_to_one(run):

@@ -228,3 +228,71 @@ async def test_a_client_with_snippets_gets_the_reason_selected_for_typing(snippe
     (edit,) = change.edits
     assert isinstance(edit, types.SnippetTextEdit)
     assert edit.snippet.value == "# qlint: ignore[option-order] ${1:why this is fine}\n"
+
+
+PACK = """\
+name: says-obviously
+code: X101
+extends: pattern
+severity: warning
+scope: [stem]
+summary: A stem says "obviously".
+why: What is obvious to the writer is a cue to the reader.
+use_instead: Leave the word out.
+message: 'stem says "{match}"'
+patterns:
+  - '\\bobviously\\b'
+passing:
+  - |
+    id: p-1
+    stem: Which technique reduces activation memory?
+    options:
+      - {text: Checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+      - {text: Larger batches, rationale: Incorrect. They increase memory.}
+failing:
+  - field: stem
+    message: 'stem says "obviously"'
+    text: |
+      id: f-1
+      stem: Which technique obviously reduces activation memory?
+      options:
+        - {text: Checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+        - {text: Larger batches, rationale: Incorrect. They increase memory.}
+"""
+
+
+@pytest.fixture
+def packed(tmp_path: Path) -> Path:
+    """A workspace whose config adds a rule pack: its rule is one of the run's, and so of hover and completion."""
+    (tmp_path / "qlint.toml").write_text('paths = ["bank"]\nrule-packs = ["packs"]\n', encoding="utf-8")
+    (tmp_path / "packs").mkdir()
+    (tmp_path / "packs" / "says-obviously.yaml").write_text(PACK, encoding="utf-8")
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "a.yaml").write_text(A.replace("Which technique", "Which technique obviously"),
+                                              encoding="utf-8")
+    return tmp_path
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "qlint", "server"]))
+async def packed_client(lsp_client: LanguageClient, packed: Path):
+    await open_workspace(lsp_client, packed)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_hover_and_completion_know_the_configs_rule_packs(packed_client: LanguageClient, packed: Path):
+    client = packed_client
+    text = A.replace("Which technique", "Which technique obviously")
+    uri = _open(client, packed / "bank" / "a.yaml", text)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    found = [d for d in client.diagnostics[uri] if "says-obviously" in str(d.code)]
+    assert found, client.diagnostics[uri]
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=found[0].range.start))
+    assert hover is not None and "# says-obviously (X101)" in hover.contents.value
+
+    typed = text + "# qlint: ignore[says"
+    _change(client, uri, 2, typed)
+    line = len(typed.splitlines()) - 1
+    assert "says-obviously" in await _labels(client, uri, line, len("# qlint: ignore[says"))

@@ -14,6 +14,7 @@ from qlint.analysis.readers import NOT_SCORED, SLOT, STATUS_NAMES, UNKNOWN_ITEM,
 from qlint.analysis.sources import first_line
 from qlint.finding import Finding, Severity, finding
 from qlint.formats import read_path as load_file
+from qlint.items import CheckedFile
 from qlint.problems import INTERNAL_ERROR, RESPONSE_DATA
 from qlint.responserule import BankQuestion, ItemView, ResponseRule
 from qlint.rule import ActiveRule
@@ -56,6 +57,13 @@ def bank_questions(paths: Sequence[str]) -> list[BankQuestion]:
     loaded: list[LoadedQuestion] = []
     for path in paths:
         loaded += load_file(Path(path), path).questions
+    return [BankQuestion(i, q) for i, q in enumerate(loaded)]
+
+
+def kept_questions(outcomes: Sequence[CheckedFile]) -> list[BankQuestion]:
+    """The questions a check run read (and kept), in file order: the run's reading, under its limits and
+    formats, is the bank the responses are matched with; no file is read again."""
+    loaded = [q for outcome in outcomes for q in outcome.questions or ()]
     return [BankQuestion(i, q) for i, q in enumerate(loaded)]
 
 

@@ -52,6 +52,8 @@ class Run:
     # named files (or a buffer) that bank rules compared only with each other, since no config names the bank
     alone: bool = False
     stages: Stages | None = None   # what each stage was handed of the config (``--from`` resolved)
+    # what each bank rule published, by name: filled by the bank stage of a run asked to publish, else on first ask
+    tables: dict[str, tuple[Any, Any, bool]] = field(default_factory=dict)
 
     @property
     def limits(self) -> Limits:
@@ -61,7 +63,13 @@ class Run:
     def published(self, name: str) -> tuple[Any, Any, bool]:
         """What bank rule ``name`` publishes about every question this run read (its ``publish``; None when it has
         none, or when it needs per-question features and did not run), the options it used (the rule's defaults when
-        it did not run), and whether it ran. The bank report reads a rule's results here, never recomputing them."""
+        it did not run), and whether it ran. Computed once a run, with the bank rules when the run was asked to
+        publish (``run_check(publish=True)``): the bank report reads a rule's results here, never recomputing them."""
+        if name not in self.tables:
+            self.tables[name] = self._publish(name)
+        return self.tables[name]
+
+    def _publish(self, name: str) -> tuple[Any, Any, bool]:
         chosen = next((a for a in self.active if a.rule.name == name), None)
         rule = chosen.rule if chosen is not None else self.registry.get(name)
         if rule is None:
@@ -152,9 +160,10 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
               extend_select: Sequence[str] = (), ignore: Sequence[str] = (), stdin: bytes | BinaryIO | None = None,
               stdin_filename: str | None = None, jobs: int | None = None, use_cache: bool = True,
               keep_questions: bool = False, progress: bool = False, source_format: str | None = None,
-              force_exclude: bool = False, overrides: Sequence[Override] = ()) -> Run:
+              force_exclude: bool = False, overrides: Sequence[Override] = (), publish: bool = False) -> Run:
     """Check the given paths (``["-"]`` with ``stdin``, bytes or a binary stream, checks standard input). With
-    ``force_exclude``, named paths that ``force_excluded`` rejects are left out (and listed in ``Run.excluded``)."""
+    ``force_exclude``, named paths that ``force_excluded`` rejects are left out (and listed in ``Run.excluded``).
+    With ``publish``, what every bank rule publishes is computed with the bank rules, once (``Run.published``)."""
     use_stdin = paths == ["-"]
     config, registry = setup(config_path, config_start(paths, stdin_filename), overrides)
     try:
@@ -183,7 +192,12 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     shown = [o for o in outcomes if report_only is None or o.path in report_only]
     named_only = stdin_filename is not None if use_stdin else all(os.path.isfile(p) for p in targets)
     alone = named_only and not stages.walk.banks and any(isinstance(a.rule, BankRule) for a in active)
-    return Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone, stages)
+    run = Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone, stages)
+    if publish:   # the bank stage's tables, beside its findings: the report shows them, never computing them again
+        for rule in registry:
+            if isinstance(rule, BankRule) and rule.publish is not None:
+                run.published(rule.name)
+    return run
 
 
 def config_start(paths: Sequence[str], stdin_filename: str | None = None) -> Path:

@@ -40,10 +40,10 @@ from qlint.docs import card
 from qlint.finding import Finding, Severity
 from qlint.formats.table import BY_NAME
 from qlint.model import OPTION_FIELDS, QUESTION_FIELDS, QuestionSettings
-from qlint.registry import load_registry
+from qlint.registry import Registry, load_registry
 from qlint.run.fix import fix_text
 from qlint.run.pipeline import SetupError
-from qlint.server.runs import DEFAULT_BUDGET, Outcome, Workers, plan_for
+from qlint.server.runs import DEFAULT_BUDGET, Outcome, Workers, plan_for, registry_for
 
 DEBOUNCE = 0.3   # seconds of quiet after a keystroke before the buffer is checked
 SOURCE = "qlint"
@@ -66,6 +66,7 @@ class Diagnosed:
 
     version: int | None
     findings: list[Finding] = field(default_factory=list)
+    registry: Registry | None = None   # the rules of the run that found them (its config's packs included)
 
 
 @dataclass(frozen=True)
@@ -301,7 +302,8 @@ def _note(server: QlintServer, text: str, kind: types.MessageType = types.Messag
     server.window_show_message(types.ShowMessageParams(kind, text))
 
 
-def _publish(server: QlintServer, uri: str, version: int | None, text: str, outcome: Outcome) -> None:
+def _publish(server: QlintServer, uri: str, version: int | None, text: str, outcome: Outcome,
+             registry: Registry | None = None) -> None:
     lines = text.splitlines()
     if outcome.problem is not None:
         _note(server, f"qlint: {outcome.problem}", types.MessageType.Error)
@@ -319,7 +321,7 @@ def _publish(server: QlintServer, uri: str, version: int | None, text: str, outc
     else:
         found = outcome.findings or []
         shown = [diagnostic(f, lines, docs_link(server, f)) for f in found]
-    server.checked[uri] = Diagnosed(version, found)
+    server.checked[uri] = Diagnosed(version, found, registry)
     server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, version=version,
                                                                             diagnostics=shown))
 
@@ -334,6 +336,7 @@ async def _later(server: QlintServer, uri: str, delay: float) -> None:
     try:
         # in a thread: it reads config files, and hundreds of buffers opened at once must not hold up the messages
         plan = await asyncio.get_running_loop().run_in_executor(server.planner, plan_for, path, server.folders())
+        registry = await asyncio.get_running_loop().run_in_executor(server.planner, registry_for, plan)
     except SetupError as exc:
         _note(server, f"qlint: {exc}", types.MessageType.Error)
         return
@@ -346,7 +349,7 @@ async def _later(server: QlintServer, uri: str, delay: float) -> None:
     now = opened(server, uri)
     if now is None or now.version != version:
         return   # a newer text arrived while this one was checked (its own check publishes), or it was closed
-    _publish(server, uri, version, text, outcome)
+    _publish(server, uri, version, text, outcome, registry)
 
 
 def schedule(server: QlintServer, uri: str, delay: float = DEBOUNCE) -> None:
@@ -458,9 +461,15 @@ def hover(server: QlintServer, params: types.HoverParams) -> types.Hover | None:
     rules = {f.rule for f in checked.findings if f.line == line}
     if not rules:
         return None
-    registry = load_registry()
+    registry = _registry(server, params.text_document.uri)
     cards = [card(registry.get(name)) for name in sorted(rules) if registry.get(name) is not None]
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n---\n".join(cards)))
+
+
+def _registry(server: QlintServer, uri: str) -> Registry:
+    """The rules of the buffer's last check (its config's rule packs included); the installed ones before any."""
+    checked = server.checked.get(uri)
+    return checked.registry if checked is not None and checked.registry is not None else load_registry()
 
 
 def _content(line: str) -> tuple[int, int, bool, str] | None:
@@ -503,7 +512,7 @@ def key_context(lines: list[str], number: int, column: int, dash: int | None) ->
     return None, siblings
 
 
-def _keys_at(lines: list[str], number: int, before: str) -> list[str]:
+def _keys_at(lines: list[str], number: int, before: str, registry: Registry) -> list[str]:
     """The keys that may be typed where ``before`` ends line ``number``: an option's inside ``options``, a
     question's inside ``questions`` or at the top of a one-question file, the settings inside ``qlint``, rule
     names inside its ``ignore``; none already in that mapping."""
@@ -521,7 +530,7 @@ def _keys_at(lines: list[str], number: int, before: str) -> list[str]:
     elif owner == "qlint":
         names = tuple(QuestionSettings.model_fields)
     elif owner == "ignore":
-        names = tuple(r.name for r in load_registry())
+        names = tuple(r.name for r in registry)
     elif owner is None and column == 0:
         names = ("questions",) if "questions" in present else QUESTION_FIELDS if present else (*QUESTION_FIELDS,
                                                                                                  "questions")
@@ -540,13 +549,13 @@ def completion(server: QlintServer, params: types.CompletionParams) -> types.Com
     before = line[: params.position.character]
     if _SUPPRESSION_OPEN.search(before):
         items = [types.CompletionItem(label=r.name, kind=types.CompletionItemKind.Value, detail=r.code,
-                                      documentation=r.summary) for r in load_registry()]
+                                      documentation=r.summary) for r in _registry(server, params.text_document.uri)]
         return types.CompletionList(is_incomplete=False, items=items)
     path = _path(params.text_document.uri) or ""
     if not path.lower().endswith(BY_NAME["yaml"].suffixes):   # keys are completed in YAML banks only
         return types.CompletionList(is_incomplete=False, items=[])
     items = [types.CompletionItem(label=name, kind=types.CompletionItemKind.Field, insert_text=f"{name}: ")
-             for name in _keys_at(lines, number, before)]
+             for name in _keys_at(lines, number, before, _registry(server, params.text_document.uri))]
     return types.CompletionList(is_incomplete=False, items=items)
 
 

@@ -30,7 +30,7 @@ from qlint.config import CONFIG_FILES, Config, ConfigError, Settings, extends_ou
 from qlint.files import relative
 from qlint.finding import Finding, finding
 from qlint.problems import PARSE_ERROR
-from qlint.registry import load_registry
+from qlint.registry import Registry, load_registry
 from qlint.run.pipeline import SetupError, check_sources, run_check, setup
 
 MAX_CHECKS = 8          # worker processes at once; more buffers wait for one to finish
@@ -115,6 +115,12 @@ def plan_for(path: str, folders: Sequence[str]) -> Plan:
         return Plan(path, str(found), False, f"{found}: the bank path {outside[0]} lies outside the workspace "
                                              f"folder {folder}; buffers are checked alone, without the bank")
     return Plan(path, str(found), True)
+
+
+def registry_for(plan: Plan) -> Registry:
+    """The rules a check of ``plan`` runs with: those of its config (rule packs included), else the installed ones;
+    what hover and completion name for that buffer."""
+    return setup(plan.config, Path(plan.path))[1] if plan.config is not None else load_registry()
 
 
 def findings_for(plan: Plan, text: str) -> list[Finding]:

@@ -1,7 +1,7 @@
 """What qlint's subcommands share: exit codes, the usage error, comma-separated lists, ``--config`` and ``--from``.
 
-``qlint.cli`` builds the parser (with ``qlint.cli_parsers``) and runs the commands, some of which live in
-``qlint.report.cli`` and ``qlint.analysis.cli``; all of them import what they share from here, so none of them
+``qlint.cli.main`` builds the parser (with ``qlint.cli.parsers``) and runs the commands, some of which live in
+``qlint.cli.report`` and ``qlint.cli.analyze``; all of them import what they share from here, so none of them
 imports another's caller. Light on import: parsing a command line loads nothing of the run.
 """
 from __future__ import annotations

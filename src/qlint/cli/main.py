@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from qlint import __version__
-from qlint.cli_common import (
+from qlint.cli.common import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
@@ -21,8 +21,8 @@ from qlint.cli_common import (
     comma_list,
     config_arguments,
 )
-from qlint.cli_completion import SHELLS
-from qlint.cli_parsers import add_analyze_parser, add_report_parsers
+from qlint.cli.completion import SHELLS
+from qlint.cli.parsers import add_analyze_parser, add_report_parsers
 
 # Everything else is imported by the command that needs it: `qlint --version`, a usage error and the parsing of
 # every command load nothing but argparse, and a check loads neither the analysis, the report, the server, the
@@ -248,7 +248,7 @@ def cmd_check(args: argparse.Namespace, out) -> int:
         if args.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
     if getattr(args, "responses", None):
-        from qlint.analysis.cli import response_findings  # response data (DuckDB): loaded only with --responses
+        from qlint.cli.analyze import response_findings  # response data (DuckDB): loaded only with --responses
 
         run.findings = response_findings(args, run, run.findings)
     if getattr(args, "form", None):
@@ -339,7 +339,7 @@ def _watch(args: argparse.Namespace, out, wait=None) -> int:
     said, and the watch goes on."""
     if args.paths == ["-"] or args.diff or args.write_baseline:
         raise UsageError("--watch checks files again as they change: not with stdin, --diff or --write-baseline")
-    from qlint.cli_watch import signature, watch  # --watch only: the loop and the files' signatures
+    from qlint.cli.watch import signature, watch  # --watch only: the loop and the files' signatures
     from qlint.config import ConfigError, find_config
     from qlint.run.pipeline import SetupError, bank_files, bank_roots, checked_paths, config_start
 
@@ -367,7 +367,7 @@ def _watch(args: argparse.Namespace, out, wait=None) -> int:
 
 def _show(args: argparse.Namespace, out) -> int:
     """--show-settings (text, or JSON with --format json) or --show-files: what the check would use and read."""
-    from qlint.cli_show import render_settings, settings_view  # --show-settings and --show-files only
+    from qlint.cli.show import render_settings, settings_view  # --show-settings and --show-files only
     from qlint.formats import with_source_format
     from qlint.run.pipeline import SetupError, config_start, files_to_check
     from qlint.output import escape_text
@@ -411,6 +411,7 @@ def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: b
                          extend_select=extend, ignore=args.ignore, stdin=stdin,
                          stdin_filename=args.stdin_filename, jobs=args.jobs,
                          use_cache=not (args.no_cache or fixing or forms), progress=progress,
+                         keep_questions=bool(args.responses),   # the bank the responses are matched with
                          source_format=getattr(args, "source_format", None),
                          force_exclude=getattr(args, "force_exclude", False))
     except SetupError as exc:
@@ -533,7 +534,7 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
     import difflib  # --fix and --diff only: the rewrites and their diff
 
     # likewise
-    from qlint.finding import Severity, finding
+    from qlint.finding import finding
     from qlint.run.fix import fix_run
     from qlint.problems import FIX_SKIPPED
     from qlint.wording import plural
@@ -555,8 +556,10 @@ def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
                   "nothing was written", file=sys.stderr)
     elif outcome.changed and not args.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
-    skips = [finding(path, 1, 1, FIX_SKIPPED, f"not fixed: {reason}", severity=Severity.WARNING)
-             for path, reason in outcome.skipped]
+    # fix-skipped is a rule like any other: at its severity, and left out of the report when it is ignored
+    chosen = next((a for a in run.active if a.rule.name == FIX_SKIPPED.name), None)
+    skips = [finding(path, 1, 1, FIX_SKIPPED, f"not fixed: {reason}", severity=chosen.severity)
+             for path, reason in outcome.skipped] if chosen is not None else []
     return bool(outcome.changed), skips, outcome.by_rule
 
 
@@ -691,7 +694,7 @@ def _caches_below(top: Path) -> list[Path]:
 
 def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, out) -> int:
     """A completion script for the shell, with the rule names and codes of the registry in force (its packs)."""
-    from qlint.cli_completion import script  # completion only
+    from qlint.cli.completion import script  # completion only
     from qlint.output import FORMATS
 
     _, registry = _setup(args, Path.cwd())
@@ -760,7 +763,7 @@ def cmd_rule(args: argparse.Namespace, out) -> int:
 
 def _analyze_as_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.Namespace:
     """``analyze``'s arguments as the check run it stands for: check's defaults for every option analyze lacks."""
-    from qlint.analysis.cli import as_check  # analyze only
+    from qlint.cli.analyze import as_check  # analyze only
 
     wanted = as_check(args)
     if getattr(wanted, "no_show_source", False):
@@ -823,9 +826,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command == "convert":
             return cmd_convert(args, out)
         if args.command in ("report", "stats"):
-            from qlint.report import cli as report_cli  # the bank report and its summary: these two commands only
+            from qlint.cli import report  # the bank report and its summary: these two commands only
 
-            return (report_cli.cmd_report if args.command == "report" else report_cli.cmd_stats)(args, out)
+            return (report.cmd_report if args.command == "report" else report.cmd_stats)(args, out)
         parser.print_help()
         return EXIT_USAGE
     except UsageError as exc:

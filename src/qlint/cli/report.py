@@ -1,5 +1,5 @@
-"""``qlint report`` and ``qlint stats``: the commands, which ``qlint.cli`` imports only to run one of them (their
-parsers are built beside the command line, in ``qlint.cli_parsers``).
+"""``qlint report`` and ``qlint stats``: the commands, which ``qlint.cli.main`` imports only to run one of them (their
+parsers are built beside the command line, in ``qlint.cli.parsers``).
 
 The page and table renderers, and with them matplotlib and rich, load only when ``report`` draws or ``stats``
 prints tables.
@@ -14,8 +14,8 @@ import warnings
 from pathlib import Path
 
 from qlint import install_hint
-from qlint.analysis.cli import add_responses
-from qlint.cli_common import EXIT_OK, UsageError
+from qlint.cli.analyze import add_responses
+from qlint.cli.common import EXIT_OK, UsageError
 from qlint.output.base import JsonSafeStream, escape_undecodable
 from qlint.report.summary import summarize
 from qlint.run.pipeline import SetupError, run_check
@@ -30,7 +30,7 @@ def _summary(args: argparse.Namespace):
     try:
         run = run_check(args.paths, config_path=args.config, select=args.select,
                         extend_select=args.extend_select, ignore=args.ignore, keep_questions=True,
-                        source_format=args.source_format)
+                        source_format=args.source_format, publish=True)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
     analysis = None

@@ -1,8 +1,8 @@
 """``qlint analyze`` and ``qlint check --responses``: item analysis findings through the usual reporters.
 
 ``analyze`` is ``check`` restricted to the response rules: same formats, baseline, suppressions and exit codes.
-``qlint.cli`` imports this module only to run one of them (the parser of ``analyze`` is built beside the command
-line, in ``qlint.cli_parsers``).
+``qlint.cli.main`` imports this module only to run one of them (the parser of ``analyze`` is built beside the command
+line, in ``qlint.cli.parsers``).
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from qlint.analysis import AnalysisError
-from qlint.cli_common import UsageError
+from qlint.cli.common import UsageError
 from qlint.config import ConfigError, resolve_rules
 from qlint.finding import Finding
 from qlint.formats.table import is_bank_name
@@ -47,7 +47,7 @@ def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ig
     """The item analysis of a check run's bank: (Analysis, the response rules that ran). Bad data: UsageError."""
     # the response readers and statistics (numpy, DuckDB): loaded only when responses are analysed, so that
     # check starts without them
-    from qlint.analysis.run import DATA_RULE, analyze, bank_questions
+    from qlint.analysis.run import DATA_RULE, analyze, kept_questions
 
     registry = run.registry
     names = [r.name for r in registry if isinstance(r, ResponseRule)]
@@ -62,7 +62,7 @@ def run_analysis(run, responses: list[str], *, select=None, extend_select=(), ig
         raise UsageError(str(exc)) from None
     data = next((a.severity for a in wanted if a.rule.name == DATA_RULE[1]), None)
     try:
-        analysis = analyze(bank_questions([o.path for o in run.results]), [Path(p) for p in responses],
+        analysis = analyze(kept_questions(run.results), [Path(p) for p in responses],
                            wanted, data, irt=irt)
     except AnalysisError as exc:
         raise UsageError(str(exc)) from None

@@ -1,5 +1,5 @@
-"""The parsers of the subcommands whose code lives in their own parts: ``report`` and ``stats`` (``qlint.report.cli``)
-and ``analyze`` (``qlint.analysis.cli``).
+"""The parsers of the subcommands whose code lives in their own parts: ``report`` and ``stats`` (``qlint.cli.report``)
+and ``analyze`` (``qlint.cli.analyze``).
 
 They are built here, beside the command line, so that parsing any command loads nothing of those parts: the report
 and its summary, the analysis and its response rules are imported only when their command runs.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from qlint.cli_common import add_from_option, comma_list
+from qlint.cli.common import add_from_option, comma_list
 
 
 def _report_common(parser: argparse.ArgumentParser) -> None:
