@@ -36,6 +36,9 @@ def bank(tmp_path, monkeypatch) -> Path:
     for f in range(FILES):
         sub = "one" if f % 2 else "two"
         (folder / sub / f"f{f}.yaml").write_text("questions:\n" + "".join(_question(f, q) for q in range(PER_FILE)))
+    # a question the schema rejects: its finding names the id as the YAML reader gave it
+    (folder / "one" / "f1.yaml").write_text((folder / "one" / "f1.yaml").read_text()
+                                            + "  - id: bad-1\n    stem: Which one?\n    options: 7\n")
     monkeypatch.setenv("QLINT_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
     monkeypatch.chdir(folder)
@@ -60,7 +63,7 @@ def test_warm_runs_after_edits_equal_cold_runs(bank, monkeypatch, jobs):
     monkeypatch.setattr(batch, "PARALLEL_MIN_BYTES", 0)   # workers even for a small bank
     cold = check(bank, jobs=jobs)
     rules = {json.loads(f)["rule"] for f in cold}
-    assert {"near-duplicate-stem", "answer-position-bias"} <= rules
+    assert {"near-duplicate-stem", "answer-position-bias", "schema"} <= rules
     assert check(bank, jobs=jobs) == cold == check(bank, use_cache=False)
     for what, edit in _edits(bank):
         edit()
@@ -76,10 +79,11 @@ def test_an_outcome_crosses_the_wire_unchanged(bank):
     fix = Fix("a safe fix", ())
     outcome.findings += [Finding("elsewhere.yaml", 3, 4, "Q999", "some-rule", Severity.INFO, "message", None, None, fix,
                                  3, 9)]
+    assert any(f.rule == "schema" and f.question == "bad-1" for f in outcome.findings)
     back = batch.unpack(batch.pack(outcome))
     assert isinstance(back, CheckedFile) and back.path == outcome.path
     assert back.findings == outcome.findings and [f.fix for f in back.findings] == [f.fix for f in outcome.findings]
     assert [f.severity for f in back.findings] == [f.severity for f in outcome.findings]
-    assert [(i.id, i.line, i.keys, i.features.keys()) for i in back.items] == \
-           [(i.id, i.line, i.keys, i.features.keys()) for i in outcome.items]
-    assert (back.suppressions, back.count, back.rejected) == (outcome.suppressions, outcome.count, outcome.rejected)
+    fields = lambda items: [(i.id, i.path, i.line, i.keys, i.positions, i.features.keys()) for i in items]  # noqa: E731
+    assert fields(back.items) == fields(outcome.items) and fields(back.rejected) == fields(outcome.rejected)
+    assert (back.suppressions, back.count) == (outcome.suppressions, outcome.count)

@@ -210,7 +210,10 @@ def pack(outcome: CheckedFile) -> bytes:
         rows.append((p, f.line, f.column, k, int(f.severity), f.message, q, n, f.end_line, f.end_column))
         if f.fix is not None:
             fixes.append((index, f.fix))
-    body = (outcome.path, list(paths), list(kinds), [*list(ids)[1:], None], [*list(fields)[1:], None], rows, fixes,
+    # names as plain text: a question id read from YAML may be a str subclass (``model.Plain``), which the main
+    # process could not intern
+    body = (outcome.path, [str(p) for p in paths], [(str(c), str(r)) for c, r in kinds],
+            [*(str(q) for q in list(ids)[1:]), None], [*(str(n) for n in list(fields)[1:]), None], rows, fixes,
             outcome.items, outcome.suppressions, outcome.questions, outcome.count, outcome.rejected)
     return pickle.dumps(body, pickle.HIGHEST_PROTOCOL)
 
