@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import io
 import os
 import pickle
 import sys
@@ -215,7 +216,37 @@ def pack(outcome: CheckedFile) -> bytes:
     body = (outcome.path, [str(p) for p in paths], [(str(c), str(r)) for c, r in kinds],
             [*(str(q) for q in list(ids)[1:]), None], [*(str(n) for n in list(fields)[1:]), None], rows, fixes,
             outcome.items, outcome.suppressions, outcome.questions, outcome.count, outcome.rejected)
-    return pickle.dumps(body, pickle.HIGHEST_PROTOCOL)
+    buffer = io.BytesIO()
+    _Wire(buffer, pickle.HIGHEST_PROTOCOL).dump(body)
+    return buffer.getvalue()
+
+
+def _init_fields(cls: type) -> tuple[str, ...] | None:
+    """A dataclass's fields when calling it with their values in order makes the object again (every field an
+    argument, no ``__post_init__``); else None."""
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
+        return None
+    fields = dataclasses.fields(cls)
+    if not all(f.init and not f.kw_only for f in fields):
+        return None
+    return tuple(f.name for f in fields)
+
+
+class _Wire(pickle.Pickler):
+    """Dataclasses (the questions, the bank rules' features) as their class and field values: loading one is then a
+    call of the class, not a pickle's generic state restored field by field in Python, which is most of the main
+    process's share of a cold run of a big bank."""
+
+    fields_of: dict[type, tuple[str, ...] | None] = {}
+
+    def reducer_override(self, obj: object) -> object:
+        cls = type(obj)
+        names = self.fields_of.get(cls, ())
+        if names == ():
+            names = self.fields_of[cls] = _init_fields(cls)
+        if names is None:
+            return NotImplemented
+        return cls, tuple([getattr(obj, n) for n in names])
 
 
 def unpack(data: bytes) -> CheckedFile:
