@@ -102,8 +102,8 @@ def finding(path: str, line: int, column: int, kind: tuple[str, str], message: s
             end_line: int | None = None, end_column: int | None = None) -> Finding:
     """qlint's one way to make a finding: where (line and column, 1 at least), which rule (``kind``: its code and
     name, as ``qlint.problems`` names the run's own, or ``(rule.code, rule.name)``), why, and optionally the
-    question, the field, the severity (an error unless told), the fix and the end of the range. Only the cache,
-    which rebuilds stored findings by the thousand, calls ``Finding`` itself."""
+    question, the field, the severity (an error unless told), the fix and the end of the range. Only the cache and
+    the workers' wire, which rebuild stored or sent findings by the thousand, call ``Finding`` itself."""
     code, name = kind
     return Finding(path, max(1, line), max(1, column), code, name, severity, message, question, field, fix,
                    end_line, end_column)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import io
 import os
+import pickle
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -19,20 +21,19 @@ from typing import TYPE_CHECKING
 
 from qlint.engine import timed_out
 from qlint.files import Signature, read_file, relative
-from qlint.finding import Finding
+from qlint.finding import Finding, Severity
 from qlint.items import CheckedFile
 from qlint.limits import Limits
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Store
 from qlint.run.cache import Cache, config_key, outcome_head
-from qlint.run.cache import decode as decode_outcome
 from qlint.run.perfile import FileSetup, check_path
 
 if TYPE_CHECKING:
     from qlint.run.settings import CacheSettings
 
 PARALLEL_MIN_BYTES = 2 * 1024 * 1024  # below this, starting workers costs more than it saves
-WorkerReply = tuple   # outcome (or its encoding), digest, stat; and the encoding of an outcome sent whole
+WorkerReply = tuple   # outcome (or its wire form), digest, stat; and the run index's part of its cache entry
 
 
 def default_jobs() -> int:
@@ -118,13 +119,12 @@ def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, r
     else:
         results = _serial(todo, setup, cache)
     seen: dict[str, tuple[Signature, str]] = {}
-    for (index, _, display), (outcome, digest, signature, *text) in zip(todo, results):
-        checked = decode_outcome(outcome, True, setup.codecs) if isinstance(outcome, str) else outcome
+    for (index, _, display), (outcome, digest, signature, head) in zip(todo, results):
+        checked = unpack(outcome) if isinstance(outcome, bytes) else outcome
         outcomes[index] = checked
-        entry = outcome if isinstance(outcome, str) else (text[0] if text else None)
         # as the cache stored it, and of the bytes the hashing pass saw (not of an edit made since)
-        if cache is not None and entry is not None and not timed_out(checked) and (fresh or digest == result.digests[index]):
-            heads[index] = outcome_head(entry, checked)
+        if cache is not None and head is not None and not timed_out(checked) and (fresh or digest == result.digests[index]):
+            heads[index] = head
         if fresh and digest is not None and signature is not None:
             seen[display] = (signature, digest)
         bar.step()
@@ -177,20 +177,102 @@ def _parallel(jobs_list: list[tuple[Path, str]], setup: FileSetup, jobs: int) ->
 
 
 def _work(setup: FileSetup, job: tuple[Path, str]) -> WorkerReply:
-    """One file's outcome in a worker, sent back as its cache encoding when it has one: the worker encodes it
-    for the cache anyway, and the main process decodes that JSON in less than half the time unpickling the
-    objects takes (and the worker skips pickling them), which counts on a cold run of a big bank."""
+    """One file's outcome in a worker, sent back in the wire form (``pack``) with what the run index keeps of its
+    cache entry: the worker writes the entry itself, so the main process never parses the cache's JSON."""
     outcome, text, digest, signature = check_path(job[0], job[1], setup, setup.cache(), True)
-    # a finding's proposed fix is no part of the encoding: outcomes with fixes (a --fix run) travel whole
-    if text is None or any(f.fix is not None for f in outcome.findings):
-        return outcome, digest, signature, text   # type: ignore[return-value]  # the text too: for the run index
-    return text, digest, signature
+    head = outcome_head(text, outcome) if text is not None else None
+    return pack(outcome), digest, signature, head
+
+
+# --- the wire between workers and the main process ----------------------------------------------------------
+# An outcome crosses as one pickle of plain tuples, lists and the bank rules' own feature values, which the main
+# process loads in C: findings as rows of small numbers and a message over tables of their paths, rules, question
+# ids and fields (a bank with no rationales sends hundreds of thousands of findings that share a handful of
+# names), and the questions as they are. Both ends are this qlint's own processes: pickle is for them alone,
+# never for the cache, whose entries may come from anywhere.
+_SEVERITIES = {int(s): s for s in Severity}
+
+
+def pack(outcome: CheckedFile) -> bytes:
+    """An outcome as the bytes a worker sends; ``unpack`` makes it again. A finding's fix travels whole."""
+    tables: tuple[dict, dict, dict, dict] = ({outcome.path: 0}, {}, {None: -1}, {None: -1})
+    paths, kinds, ids, fields = tables
+    rows = []
+    fixes = []
+    for index, f in enumerate(outcome.findings):
+        p = paths.get(f.path)
+        if p is None:
+            p = paths[f.path] = len(paths)
+        k = kinds.get((f.code, f.rule))
+        if k is None:
+            k = kinds[(f.code, f.rule)] = len(kinds)
+        q = ids.get(f.question)
+        if q is None:
+            q = ids[f.question] = len(ids) - 1
+        n = fields.get(f.field)
+        if n is None:
+            n = fields[f.field] = len(fields) - 1
+        rows.append((p, f.line, f.column, k, int(f.severity), f.message, q, n, f.end_line, f.end_column))
+        if f.fix is not None:
+            fixes.append((index, f.fix))
+    # names as plain text: a question id read from YAML may be a str subclass (``model.Plain``), which the main
+    # process could not intern
+    body = (outcome.path, [str(p) for p in paths], [(str(c), str(r)) for c, r in kinds],
+            [*(str(q) for q in list(ids)[1:]), None], [*(str(n) for n in list(fields)[1:]), None], rows, fixes,
+            outcome.items, outcome.suppressions, outcome.questions, outcome.count, outcome.rejected)
+    buffer = io.BytesIO()
+    _Wire(buffer, pickle.HIGHEST_PROTOCOL).dump(body)
+    return buffer.getvalue()
+
+
+def _init_fields(cls: type) -> tuple[str, ...] | None:
+    """A dataclass's fields when calling it with their values in order makes the object again (every field an
+    argument, no ``__post_init__``); else None."""
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
+        return None
+    fields = dataclasses.fields(cls)
+    if not all(f.init and not f.kw_only for f in fields):
+        return None
+    return tuple(f.name for f in fields)
+
+
+class _Wire(pickle.Pickler):
+    """Dataclasses (the questions, the bank rules' features) as their class and field values: loading one is then a
+    call of the class, not a pickle's generic state restored field by field in Python, which is most of the main
+    process's share of a cold run of a big bank."""
+
+    fields_of: dict[type, tuple[str, ...] | None] = {}
+
+    def reducer_override(self, obj: object) -> object:
+        cls = type(obj)
+        names = self.fields_of.get(cls, ())
+        if names == ():
+            names = self.fields_of[cls] = _init_fields(cls)
+        if names is None:
+            return NotImplemented
+        return cls, tuple([getattr(obj, n) for n in names])
+
+
+def unpack(data: bytes) -> CheckedFile:
+    """The outcome ``pack`` sent: names shared across its findings, as a cached entry's are."""
+    path, paths, kinds, ids, fields, rows, fixes, items, suppressions, questions, count, rejected = pickle.loads(data)
+    shared = sys.intern
+    paths = [shared(p) for p in paths]
+    codes = [shared(c) for c, _ in kinds]
+    rules = [shared(r) for _, r in kinds]
+    ids = [q if q is None else shared(q) for q in ids]
+    severity = _SEVERITIES
+    found = [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[n], None, end, end_col)
+             for p, line, col, k, sev, msg, q, n, end, end_col in rows]
+    for index, fix in fixes:
+        found[index].fix = fix
+    return CheckedFile(path, found, items, suppressions, questions, count, rejected)
 
 
 def _serial(todo: list[tuple[int, Path, str]], setup: FileSetup, cache: Cache | None) -> Iterator[WorkerReply]:
     for _, path, display in todo:
         outcome, text, digest, signature = check_path(path, display, setup, cache)
-        yield outcome, digest, signature, text   # type: ignore[misc]
+        yield outcome, digest, signature, outcome_head(text, outcome) if text is not None else None
 
 
 def _keep_bank(result: Batch, cache: Cache, before: Sequence[str] | None) -> None:
