@@ -8,6 +8,7 @@ command, pipes, signals, ``--version``) still start ``sys.executable -m qlint``.
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -15,7 +16,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -25,6 +26,9 @@ except ImportError:  # pragma: no cover - not POSIX
     resource = None
 
 from qlint.config import Config, Settings, resolve_rules
+from qlint.model import Option, Question
+from qlint.neardup.search import find_pairs
+from qlint.neardup.stemkey import StemKey
 from qlint.run.pipeline import check_sources
 from qlint.testing import stated_options as example_options  # noqa: F401  (the tests' name for it)
 
@@ -44,6 +48,78 @@ CACHE_BANK = {
               "  - {text: loss.item(), correct: true, rationale: Correct. It copies the value out.}\n"
               "  - {text: loss.detach(), correct: true, rationale: Correct. Also a tensor.}\n",
 }
+
+
+# a valid question and a flawed one (two keys), the neighbours of a hostile file in a bank
+VALID = """\
+id: valid-1
+stem: Which call returns a Python float from a one-element tensor?
+options:
+  - text: "`loss.item()`"
+    correct: true
+    rationale: Correct. It copies the single value out of the tensor into a Python number.
+  - text: "`loss.detach()`"
+    rationale: Incorrect. It returns a new tensor that shares storage, not a Python number.
+"""
+
+FLAWED = """\
+id: flawed-1
+stem: Where does a DataLoader worker process decode the images of its batches?
+options:
+  - text: In its own process
+    correct: true
+    rationale: Correct. Each worker is a separate process that prepares whole batches.
+  - text: In the main training process
+    correct: true
+    rationale: Correct as well, which is the flaw this neighbour exists to show.
+"""
+
+# run before ``qlint.cli.main`` in ``python -c``: any connection, name look-up or NLTK download fails loudly
+NETWORK_GUARD = r"""
+import socket, sys
+def refuse(*args, **kwargs):
+    raise OSError("network access attempted: " + repr(args[:2]))
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+try:
+    import nltk
+except ImportError:
+    pass
+else:
+    def no_download(*args, **kwargs):
+        raise SystemExit("qlint tried to download NLTK data: " + repr(args))
+    nltk.download = no_download
+from qlint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def load_script(path: Path):
+    """A script of the project (``benchmarks/``, ``scripts/``) imported as a module under its file name."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def bank_writer(seed: int):
+    """The synthetic bank generator of ``benchmarks/gen_bank.py``, seeded: realistic stems and near-duplicates."""
+    module = sys.modules.get("gen_bank") or load_script(ROOT / "benchmarks" / "gen_bank.py")
+    return module.Writer(seed=seed)
+
+
+def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:
+    """Every pair compared: the quadratic reference the blocked near-duplicate search is measured against."""
+    every = ((a, b) for a in range(len(keys)) for b in range(a + 1, len(keys)) if keys[a].text and keys[b].text)
+    return find_pairs(keys, threshold, candidates=every, **kwargs)
+
+
+def model_question(texts: list[str], stem: str = "Which one?") -> Question:
+    """A question in the model (not as YAML) whose first option is the key, for calling one rule's check."""
+    return Question(id="q", stem=stem, options=tuple(Option(text=t, correct=i == 0) for i, t in enumerate(texts)))
 
 
 def lint_text(text: str, registry, select=None, extend=(), path="example.yaml", options=None):
