@@ -44,7 +44,7 @@ def test_check_runs_with_the_network_unreachable(tmp_path):
                               capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
         assert "network access attempted" not in proc.stderr + proc.stdout
         assert "tried to download" not in proc.stderr + proc.stdout
-        assert proc.returncode in (0, 1), proc.stderr
+        assert proc.returncode == 0, proc.stderr   # reading-level and reading-grade warn and inform: the run passes
         if target == tmp_path:
             # the readability paths really ran
             assert '"reading-level"' in proc.stdout and '"reading-grade"' in proc.stdout
