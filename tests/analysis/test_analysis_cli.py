@@ -1,13 +1,11 @@
 """qlint analyze / check --responses through the CLI: layouts, reporters, suppressions, baseline, hostile input."""
 from __future__ import annotations
 
-from helpers import DATA
-
 import json
 import shutil
-from pathlib import Path
 
 import pytest
+from helpers import DATA, NETWORK_GUARD
 
 pytest.importorskip("duckdb")
 
@@ -188,18 +186,6 @@ def test_moodle_slots_beyond_the_bank_are_named_by_number(tmp_path, run_cli):
     assert "1 answer named question ids the bank does not have: question slot 4 (1)" in out
 
 
-GUARD = r"""
-import socket, sys
-def refuse(*args, **kwargs):
-    raise OSError("network access attempted: " + repr(args[:2]))
-socket.socket.connect = refuse
-socket.create_connection = refuse
-socket.getaddrinfo = refuse
-from qlint.cli import main
-sys.exit(main(sys.argv[1:]))
-"""
-
-
 @pytest.mark.parametrize("responses", ["long.parquet", "https://example.org/responses.csv"])
 def test_analyze_never_reaches_the_network(responses, tmp_path):
     import subprocess
@@ -207,7 +193,7 @@ def test_analyze_never_reaches_the_network(responses, tmp_path):
 
     for f in DATA.iterdir():
         shutil.copy(f, tmp_path / f.name)
-    proc = subprocess.run([sys.executable, "-c", GUARD, "analyze", responses, "bank.yaml"], capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", NETWORK_GUARD, "analyze", responses, "bank.yaml"], capture_output=True,
                           text=True, timeout=120, cwd=tmp_path)
     assert "network access attempted" not in proc.stdout + proc.stderr
     # a local Parquet file is read (exit 0); a URL is not a file qlint opens: a usage error
