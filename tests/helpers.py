@@ -8,6 +8,8 @@ command, pipes, signals, ``--version``) still start ``sys.executable -m qlint``.
 """
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
 import signal
 import subprocess
@@ -15,7 +17,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -25,6 +27,9 @@ except ImportError:  # pragma: no cover - not POSIX
     resource = None
 
 from qlint.config import Config, Settings, resolve_rules
+from qlint.model import Option, Question
+from qlint.neardup.search import find_pairs
+from qlint.neardup.stemkey import StemKey
 from qlint.run.pipeline import check_sources
 from qlint.testing import stated_options as example_options  # noqa: F401  (the tests' name for it)
 
@@ -44,6 +49,155 @@ CACHE_BANK = {
               "  - {text: loss.item(), correct: true, rationale: Correct. It copies the value out.}\n"
               "  - {text: loss.detach(), correct: true, rationale: Correct. Also a tensor.}\n",
 }
+
+
+# a valid question and a flawed one (two keys), the neighbours of a hostile file in a bank
+VALID = """\
+id: valid-1
+stem: Which call returns a Python float from a one-element tensor?
+options:
+  - text: "`loss.item()`"
+    correct: true
+    rationale: Correct. It copies the single value out of the tensor into a Python number.
+  - text: "`loss.detach()`"
+    rationale: Incorrect. It returns a new tensor that shares storage, not a Python number.
+"""
+
+FLAWED = """\
+id: flawed-1
+stem: Where does a DataLoader worker process decode the images of its batches?
+options:
+  - text: In its own process
+    correct: true
+    rationale: Correct. Each worker is a separate process that prepares whole batches.
+  - text: In the main training process
+    correct: true
+    rationale: Correct as well, which is the flaw this neighbour exists to show.
+"""
+
+# run before ``qlint.cli.main`` in ``python -c``: any connection, name look-up or NLTK download fails loudly
+NETWORK_GUARD = r"""
+import socket, sys
+def refuse(*args, **kwargs):
+    raise OSError("network access attempted: " + repr(args[:2]))
+socket.socket.connect = refuse
+socket.socket.connect_ex = refuse
+socket.create_connection = refuse
+socket.getaddrinfo = refuse
+try:
+    import nltk
+except ImportError:
+    pass
+else:
+    def no_download(*args, **kwargs):
+        raise SystemExit("qlint tried to download NLTK data: " + repr(args))
+    nltk.download = no_download
+from qlint.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def load_script(path: Path):
+    """A script of the project (``benchmarks/``, ``scripts/``) imported as a module under its file name."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def bank_writer(seed: int):
+    """The synthetic bank generator of ``benchmarks/gen_bank.py``, seeded: realistic stems and near-duplicates."""
+    module = sys.modules.get("gen_bank") or load_script(ROOT / "benchmarks" / "gen_bank.py")
+    return module.Writer(seed=seed)
+
+
+def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:
+    """Every pair compared: the quadratic reference the blocked near-duplicate search is measured against."""
+    every = ((a, b) for a in range(len(keys)) for b in range(a + 1, len(keys)) if keys[a].text and keys[b].text)
+    return find_pairs(keys, threshold, candidates=every, **kwargs)
+
+
+def model_question(texts: list[str], stem: str = "Which one?") -> Question:
+    """A question in the model (not as YAML) whose first option is the key, for calling one rule's check."""
+    return Question(id="q", stem=stem, options=tuple(Option(text=t, correct=i == 0) for i, t in enumerate(texts)))
+
+
+# ---- the bank the report and stats tests read: key bias, near-duplicate clusters, hard stems, long keys -----------
+
+REPORT_TOPICS = [
+    "gradient accumulation", "activation checkpointing", "mixed precision training", "data loader workers",
+    "pinned host memory", "tensor parallelism", "pipeline bubbles", "learning rate warmup", "optimizer state sharding",
+    "LoRA adapter rank", "fused attention kernels", "CUDA stream synchronisation", "NCCL all-reduce buckets",
+    "checkpoint resumption", "dataset shuffling seeds", "profiler trace warmup", "bf16 exponent range",
+    "loss scaling factors", "frozen embedding layers", "weight tying", "sequence packing", "dynamic padding",
+    "torch.compile graph breaks", "autograd hooks",
+]
+# a dense stem: reading-grade grades it (100+ words in 3+ sentences) above 16, and its second sentence runs past
+# reading-level's 40 words
+REPORT_HARD = ("Considering the aforementioned computational considerations regarding the instantiation of heterogeneous "
+        "parallelisation configurations, administrators must evaluate alternatives methodically. Comprehensive "
+        "documentation, institutional accountability and interoperability requirements substantially complicate "
+        "implementation decisions, particularly regarding authentication, authorisation and cryptographic "
+        "certification, notwithstanding the organisational particularities characterising contemporary "
+        "institutional infrastructure and the many jurisdictional data-residency considerations that the multinational "
+        "organisations operating heterogeneous environments simultaneously encounter. Organisational stakeholders "
+        "additionally anticipate considerable operational variability, necessitating continuous monitoring and "
+        "sophisticated capacity planning methodologies. Consequently, experienced practitioners systematically "
+        "prioritise interoperability and maintainability. Institutional procurement regulations and contractual "
+        "obligations introduce further complications for many international organisations. Which consideration "
+        "predominantly determines "
+        "appropriateness?")
+REPORT_DUP = "A training job on eight GPUs slows down after enabling {x}; what is the most likely reason for the slowdown?"
+
+
+def _report_question(qid: str, stem: str, key: int, *, objective: str | None, difficulty, tags, long_key: bool = False) -> str:
+    texts = ["The first plausible explanation", "The second plausible explanation",
+             "The third plausible explanation", "The fourth plausible explanation"]
+    if long_key:
+        texts[key] = ("The key explanation that goes on and on with many qualifying clauses so that it is "
+                      "obviously the longest of all the options here")
+    lines = [f"  - id: {qid}", f"    stem: {json.dumps(stem)}"]
+    if objective:
+        lines.append(f"    objective: {objective}")
+    if difficulty is not None:
+        lines.append(f"    difficulty: {difficulty}")
+    if tags:
+        lines.append(f"    tags: [{', '.join(tags)}]")
+    lines.append("    options:")
+    for i, text in enumerate(texts):
+        lines.append(f"      - text: {text}")
+        if i == key:
+            lines.append("        correct: true")
+        lines.append(f"        rationale: {'Correct' if i == key else 'Incorrect'}. Reason {i}.")
+    return "\n".join(lines) + "\n"
+
+
+def report_bank(root: Path) -> Path:
+    """The report and stats tests' bank (``root/bank``), with findings of several kinds: key bias, near-duplicate clusters, hard stems, long keys."""
+    bank = root / "bank"
+    folders = {"alpha": [], "beta": [], "gamma/deep": []}
+    names = list(folders)
+    for i, topic in enumerate(REPORT_TOPICS):  # 24 four-option questions, keys piled on B
+        key = 1 if i % 6 else (i // 6) % 4
+        stem = f"Question {i}: what does {topic} change in a training run on one node?"
+        if i == 3:
+            stem = REPORT_HARD
+        folders[names[i % 3]].append(_report_question(
+            f"q-{i:02d}", stem, key, objective=f"Objective {i % 4}" if i % 5 else None,
+            difficulty=(i % 3) + 1 if i % 7 else None, tags=[f"t{i % 3}", "core"] if i % 4 else [],
+            long_key=i in (5, 10)))
+    for n, x in enumerate(("fp16 autocast", "fp16 autocasting", "the fp16 autocast")):  # a cluster of three
+        folders["alpha"].append(_report_question(f"dup-a{n}", REPORT_DUP.format(x=x), 1, objective="Objective 0", difficulty=2,
+                                          tags=["dup"]))
+    for n, x in enumerate(("Which setting pins host memory for faster copies to the device in the loader?",
+                           "Which setting pins host memory for faster copies to the device in a loader?")):
+        folders["beta"].append(_report_question(f"dup-b{n}", x, 2, objective="Objective 1", difficulty=1, tags=["dup"]))
+    for folder, items in folders.items():
+        path = bank / folder / "questions.yaml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("questions:\n" + "".join(items), encoding="utf-8")
+    return bank
 
 
 def lint_text(text: str, registry, select=None, extend=(), path="example.yaml", options=None):
@@ -188,6 +342,21 @@ def _kill(pid: int) -> None:
         except OSError:
             pass
     os.waitpid(pid, 0)
+
+
+MEMORY_LIMIT = 2 * 1024 ** 3  # RLIMIT_AS for the qlint process of a hostile case
+TIMEOUT = 60  # seconds per run; a hang is a failure, not a stuck CI job
+
+
+def run_qlint(args: list[str], cwd: Path, env: dict[str, str] | None = None,
+              stdin: bytes | None = None, timeout: float = TIMEOUT) -> tuple[int, str, str, float]:
+    """The CLI on a bank, in a forked child of the test process under the memory limit and the timeout."""
+    full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
+    full_env.pop("GITHUB_ACTIONS", None)
+    full_env.pop("QLINT_DEBUG", None)
+    start = time.monotonic()
+    code, out, err = run_forked(args, cwd, full_env, stdin=stdin or b"", timeout=timeout, memory=MEMORY_LIMIT)
+    return code, out, err, time.monotonic() - start
 
 
 async def open_workspace(lsp_client, root: Path, name: str = "bank") -> None:

@@ -5,7 +5,7 @@ bank's question of that id), the exam blueprint, and the pairs the bank rules pu
 near-duplicates, contradictory copies) that have both questions on the form. It runs only when a form is given;
 without one it is listed and configurable like any rule but stays silent. Its examples are bank YAML after a
 ``# form: [ids]`` line (and the ``# options:`` block other rules use), so the card shows both and one test runs
-them (tests/test_forms.py).
+them (tests/rules/test_forms.py).
 """
 from __future__ import annotations
 

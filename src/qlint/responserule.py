@@ -3,7 +3,7 @@
 A ResponseRule is a pure function of one question's item statistics (ItemView). It runs only when response
 data is given (``qlint analyze``, ``qlint check --responses``); without data it is listed and configurable
 like any rule but stays silent. Its examples are bank YAML followed by a comment block of responses, so the
-card shows both and one test runs them (tests/test_analysis_rules.py):
+card shows both and one test runs them (tests/rules/test_response_rules.py):
 
     # responses: q1,count       <- wide layout: one column per question id, then how many people
     # responses: A,60              answered that way (a compact way to write hundreds of persons)

@@ -146,7 +146,8 @@ def test_the_real_files_convert_to_every_format_and_back(tmp_path, run_cli, targ
     shutil.copytree(REAL, source, ignore=shutil.ignore_patterns("README.md", "*aiken*"))
     before = [q for path in sorted(source.rglob("*.gift*")) for q in _qlint(path)]
     code, out, err = run_cli("convert", source, "--to", target, "-o", tmp_path / "out")
-    assert code in (0, 1) and "Traceback" not in err, err
+    # Moodle's and Instructure's fixtures hold files their own importers refuse: errors, and so exit 1
+    assert code == 1 and "Traceback" not in err, err
     written = sorted(p for p in (tmp_path / "out").rglob("*") if p.is_file() and p.name != "imsmanifest.xml")
     assert written, out
     # the tree is kept: every source file's questions are under its own folder and name

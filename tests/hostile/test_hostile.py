@@ -13,7 +13,6 @@ import json
 import os
 import stat
 import sys
-import time
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
@@ -21,35 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_forked
+from helpers import FLAWED, TIMEOUT, VALID, run_qlint
 
-MEMORY_LIMIT = 2 * 1024 ** 3  # RLIMIT_AS for the qlint process
-TIMEOUT = 60  # seconds per run; a hang is a failure, not a stuck CI job
 COST = 30  # seconds a single hostile file may cost at most (generous for a loaded 2-core runner)
 MARKER_NAME = "PWNED"
-
-VALID = """\
-id: valid-1
-stem: Which call returns a Python float from a one-element tensor?
-options:
-  - text: "`loss.item()`"
-    correct: true
-    rationale: Correct. It copies the single value out of the tensor into a Python number.
-  - text: "`loss.detach()`"
-    rationale: Incorrect. It returns a new tensor that shares storage, not a Python number.
-"""
-
-FLAWED = """\
-id: flawed-1
-stem: Where does a DataLoader worker process decode the images of its batches?
-options:
-  - text: In its own process
-    correct: true
-    rationale: Correct. Each worker is a separate process that prepares whole batches.
-  - text: In the main training process
-    correct: true
-    rationale: Correct as well, which is the flaw this neighbour exists to show.
-"""
 
 # A flawed question to embed in otherwise-legal hostile encodings: a flaw the linter must still see.
 TWO_KEYS = """\
@@ -63,17 +37,6 @@ options:
     correct: true
     rationale: Incorrect. It keeps no per-parameter statistics.
 """
-
-
-def run_qlint(args: list[str], cwd: Path, env: dict[str, str] | None = None,
-              stdin: bytes | None = None, timeout: float = TIMEOUT) -> tuple[int, str, str, float]:
-    """The CLI on a bank, in a forked child of the test process under the memory limit and the timeout."""
-    full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
-    full_env.pop("GITHUB_ACTIONS", None)
-    full_env.pop("QLINT_DEBUG", None)
-    start = time.monotonic()
-    code, out, err = run_forked(args, cwd, full_env, stdin=stdin or b"", timeout=timeout, memory=MEMORY_LIMIT)
-    return code, out, err, time.monotonic() - start
 
 
 def snapshot(root: Path) -> dict[str, str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers import CACHE_BANK as BANK
-from test_hostile import run_qlint
+from helpers import run_qlint
 
 from qlint.run.cache import FileStore
 

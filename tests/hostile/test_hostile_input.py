@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from test_hostile import FLAWED, VALID, run_qlint
+from helpers import FLAWED, VALID, run_qlint
 
 from qlint.formats.yaml_reader import load_text
 

@@ -1,28 +1,10 @@
 """qlint never reaches the network: textstat's NLTK cmudict download must never be needed."""
 from __future__ import annotations
 
-from helpers import ROOT
-
 import subprocess
 import sys
-from pathlib import Path
 
-
-GUARD = r"""
-import socket, sys
-def refuse(*args, **kwargs):
-    raise OSError("network access attempted: " + repr(args[:2]))
-socket.socket.connect = refuse
-socket.socket.connect_ex = refuse
-socket.create_connection = refuse
-socket.getaddrinfo = refuse
-import nltk
-def no_download(*args, **kwargs):
-    raise SystemExit("qlint tried to download NLTK data: " + repr(args))
-nltk.download = no_download
-from qlint.cli.main import main
-sys.exit(main(sys.argv[1:]))
-"""
+from helpers import NETWORK_GUARD, ROOT
 
 
 def test_check_runs_with_the_network_unreachable(tmp_path):
@@ -39,12 +21,12 @@ def test_check_runs_with_the_network_unreachable(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "NLTK_DATA": str(tmp_path / "no-nltk-data"),
            "NO_COLOR": "1"}
     for target in (tmp_path, ROOT / "bank"):
-        proc = subprocess.run([sys.executable, "-c", GUARD, "check", str(target), "--format", "json",
+        proc = subprocess.run([sys.executable, "-c", NETWORK_GUARD, "check", str(target), "--format", "json",
                                "--select", "reading-level,reading-grade"],
                               capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path)
         assert "network access attempted" not in proc.stderr + proc.stdout
         assert "tried to download" not in proc.stderr + proc.stdout
-        assert proc.returncode in (0, 1), proc.stderr
+        assert proc.returncode == 0, proc.stderr   # reading-level and reading-grade warn and inform: the run passes
         if target == tmp_path:
             # the readability paths really ran
             assert '"reading-level"' in proc.stdout and '"reading-grade"' in proc.stdout

@@ -4,15 +4,11 @@ root that belongs in a folder, no function over 60 lines, no global statement, n
 function, and every module placed in a part."""
 from __future__ import annotations
 
-from helpers import ROOT
-
-import importlib.util
 import json
-from pathlib import Path
 
-_spec = importlib.util.spec_from_file_location("check_architecture", ROOT / "scripts" / "check_architecture.py")
-check_architecture = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_architecture)
+from helpers import ROOT, load_script
+
+check_architecture = load_script(ROOT / "scripts" / "check_architecture.py")
 
 
 def test_the_code_keeps_the_house_rules():

@@ -1,24 +1,15 @@
 """The judged-precision script's arithmetic: Wilson intervals, stratified allocation, scoring and settling."""
 from __future__ import annotations
 
-from helpers import ROOT
-
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from helpers import ROOT, load_script
 
 SCRIPT = ROOT / "scripts" / "judged.py"
 
 
 @pytest.fixture(scope="module")
 def judged():
-    spec = importlib.util.spec_from_file_location("judged", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["judged"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_wilson_interval_matches_the_textbook_values(judged):

@@ -46,7 +46,7 @@ def _check(bank: Path, env: dict[str, str]) -> list[dict]:
     proc = subprocess.run([sys.executable, "-m", "qlint", "check", "bank", "--format", "json",
                            "--select", "exact-duplicate-stem"], cwd=bank.parent, env=env,
                           capture_output=True, text=True, timeout=120)
-    assert proc.returncode in (0, 1), proc.stderr
+    assert proc.returncode == 0, proc.stderr   # the example's findings are warnings: the run passes
     return json.loads(proc.stdout)["findings"]
 
 

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import ROOT
+from helpers import ROOT, report_bank
 
 pytest.importorskip("matplotlib")
 pytest.importorskip("rich")
@@ -115,9 +115,7 @@ def test_stats_tables_never_break_a_number(width, tmp_path, run_cli):
 
 
 def test_stats_tables_fit_the_width_when_they_can(tmp_path, run_cli):
-    from test_report import make_bank
-
-    make_bank(tmp_path)
+    report_bank(tmp_path)
     code, out, _ = run_cli("stats", "bank", "--width", "80", cwd=tmp_path)
     assert code == 0
     assert max(len(line) for line in out.splitlines()) <= 80

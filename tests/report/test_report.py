@@ -1,8 +1,6 @@
 """qlint report / qlint stats: the numbers equal check's JSON, the page is self-contained, and it renders."""
 from __future__ import annotations
 
-from helpers import ROOT
-
 import json
 import re
 import shutil
@@ -11,92 +9,19 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
-TOPICS = [
-    "gradient accumulation", "activation checkpointing", "mixed precision training", "data loader workers",
-    "pinned host memory", "tensor parallelism", "pipeline bubbles", "learning rate warmup", "optimizer state sharding",
-    "LoRA adapter rank", "fused attention kernels", "CUDA stream synchronisation", "NCCL all-reduce buckets",
-    "checkpoint resumption", "dataset shuffling seeds", "profiler trace warmup", "bf16 exponent range",
-    "loss scaling factors", "frozen embedding layers", "weight tying", "sequence packing", "dynamic padding",
-    "torch.compile graph breaks", "autograd hooks",
-]
-# a dense stem: reading-grade grades it (100+ words in 3+ sentences) above 16, and its second sentence runs past
-# reading-level's 40 words
-HARD = ("Considering the aforementioned computational considerations regarding the instantiation of heterogeneous "
-        "parallelisation configurations, administrators must evaluate alternatives methodically. Comprehensive "
-        "documentation, institutional accountability and interoperability requirements substantially complicate "
-        "implementation decisions, particularly regarding authentication, authorisation and cryptographic "
-        "certification, notwithstanding the organisational particularities characterising contemporary "
-        "institutional infrastructure and the many jurisdictional data-residency considerations that the multinational "
-        "organisations operating heterogeneous environments simultaneously encounter. Organisational stakeholders "
-        "additionally anticipate considerable operational variability, necessitating continuous monitoring and "
-        "sophisticated capacity planning methodologies. Consequently, experienced practitioners systematically "
-        "prioritise interoperability and maintainability. Institutional procurement regulations and contractual "
-        "obligations introduce further complications for many international organisations. Which consideration "
-        "predominantly determines "
-        "appropriateness?")
-DUP = "A training job on eight GPUs slows down after enabling {x}; what is the most likely reason for the slowdown?"
-
-
-def _question(qid: str, stem: str, key: int, *, objective: str | None, difficulty, tags, long_key: bool = False) -> str:
-    texts = ["The first plausible explanation", "The second plausible explanation",
-             "The third plausible explanation", "The fourth plausible explanation"]
-    if long_key:
-        texts[key] = ("The key explanation that goes on and on with many qualifying clauses so that it is "
-                      "obviously the longest of all the options here")
-    lines = [f"  - id: {qid}", f"    stem: {json.dumps(stem)}"]
-    if objective:
-        lines.append(f"    objective: {objective}")
-    if difficulty is not None:
-        lines.append(f"    difficulty: {difficulty}")
-    if tags:
-        lines.append(f"    tags: [{', '.join(tags)}]")
-    lines.append("    options:")
-    for i, text in enumerate(texts):
-        lines.append(f"      - text: {text}")
-        if i == key:
-            lines.append("        correct: true")
-        lines.append(f"        rationale: {'Correct' if i == key else 'Incorrect'}. Reason {i}.")
-    return "\n".join(lines) + "\n"
-
-
-def make_bank(root: Path) -> Path:
-    """A bank with findings of several kinds: key bias, near-duplicate clusters, hard stems, long keys."""
-    bank = root / "bank"
-    folders = {"alpha": [], "beta": [], "gamma/deep": []}
-    names = list(folders)
-    for i, topic in enumerate(TOPICS):  # 24 four-option questions, keys piled on B
-        key = 1 if i % 6 else (i // 6) % 4
-        stem = f"Question {i}: what does {topic} change in a training run on one node?"
-        if i == 3:
-            stem = HARD
-        folders[names[i % 3]].append(_question(
-            f"q-{i:02d}", stem, key, objective=f"Objective {i % 4}" if i % 5 else None,
-            difficulty=(i % 3) + 1 if i % 7 else None, tags=[f"t{i % 3}", "core"] if i % 4 else [],
-            long_key=i in (5, 10)))
-    for n, x in enumerate(("fp16 autocast", "fp16 autocasting", "the fp16 autocast")):  # a cluster of three
-        folders["alpha"].append(_question(f"dup-a{n}", DUP.format(x=x), 1, objective="Objective 0", difficulty=2,
-                                          tags=["dup"]))
-    for n, x in enumerate(("Which setting pins host memory for faster copies to the device in the loader?",
-                           "Which setting pins host memory for faster copies to the device in a loader?")):
-        folders["beta"].append(_question(f"dup-b{n}", x, 2, objective="Objective 1", difficulty=1, tags=["dup"]))
-    for folder, items in folders.items():
-        path = bank / folder / "questions.yaml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("questions:\n" + "".join(items), encoding="utf-8")
-    return bank
+from helpers import ROOT, report_bank
 
 
 @pytest.fixture
 def bank(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    make_bank(tmp_path)
+    report_bank(tmp_path)
     return "bank"
 
 
 def _json(run_cli, *args) -> dict:
     code, out, err = run_cli(*args)
-    assert code in (0, 1), err
+    assert code == 0, err   # the bank's findings are warnings and infos: the default fail-on (error) passes
     return json.loads(out)
 
 

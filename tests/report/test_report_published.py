@@ -1,13 +1,10 @@
 """The bank report reads what the bank rules publish about a run; it never imports a rule or recomputes one."""
 from __future__ import annotations
 
-from helpers import ROOT
-
 import ast
-from pathlib import Path
 
 import pytest
-from test_report import make_bank
+from helpers import ROOT, report_bank
 
 from qlint.report import consistency
 from qlint.report.summary import summarize
@@ -19,7 +16,7 @@ REPORT = ROOT / "src" / "qlint" / "report"
 @pytest.fixture
 def run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    make_bank(tmp_path)
+    report_bank(tmp_path)
     return run_check(["bank"], use_cache=False, keep_questions=True)
 
 
@@ -59,7 +56,7 @@ def test_key_position_table_is_the_one_check_tests(run):
 
 def test_key_position_table_of_a_rule_that_did_not_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    make_bank(tmp_path)
+    report_bank(tmp_path)
     run = run_check(["bank"], use_cache=False, keep_questions=True, ignore=["answer-position-bias"],
                     select=["near-duplicate-stem"])
     table, options, ran = run.published("answer-position-bias")
@@ -79,7 +76,7 @@ def test_near_duplicate_pairs_are_the_ones_check_reports(run):
 
 def test_near_duplicates_publish_nothing_when_the_rule_did_not_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    make_bank(tmp_path)
+    report_bank(tmp_path)
     run = run_check(["bank"], use_cache=False, keep_questions=True, ignore=["near-duplicate-stem"])
     assert run.published("near-duplicate-stem")[0] is None
 

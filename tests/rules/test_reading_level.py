@@ -1,15 +1,134 @@
-"""reading-level read as a bank rule: a setup several questions share is their passage, a limit has a tolerance,
-lost full stops end sentences, and a question that restates its own material refers to it."""
+"""reading-level: the limits an author can act on (a sentence's, a stem's, an option's words, a passage held to its own
+bound), and the false-alarm classes judged on real banks (quoted material, lists, a lost full stop)."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 from helpers import lint_text
+from helpers import question as q
 
 from qlint.language.readability import restated_words, sentences
 from qlint.rules import reading_level
 
+KEY = [("The cache", True), ("The disk", False), ("The network", False)]
+
+
+def _words(n: int, word: str = "word") -> str:
+    return " ".join([word] * n)
+
+
+def qq(stem: str, options: list[tuple[str, bool]]) -> str:
+    """A question whose stem may hold line breaks and blank lines (written as a double-quoted YAML string)."""
+    return q("STEM", options).replace("'STEM'", json.dumps(stem), 1)
+
+
+def _fired(text: str, registry, rule: str = "reading-level"):
+    return [f for f in lint_text(text, registry) if f.rule == rule]
+
+
+def test_a_long_sentence_is_named_with_its_words_and_its_start(registry):
+    long_sentence = ("When the nightly job that copies every table of the reporting database into the analytics "
+                     "bucket runs at the same time as the backup that the operations team scheduled last year for "
+                     "the same window, which of the two jobs should move?")
+    (finding,) = _fired(q("The jobs overlap. " + long_sentence, KEY), registry)
+    assert str(finding.severity) == "warning" and finding.field == "stem"
+    assert finding.message.startswith("a sentence of 42 words (limit 35, reported above 40): \"When the nightly job")
+
+
+def test_a_long_stem_is_reported_with_its_words(registry):
+    stem = " ".join(f"Fact number {i} holds." for i in range(50)) + " Which fact matters?"
+    (finding,) = _fired(q(stem, KEY), registry)
+    assert "the stem has 203 words (limit 150, reported above 172)" in finding.message
+
+
+def test_six_hundred_thousand_words_are_a_finding(registry):
+    text = q(_words(600_000), KEY)
+    messages = sorted(f.message for f in _fired(text, registry))
+    assert messages[0].startswith("a sentence of 600,000 words") and "the stem has 600,000 words" in messages[1]
+
+
+def test_a_passage_is_held_to_its_own_bound_not_to_the_stem_limits(registry):
+    passage = " ".join(["The long sentence of the passage goes on and on about the railway, the valley, the farmers, "
+                        "the merchants and the towns that grew up around the stations as the years went by."] * 3)
+    clean = qq(f"{passage}\n\nAccording to the passage, what grew around the stations?", KEY)
+    assert _fired(clean, registry) == []
+    huge = qq(f"{passage * 20}\n\nAccording to the passage, what grew around the stations?", KEY)
+    assert [f.message.split(" (")[0] for f in _fired(huge, registry)] == [
+        "the passage before the question has 1,980 words"]
+
+
+def test_a_question_set_apart_below_its_material_leaves_the_material_to_the_passage_bound(registry):
+    """A judged false-alarm class: a logic game's rules, an argument, a stimulus above a one-line question are the
+    material the question asks about, not the writer's sentence, even when the question does not say 'the passage'."""
+    stimulus = ("The media has been full of gossip about a celebrity, and if she does not come forward to refute it "
+                "the rumours will be believed by the public, while if she does come forward her denial will draw "
+                "more attention to the story and make it spread faster and wider than before.")
+    assert _fired(qq(stimulus + "\n\nWhich of the following lists is an acceptable first team?", KEY), registry) == []
+    # the same words with no question set apart are one long stem and one long sentence
+    assert _fired(q(stimulus + " Which of the following lists is an acceptable first team?", KEY), registry)
+
+
+def test_quoted_material_a_semicolon_list_and_a_lost_full_stop_are_not_one_long_sentence(registry):
+    """Judged false-alarm classes: lyrics or a quotation the question asks about are read as one thing; clauses a
+    semicolon joins are read one at a time; a full stop lost before 'The', 'However', 'What' ... ends a sentence."""
+    lyrics = ("What song are these lyrics from: under a lovers sky I am going to be with you and no one is going "
+              "to be around if you think that you will not fall well just wait until the sun goes down underneath "
+              "the starlight there is a magical feeling so right it will steal your heart tonight")
+    quoted = ("Which novel holds this line: \u201cit is an illusion that youth is happy, an illusion of those who "
+              "have lost it, but the young know they are wretched for they are full of the truthless ideals which "
+              "have been instilled into them and each time they meet the real they are bruised\u201d?")
+    requirements = ("Requirements are: workers take and process messages as capacity permits; a worker that fails "
+                    "leaves its message for another to resume; the solution keeps a central log of every message "
+                    "processed on the server side; and nothing is lost. Which service should you use?")
+    lost = ("Your department creates analytics reports from the company's log files All log data is collected in "
+            "a bucket and processed by daily jobs that generate reports and aggregated tables in a data warehouse every "
+            "night for the finance team "
+            "However the team wants lower costs. Which change lowers costs?")
+    for stem in (lyrics, quoted, requirements, lost):
+        assert _fired(qq(stem, KEY), registry) == [], stem
+    # a run-on sentence of the writer's own, with none of these, is still one
+    run_on = lost.replace(" All log", " and all log").replace(" However the", " while the")
+    assert _fired(qq(run_on, KEY), registry)
+
+
+def test_the_items_of_a_list_count_as_a_word_each(registry):
+    """A judged false-alarm class: a sentence long only because it lists song titles is read a title at a time.
+    A sentence of the writer's own clauses, commas and all, is still long."""
+    titles = ("This artist made his debut in 1981 with Unwound and had number one hits in the 1990s with Love "
+              "Without End, Amen, I Have Come to Expect It From You, I Cross My Heart, You Cannot Make a Heart Love "
+              "Somebody, Blue Clear Sky, Carried Away, One Night At a Time, and Round About Way. Who is he?")
+    assert _fired(qq(titles, KEY), registry) == []
+    clauses = ("This 1999 movie, based on a best selling novel by a writer from Wisconsin, stars an actress as a "
+               "mother whose youngest son is taken by a woman who raises him as her own for nine years, until he "
+               "happens to show up at his real family's door, asking if they need their lawn mowed. Which movie?")
+    (finding,) = _fired(qq(clauses, KEY), registry)
+    assert finding.message.startswith("a sentence of 55 words")
+
+
+def test_a_long_option_is_reported_on_the_option(registry):
+    options = [(_words(100, "step") + ".", True), ("A short one", False)]
+    (finding,) = _fired(q("Which plan works?", options), registry)
+    assert finding.field == "options[0].text" and "option 1 has 100 words (limit 80, reported above 92)" in \
+        finding.message
+
+
+def test_code_is_not_counted(registry):
+    stem = "What does this print?\n\n```python\n" + "x = 1\n" * 400 + "print(x)\n```"
+    assert _fired(qq(stem, KEY), registry) == []
+
+
+def test_limits_are_options_and_the_old_grade_options_say_where_they_went(run_cli, write):
+    path = write("q.yaml", q("One two three four five six seven eight nine ten eleven.", KEY))
+    write("qlint.toml", "[rules.reading-level]\nmax-sentence-words = 10\ntolerance = 0\n")
+    assert "a sentence of 11 words (limit 10)" in run_cli("check", path)[1]
+    write("qlint.toml", "[rules.reading-level]\nmax-grade = 12\n")
+    code, _, err = run_cli("check", path)
+    assert code == 2 and "max-grade moved to the reading-grade rule" in err
+
+
+# --- read as a bank rule: shared setups, tolerance, lost full stops
 CASE = ("Contoso is a consulting firm with a main office in Montreal and branch offices in Seattle and New York, and it "
         "hosts every server it runs in one cloud subscription that the central IT team manages on behalf of all three "
         "offices and of the partners who work with them on projects. The firm plans to move its file shares to managed "

@@ -7,15 +7,16 @@ The examples are also what `qlint rule NAME` and the docs show, so a rule cannot
 from __future__ import annotations
 
 import pytest
+from helpers import lint_text
 
 from qlint.registry import load_registry
 from qlint.testing import check_example, lint_example
 
 RULES = list(load_registry())
-# a form rule's examples need a drawn form: tests/test_forms.py runs them through `check --form`, and checks what they
-# state with qlint.testing.assert_findings; a response rule's run with their answers, which need DuckDB. The findings
-# of internal-error and fix-skipped are the machinery's (a rule that raises, check --fix): their examples run with it
-# in tests/rules/test_machinery_rules.py
+# a form rule's examples need a drawn form: tests/rules/test_forms.py runs them through `check --form`, and checks
+# what they state with qlint.testing.assert_findings; a response rule's run with their answers, which need DuckDB. The
+# findings of internal-error and fix-skipped are the machinery's (a rule that raises, check --fix): their examples run
+# with it in tests/rules/test_machinery_rules.py
 MACHINE_MADE = ("internal-error", "fix-skipped")
 LINTED = [r for r in RULES if r.kind != "form" and r.name not in MACHINE_MADE]
 CASES = [(r, True, i, e) for r in LINTED for i, e in enumerate(r.invalid)] + \
@@ -79,3 +80,13 @@ def test_names_and_codes_unique():
                           (dataclasses.replace(other, code=first.code), "code")):
         with pytest.raises(RegistryError, match=f"rule {needle}"):
             registry.add(clash, "plugin")
+
+
+def test_every_example_is_a_question_that_loads(registry):
+    """A passing example that does not load (a comma in a flow mapping) passes for the wrong reason: every example
+    loads without a schema or parse error, but the failing examples of those two rules themselves."""
+    reading = ("schema", "parse-error")
+    broken = [(rule.name, example.text.splitlines()[0]) for rule in LINTED
+              for example in (*rule.valid, *(() if rule.name in reading else rule.invalid))
+              if any(f.rule in reading for f in lint_text(example.text, registry, path=example.path))]
+    assert broken == []

@@ -6,7 +6,7 @@ how many rare shingles each stem has, the confirmed pairs, and every stem's sign
 stems to the kept ones by signature. The stems it cannot match are new; the kept ones left unmatched are gone.
 A pair can only appear or vanish where one of its stems is new, or holds a shingle whose rarity the change
 flipped: those stems are searched again, against the whole bank; every other pair is kept as found. The answer
-is the full search's, pair for pair (``tests/test_ndindex.py`` compares them on random edits).
+is the full search's, pair for pair (``tests/rules/test_neardup_index.py`` compares them on random edits).
 """
 from __future__ import annotations
 

@@ -1,28 +1,16 @@
 """Near-duplicate search: the blocked search finds what comparing every pair finds; lead-ins never pair stems."""
 from __future__ import annotations
 
-from helpers import ROOT
-
 import random
-import sys
-from collections.abc import Sequence
-from pathlib import Path
+
+from helpers import bank_writer, exhaustive_pairs
 
 from qlint.neardup.search import find_pairs
-from qlint.neardup.stemkey import StemKey, stem_key
-
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from gen_bank import Writer  # noqa: E402
-
-
-def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:
-    """Every pair compared: the quadratic reference the blocked search is measured against."""
-    every = ((a, b) for a in range(len(keys)) for b in range(a + 1, len(keys)) if keys[a].text and keys[b].text)
-    return find_pairs(keys, threshold, candidates=every, **kwargs)
+from qlint.neardup.stemkey import stem_key
 
 
 def test_blocked_search_matches_exhaustive_comparison():
-    writer = Writer(seed=7)
+    writer = bank_writer(7)
     rng = random.Random(7)
     stems = [writer.stem() for _ in range(300)]
     stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(30)]
@@ -47,7 +35,7 @@ def test_identical_texts_chain_and_empty_stems_never_pair():
 
 
 def test_pairs_are_the_same_whichever_order_the_stems_come_in():
-    writer = Writer(seed=11)
+    writer = bank_writer(11)
     rng = random.Random(11)
     stems = [writer.stem() for _ in range(200)]
     stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(20)]
@@ -66,7 +54,7 @@ def test_counting_pairs_in_several_passes_changes_nothing(monkeypatch):
 
     from qlint.neardup import search as neardup
 
-    writer = Writer(seed=5)
+    writer = bank_writer(5)
     rng = random.Random(5)
     stems = [writer.stem() for _ in range(300)]
     stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(40)]

@@ -1,5 +1,5 @@
 """Response rules: off without response data, and a broken one is a finding (their examples, bank and responses,
-run with every rule's in tests/test_rule_examples.py)."""
+run with every rule's in tests/rules/test_rule_examples.py)."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,13 +1,19 @@
-"""near-duplicate-stem's judgement of similar stems: clones are duplicates whatever their options; opposite asks,
-sets on one passage or scenario, Yes/No series and stems that leave their question to the options stay apart."""
+"""near-duplicate-stem: its judgement of similar stems (clones are duplicates whatever their options; opposite asks,
+sets on one passage or scenario, Yes/No series and stems that leave their question to the options stay apart), what
+a shared passage asks, numbers that differ, and clones of real stems (benchmarks/clones.py) found with nothing else.
+
+The clones are made at run time from the public corpora beside the checkout (../shared/corpora), which are never
+copied into the project: those tests skip when they are absent.
+"""
 from __future__ import annotations
 
 import json
 
 import pytest
-from helpers import lint_text
+from helpers import ROOT, exhaustive_pairs, lint_text, load_script
 
 from qlint.neardup.sameask import one_apart, opposite, opposite_asks
+from qlint.neardup.search import find_pairs
 from qlint.neardup.stemkey import answers_digest, choice_digests, decode_keys, encode_keys, key_text, stem_key
 from qlint.rules import near_duplicate_stem
 
@@ -167,3 +173,92 @@ def test_typing_slips_and_opposites():
     assert one_apart("simmons", "simons") and one_apart("recieve", "receive") and not one_apart("actor", "actress")
     assert opposite("inducer", "inhibitor") and opposite("increas", "decreas") and opposite("exact", "inexact")
     assert opposite("upload", "download") and not opposite("form", "file")
+
+
+# ---- a shared passage, numbers that differ ---------------------------------------------------------------------------
+
+def _near_duplicates(stems_and_options: list[tuple[str, list[str]]]) -> list[tuple[int, int, float]]:
+    """The pairs near-duplicate-stem reports (the first option is the key)."""
+    keys = [stem_key(stem, answers_digest(options, [i == 0 for i in range(len(options))]), choice_digests(options),
+                     choice_digests(options[:1])) for stem, options in stems_and_options]
+    assert find_pairs(keys, 90.0) == exhaustive_pairs(keys, 90.0)   # the blocked search stays exact
+    return [(a, b, score) for a, b, score, _ in near_duplicate_stem.confirmed_pairs(keys, near_duplicate_stem.Options())]
+
+
+_PASSAGE = ("Seven volunteers (Fay, Gil, Hal, Ivy, Jo, Kai and Lu) staff a stall on seven consecutive days, one "
+            "volunteer a day. Gil works on an earlier day than Hal. Ivy works on the third or the fifth day. Jo "
+            "does not work on a day next to Kai's. Lu works on a later day than Fay and an earlier day than Jo.")
+
+
+def test_near_duplicate_stem_compares_what_a_shared_passage_asks():
+    asks = ["If Gil works on the first day, which one of the following must be true?",
+            "If Gil works on the first day, which one of the following could be true?",
+            "If Kai works on the first day, which one of the following must be true?",
+            "Which one of the following could be the volunteer who works on the seventh day?"]
+    options = ["Fay works on the second day", "Hal works on the second day", "Lu works on the fourth day"]
+    assert _near_duplicates([(f"{_PASSAGE}\n\n{a}", options) for a in asks]) == []
+    # the same question after the same passage is still a duplicate, also with the question's wording retouched
+    again = _near_duplicates([(f"{_PASSAGE}\n\n{asks[0]}", options),
+                              (f"{_PASSAGE}\n\n{asks[0].replace('the first day', 'the first day,')}", options)])
+    assert [(a, b) for a, b, _ in again] == [(0, 1)]
+
+
+def test_near_duplicate_stem_numbers_only_differ_parallel_unless_answers_are_the_same():
+    stem = "A tank holds {} litres and drains at {} litres a minute. How long does it take to empty?"
+    parallel = [(stem.format(600, 20), ["30 minutes", "20 minutes", "12 minutes"]),
+                (stem.format(900, 30), ["30 minutes", "25 minutes", "45 minutes"])]
+    assert _near_duplicates(parallel) == []
+    renumbered = [(stem.format(600, 20), ["30 minutes", "20 minutes", "12 minutes"]),
+                  (stem.format(900, 30), ["30 minutes", "20 minutes", "12 minutes"])]
+    assert [(a, b) for a, b, _ in _near_duplicates(renumbered)] == [(0, 1)]
+    # two options (Yes / No) are shared by chance: numbers keep such items apart
+    yes_no = [(stem.format(600, 20) + " Is it 30 minutes?", ["Yes", "No"]),
+              (stem.format(900, 30) + " Is it 30 minutes?", ["Yes", "No"])]
+    assert _near_duplicates(yes_no) == []
+
+
+def test_cache_keeps_what_a_stem_asks_and_its_answers_digest():
+    key = stem_key(f"{_PASSAGE}\n\nWho works on the last day?", answers_digest(["Fay", "Gil", "Hal"], [1, 0, 0]))
+    assert key.asks and key.answers
+    assert decode_keys(json.loads(json.dumps(encode_keys([key]))), 1) == [key]   # as stored
+
+
+# ---- clones of real stems -----------------------------------------------------------------------------------------
+
+SCRIPT = ROOT / "benchmarks" / "clones.py"
+# statement items: an AGIEval logic game's "Which one of the following could be true?" and FrenchMedMCQA's
+# "Parmi les propositions suivantes, laquelle est exacte ?" leave the question to their options, so a copy whose
+# options are all new asks something else (reviewers judge such pairs false alarms)
+STATEMENT_BANKS = ("agieval-en", "frenchmedmcqa")
+
+
+@pytest.fixture(scope="module")
+def clones():
+    module = load_script(SCRIPT)
+    if not module.CORPORA.is_dir():
+        pytest.skip("the shared corpora are not beside this checkout")
+    return module
+
+
+@pytest.fixture(scope="module")
+def result(clones, tmp_path_factory):
+    bank = tmp_path_factory.mktemp("clones")
+    return clones.measure(bank, clones.build(clones.CORPORA, bank, per_corpus=40, seed=3, sibling_limit=3))
+
+
+@pytest.mark.slow  # a generated bank of clones of every kind
+def test_clones_of_every_kind_are_found(result):
+    for kind, row in result["kinds"].items():
+        if kind != "all":
+            assert row["recall"] >= 0.95, (kind, row)
+            assert row["worded"] == row["found"], (kind, row)
+
+
+def test_clones_with_all_options_new_are_found_where_the_stem_states_its_question(result):
+    found = sum(row["all"][0] for corpus, row in result["per_corpus"].items() if corpus not in STATEMENT_BANKS)
+    total = sum(row["all"][1] for corpus, row in result["per_corpus"].items() if corpus not in STATEMENT_BANKS)
+    assert total and found / total >= 0.95, (found, total)
+
+
+def test_no_question_without_a_twin_is_reported(result):
+    assert result["without_twin"] == 0, result["examples"]

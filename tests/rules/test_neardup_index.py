@@ -1,21 +1,15 @@
 """The near-duplicate search kept between runs answers exactly what a full search answers, edit after edit."""
 from __future__ import annotations
 
-from helpers import ROOT
-
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from helpers import bank_writer
 
 from qlint.neardup import index as ndindex
 from qlint.neardup import search as nd
 from qlint.neardup.stemkey import StemKey, stem_key
 from qlint.run.cache import FileStore
-
-sys.path.insert(0, str(ROOT / "benchmarks"))
-from gen_bank import Writer  # noqa: E402
 
 
 def reference(keys, max_df=60, threshold=90):
@@ -33,8 +27,8 @@ def fulls(monkeypatch) -> list[int]:
     return calls
 
 
-def bank(seed: int, size: int) -> tuple[Writer, random.Random, list[str]]:
-    writer, rng = Writer(seed=seed), random.Random(seed)
+def bank(seed: int, size: int) -> tuple:
+    writer, rng = bank_writer(seed), random.Random(seed)
     stems = [writer.stem() for _ in range(size)]
     stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(size // 10)]
     stems += [rng.choice(stems) for _ in range(size // 40)]                       # identical twins
@@ -43,7 +37,7 @@ def bank(seed: int, size: int) -> tuple[Writer, random.Random, list[str]]:
     return writer, rng, stems
 
 
-def edit(writer: Writer, rng: random.Random, stems: list[str]) -> list[str]:
+def edit(writer, rng: random.Random, stems: list[str]) -> list[str]:
     """What a commit does to a bank: a file's stems changed, a few added or removed, files renamed (moved)."""
     stems = list(stems)
     kind = rng.randrange(5)
