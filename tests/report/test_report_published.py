@@ -24,7 +24,7 @@ def test_what_the_rules_publish_is_computed_once_with_the_bank_rules(tmp_path, m
     """A run asked to publish holds every bank rule's table when it returns; asking again hands out the same one,
     so the report and stats (which ask for several, some twice) never run a rule's search a second time."""
     monkeypatch.chdir(tmp_path)
-    make_bank(tmp_path)
+    report_bank(tmp_path)
     run = run_check(["bank"], use_cache=False, keep_questions=True, publish=True)
     publishing = {r.name for r in run.registry if r.kind == "bank" and r.publish is not None}
     assert {"near-duplicate-stem", "answer-position-bias", "reading-grade"} <= publishing
