@@ -295,7 +295,9 @@ def _fires(row: dict, qid: str) -> bool:
 
 
 @pytest.mark.slow  # reads four of the six corpora, OpenTriviaQA's 50,000 questions among them
-def test_the_judged_flaws_still_fire_and_at_most_two_judged_false_alarms_do():
+def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostly_flaws():
+    # every verdict, the items the rule was studied on and the fresh sample that measured it: a change may trade
+    # a few findings, but it may not lose the judged flaws or let the judged non-flaws back in
     if not CORPORA.is_dir():
         pytest.skip("the shared corpora are not beside this checkout")
     with VERDICTS.open(encoding="utf-8") as handle:
@@ -304,8 +306,9 @@ def test_the_judged_flaws_still_fire_and_at_most_two_judged_false_alarms_do():
     fires = {v["id"]: _fires(rows[v["corpus"]][int(v["id"].rsplit("-", 1)[1]) - 1], v["id"]) for v in verdicts}
     flaws = [v["id"] for v in verdicts if v["verdict"] == "flaw"]
     others = [v["id"] for v in verdicts if v["verdict"] != "flaw"]
-    assert len(flaws) >= 40 and sum(fires[i] for i in flaws) >= 0.95 * len(flaws), [i for i in flaws if not fires[i]]
-    assert sum(fires[i] for i in others) <= 2, [i for i in others if fires[i]]
+    firing_flaws, firing_others = sum(fires[i] for i in flaws), sum(fires[i] for i in others)
+    assert len(flaws) >= 80 and firing_flaws >= 0.95 * len(flaws), [i for i in flaws if not fires[i]]
+    assert firing_flaws / (firing_flaws + firing_others) >= 0.82, [i for i in others if fires[i]]
 
 
 # ---- key-length-bias counts only options that have a length to compare ---------------------------------------------
