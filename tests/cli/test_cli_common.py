@@ -61,4 +61,4 @@ def test_analyze_options_are_a_check_of_the_bank_with_the_responses():
     options = analyze_options(args)
     assert (options.paths, options.responses, options.config) == (["bank.gift"], ["responses.csv"], ["q.toml"])
     assert options.select == [r.name for r in load_registry() if r.kind == "response"]
-    assert options.show_source is False and not options.fix and options.no_cache
+    assert options.show_source is False and not options.fix

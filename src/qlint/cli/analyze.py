@@ -37,7 +37,7 @@ def analyze_options(args: argparse.Namespace) -> CheckOptions:
         output_file=args.output_file, config=[args.config] if args.config else [], fail_on=args.fail_on,
         exit_zero=args.exit_zero, statistics=args.statistics, quiet=args.quiet,
         show_source=False if args.no_show_source else None, baseline=args.baseline,
-        write_baseline=args.write_baseline, jobs=1, no_cache=True)
+        write_baseline=args.write_baseline)
 
 
 def _listed(paths: list[str]) -> str:

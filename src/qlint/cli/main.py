@@ -420,8 +420,8 @@ def _check_run(options: CheckOptions, *, progress: bool = False, after_fix: bool
     # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
     stdin = getattr(sys.stdin, "buffer", None) if options.paths == ["-"] and not after_fix else None
     fixing = (options.fix or options.diff) and not after_fix
-    # a form is checked against every question of the bank (a warm run from the cache would not read them), and
-    # for the enemy items on it
+    # a form is checked against every question of the bank, with the pairs the bank rules publish, and for the
+    # enemy items on it
     forms = bool(options.form)
     extend = [*options.extend_select, "enemy-items"] if forms else options.extend_select
     try:
@@ -429,8 +429,9 @@ def _check_run(options: CheckOptions, *, progress: bool = False, after_fix: bool
         return run_check(options.paths, config_path=config_path, overrides=overrides, select=options.select,
                          extend_select=extend, ignore=options.ignore, stdin=stdin,
                          stdin_filename=options.stdin_filename, jobs=options.jobs,
-                         use_cache=not (options.no_cache or fixing or forms), progress=progress,
+                         use_cache=not (options.no_cache or fixing), progress=progress,
                          keep_questions=bool(options.responses),   # the bank the responses are matched with
+                         publish=forms,
                          source_format=options.source_format,
                          force_exclude=options.force_exclude)
     except SetupError as exc:
