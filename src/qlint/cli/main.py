@@ -554,9 +554,7 @@ def _fix(options: CheckOptions, run, out) -> tuple[bool, list, dict]:
     import difflib  # --fix and --diff only: the rewrites and their diff
 
     # likewise
-    from qlint.finding import finding
-    from qlint.run.fix import fix_run
-    from qlint.problems import FIX_SKIPPED
+    from qlint.run.fix import fix_run, skipped_findings
     from qlint.wording import plural
 
     if options.paths == ["-"]:
@@ -576,11 +574,7 @@ def _fix(options: CheckOptions, run, out) -> tuple[bool, list, dict]:
                   "nothing was written", file=sys.stderr)
     elif outcome.changed and not options.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
-    # fix-skipped is a rule like any other: at its severity, and left out of the report when it is ignored
-    chosen = next((a for a in run.active if a.rule.name == FIX_SKIPPED.name), None)
-    skips = [finding(path, 1, 1, FIX_SKIPPED, f"not fixed: {reason}", severity=chosen.severity)
-             for path, reason in outcome.skipped] if chosen is not None else []
-    return bool(outcome.changed), skips, outcome.by_rule
+    return bool(outcome.changed), skipped_findings(outcome, run.active), outcome.by_rule
 
 
 def _yaml_only(run):
