@@ -125,6 +125,15 @@ def read_regular(path: Path | str, limit: int | None = None) -> bytes:
         return read_limited(handle, os.fstat(handle.fileno()).st_size, limit)
 
 
+def not_regular(path: Path) -> str | None:
+    """What stands at ``path`` when it is no regular file (a folder, a named pipe, a device), else None (a regular
+    file, or nothing): a writer must neither open it, which could block, nor replace it."""
+    try:
+        return _special_kind(os.stat(path).st_mode)
+    except OSError:
+        return None
+
+
 def _special_kind(mode: int) -> str | None:
     """What a path is when it is not a regular file (reading a FIFO or a device could block or never end)."""
     if stat.S_ISREG(mode):

@@ -248,6 +248,39 @@ class LoaderRule(Rule):
         return "loader"
 
 
+# the question a machine rule's passing example reads: well formed, so nothing but the machinery could report on it
+A_WELL_FORMED_QUESTION = """\
+id: well-formed
+stem: Which device holds a tensor created with torch.zeros(3) by default?
+options:
+  - text: The CPU
+    correct: true
+    rationale: Correct. Tensors are created on the CPU unless a device is given.
+  - text: The current CUDA device
+    rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
+"""
+# how a machine rule's failing examples are run (``MachineRule.made_by``)
+MADE_BY = ("reading", "a-raising-rule", "fix")
+
+
+@dataclass(frozen=True, kw_only=True)
+class MachineRule(LoaderRule):
+    """A finding qlint's own machinery makes about a file (reading it, its time budget, a rule that raised,
+    ``--fix``), not a check of what its questions say. ``made_by`` declares what makes its failing examples fire,
+    and so how ``qlint.testing`` runs them: ``reading`` (the reader and engine, as over any file, under the
+    settings an example states), ``a-raising-rule`` (with a rule installed that raises on every question),
+    ``fix`` (``check --fix`` over the example). Its passing example is a well-formed question, unless it states
+    its own."""
+
+    made_by: str = "reading"
+    passing: tuple[str | Valid, ...] = (A_WELL_FORMED_QUESTION,)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.made_by not in MADE_BY:
+            raise ValueError(f"rule {self.name}: made_by {self.made_by!r} is not one of {', '.join(MADE_BY)}")
+
+
 @dataclass(frozen=True)
 class ActiveRule:
     """A rule as this run uses it: its validated options and effective severity."""

@@ -15,10 +15,14 @@ A passing example (a string or a ``Valid``) must draw no finding from the rule. 
 it with the rule's own fixes. The rule runs alongside qlint's default rules, as ``--extend-select`` turns it on, with
 the example's ``options`` and ``settings`` as a config would set them. A response rule's example holds its answers
 in ``# responses:`` lines (``qlint.analysis.rule.example`` writes them) and runs through ``qlint analyze``'s
-statistics, which need the analysis extra; a form rule's examples need a drawn form and are not run here.
+statistics, which need the analysis extra; a form rule's examples need a drawn form and are not run here. A
+finding the machinery makes (a ``MachineRule``: internal-error, fix-skipped, parse-error, rule-timeout) fires on a
+failing example run the way its ``made_by`` declares: read as any file, with a rule installed that raises on
+every question, or through ``check --fix``.
 """
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -29,9 +33,10 @@ import yaml
 from qlint.config import Config, Settings, resolve_rules
 from qlint.finding import Finding, Severity
 from qlint.formats.yaml_edit import FixError, apply_fixes, fixable
-from qlint.run.pipeline import check_sources
+from qlint.run.fix import fix_run, skipped_findings
+from qlint.run.pipeline import Run, check_sources
 from qlint.registry import Registry, load_registry
-from qlint.rule import Invalid, Rule, Valid, as_invalid, as_valid
+from qlint.rule import ActiveRule, Invalid, MachineRule, QuestionRule, Rule, Valid, as_invalid, as_valid
 
 __all__ = ["Invalid", "Valid", "assert_findings", "assert_rule", "check_example", "lint_example", "stated_options"]
 
@@ -43,17 +48,35 @@ def _installed() -> Registry:
     return load_registry()
 
 
-def _registry(rule: Rule, registry: Registry | None) -> Registry:
-    """``registry`` (the installed rules by default) with ``rule`` in it, in place of any rule of its name or code."""
+def _registry(rule: Rule, registry: Registry | None, *also: Rule) -> Registry:
+    """``registry`` (the installed rules by default) with ``rule`` in it, in place of any rule of its name or code,
+    and the rules ``also``."""
     base = registry if registry is not None else _installed()
-    if base.rules.get(rule.name) is rule:
+    if base.rules.get(rule.name) is rule and not also:
         return base
     own = Registry()
     for other in base:
         if other.name != rule.name and other.code != rule.code:
             own.add(other, "installed")
     own.add(rule, "tested")
+    for other in also:
+        own.add(other, "tested")
     return own
+
+
+def _raise(question, options):
+    raise RuntimeError("this rule raises on every question")
+
+
+# the rule an internal-error example runs with: a plugin's code and a broken check
+RAISING = QuestionRule(code="X999", name="always-raises", severity=Severity.WARNING, summary="Raises on every question.",
+                       why="It stands for a broken rule.", use_instead="-", check=_raise, passing=("-",),
+                       failing=("-",))
+
+
+def _made_by(rule: Rule, example: Valid) -> str:
+    """How the example is run: a machine rule's failing example with what makes its findings, else as any file."""
+    return rule.made_by if isinstance(rule, MachineRule) and isinstance(example, Invalid) else "reading"
 
 
 def stated_options(text: str) -> dict:
@@ -75,7 +98,8 @@ def lint_example(rule: Rule, example: str | Valid, *, registry: Registry | None 
     """The rule's findings on the example (or on ``text`` read as the example's file), in the order qlint reports
     them."""
     example = as_valid(example)
-    registry = _registry(rule, registry)
+    made_by = _made_by(rule, example)
+    registry = _registry(rule, registry, *([RAISING] if made_by == "a-raising-rule" else []))
     options = {**stated_options(example.text), **example.options}
     settings = Settings.from_table({**example.settings, "rules": {rule.name: options}})
     source = example.text if text is None else text
@@ -84,10 +108,26 @@ def lint_example(rule: Rule, example: str | Valid, *, registry: Registry | None 
     if rule.kind == "form":
         raise TypeError(f"{rule.name} is a form rule: its examples run with a drawn form (qlint check --form), "
                         "which qlint.testing does not draw")
-    active = resolve_rules(Config(settings, Path.cwd(), None), registry, extend_select=[rule.name])
+    extend = [rule.name, RAISING.name] if made_by == "a-raising-rule" else [rule.name]
+    active = resolve_rules(Config(settings, Path.cwd(), None), registry, extend_select=extend)
+    if made_by == "fix":
+        return _through_fix(example.path, source, settings, registry, active)
     found = check_sources([(example.path, source.encode("utf-8"))], active, limits=settings.limits,
                           all_rules=[r.name for r in registry])
     return [f for f in found if f.rule == rule.name]
+
+
+def _through_fix(name: str, text: str, settings: Settings, registry: Registry,
+                 active: list[ActiveRule]) -> list[Finding]:
+    """What ``check --fix`` reports of the files and fixes it leaves alone, over ``text`` as a file ``name``
+    (written nowhere but a temporary folder: the fixes are worked out, not written)."""
+    with tempfile.TemporaryDirectory(prefix="qlint-example-") as folder:
+        path = Path(folder) / Path(name).name
+        path.write_bytes(text.encode("utf-8"))
+        found = check_sources([(str(path), text.encode("utf-8"))], active, limits=settings.limits,
+                              all_rules=[r.name for r in registry])
+        report = fix_run(Run(Config(settings, Path(folder), None), registry, active, [], found), write=False)
+    return [dataclasses.replace(f, path=name) for f in skipped_findings(report, active)]
 
 
 def _with_responses(rule: Rule, text: str, settings: Settings, registry: Registry) -> list[Finding]:

@@ -33,6 +33,29 @@ def test_a_fifo_in_a_bank_folder_is_a_finding_not_a_hang(suffix, command, tmp_pa
     assert "not a regular file (a named pipe)" in done.stdout + done.stderr, (done.stdout, done.stderr)
 
 
+def test_convert_reports_a_named_fifo_as_input(tmp_path):
+    (tmp_path / "a.yaml").write_text(QUESTION)
+    os.mkfifo(tmp_path / "pipe.yaml")
+    done = _qlint("convert", "pipe.yaml", "a.yaml", "--to", "gift", "-o", "out", cwd=tmp_path)
+    assert done.returncode == 1 and "pipe.yaml:1:1: Q101 parse-error: not a regular file (a named pipe)" in done.stderr
+    assert "q1" in (tmp_path / "out" / "a.gift").read_text()
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]])
+@pytest.mark.parametrize("output,to,pipe,said", [
+    ("out.zip", "qti21", "out.zip", "refusing to write the package out.zip: it is a named pipe, not a file"),
+    ("out", "gift", "out", "refusing to write to out: it is a named pipe, not a folder"),
+    ("out", "gift", "out/a.gift", "refusing to write out/a.gift: it is a named pipe, not a regular file"),
+])
+def test_convert_refuses_a_named_fifo_as_output_even_with_force(output, to, pipe, said, force, tmp_path):
+    (tmp_path / "a.yaml").write_text(QUESTION)
+    (tmp_path / pipe).parent.mkdir(exist_ok=True)
+    os.mkfifo(tmp_path / pipe)
+    done = _qlint("convert", "a.yaml", "--to", to, "-o", output, *force, cwd=tmp_path)
+    assert done.returncode == 2 and said in done.stderr, done.stderr
+    assert (tmp_path / pipe).is_fifo()   # neither opened nor replaced
+
+
 def test_stats_walks_past_a_fifo(tmp_path):
     (tmp_path / "bank").mkdir()
     (tmp_path / "bank" / "a.yaml").write_text(QUESTION)

@@ -88,3 +88,41 @@ def test_report_imports_no_rule_internals(module):
     names += [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
     forbidden = ("qlint.rules", "qlint.neardup.search", "qlint.neardup.index")
     assert not [n for n in names if n.startswith(forbidden)], module
+
+
+def test_a_warm_report_run_takes_the_cache_and_gives_what_an_uncached_one_does(tmp_path, monkeypatch):
+    """report and stats use the cache as check does: a warm run runs no rule over a file again, only reads the
+    questions back, and the summary and the published tables are those of a run without the cache."""
+    import qlint.run.perfile
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("QLINT_CACHE_DIR", str(tmp_path / "cache"))
+    report_bank(tmp_path)
+    uncached = run_check(["bank"], use_cache=False, keep_questions=True, publish=True)
+    run_check(["bank"], keep_questions=True, publish=True)
+    checked: list[str] = []
+    original = qlint.run.perfile.check_file
+    monkeypatch.setattr(qlint.run.perfile, "check_file", lambda result, *a, **k: checked.append(result.path)
+                        or original(result, *a, **k))
+    warm = run_check(["bank"], keep_questions=True, publish=True)
+    assert checked == [] and all(o.questions for o in warm.results)
+    assert summarize(warm, ["bank"]).to_dict() == summarize(uncached, ["bank"]).to_dict()
+    assert consistency.published(warm) == consistency.published(uncached)
+
+
+def test_a_file_changed_since_it_was_hashed_is_checked_again_when_its_questions_are_read(tmp_path, monkeypatch):
+    from qlint.limits import Limits
+    from qlint.run.cache import Cache
+    from qlint.run.perfile import FileSetup, check_path, reread
+
+    monkeypatch.chdir(tmp_path)
+    bank = report_bank(tmp_path)
+    path = sorted(bank.rglob("*.yaml"))[0]
+    setup = FileSetup((), Limits(), keep=True)
+    cached, _, _, _ = check_path(path, path.name, FileSetup((), Limits()), None)
+    assert cached.questions is None
+    same = reread(cached, path, path.name, Cache.digest(path.name, path.read_bytes()), setup)
+    assert same is cached and len(same.questions) == len(same.items)
+    path.write_text(path.read_text(encoding="utf-8").split("\n  - id:")[0] + "\n", encoding="utf-8")
+    again = reread(cached, path, path.name, "an older digest", setup)
+    assert again is not cached and len(again.questions) == len(again.items) < len(cached.items)

@@ -14,11 +14,9 @@ from qlint.testing import check_example, lint_example
 
 RULES = list(load_registry())
 # a form rule's examples need a drawn form: tests/rules/test_forms.py runs them through `check --form`, and checks
-# what they state with qlint.testing.assert_findings; a response rule's run with their answers, which need DuckDB. The
-# findings of internal-error and fix-skipped are the machinery's (a rule that raises, check --fix): their examples run
-# with it in tests/rules/test_machinery_rules.py
-MACHINE_MADE = ("internal-error", "fix-skipped")
-LINTED = [r for r in RULES if r.kind != "form" and r.name not in MACHINE_MADE]
+# what they state with qlint.testing.assert_findings; a response rule's run with their answers, which need DuckDB; a
+# machine rule's (internal-error, fix-skipped) with the machinery its `made_by` declares, as qlint.testing runs them
+LINTED = [r for r in RULES if r.kind != "form"]
 CASES = [(r, True, i, e) for r in LINTED for i, e in enumerate(r.invalid)] + \
         [(r, False, i, e) for r in LINTED for i, e in enumerate(r.valid)]
 

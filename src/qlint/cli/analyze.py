@@ -13,6 +13,7 @@ from pathlib import Path
 
 from qlint.analysis import AnalysisError
 from qlint.cli.common import UsageError
+from qlint.cli.options import CheckOptions
 from qlint.config import ConfigError, resolve_rules
 from qlint.finding import Finding
 from qlint.formats.table import is_bank_name
@@ -21,9 +22,8 @@ from qlint.responserule import ResponseRule
 from qlint.run.suppress import finish
 
 
-
-def as_check(args: argparse.Namespace) -> argparse.Namespace:
-    """The ``check`` arguments that ``analyze`` stands for: bank paths, the responses, response rules only. Which
+def analyze_options(args: argparse.Namespace) -> CheckOptions:
+    """The check that ``analyze`` stands for: the bank paths, the responses, the response rules only. Which
     argument is the bank is the format table's say: a folder, or a file whose name settles a bank format (YAML,
     GIFT, Aiken, Moodle XML, QTI); every other file holds responses, whatever order they come in."""
     responses = [p for p in args.paths if not (is_bank_name(p) or os.path.isdir(p))]
@@ -32,10 +32,12 @@ def as_check(args: argparse.Namespace) -> argparse.Namespace:
                          f"{_listed(args.paths)} {'is a bank' if len(args.paths) == 1 else 'are all banks'}")
     bank = [p for p in args.paths if p not in responses]
     names = [r.name for r in load_registry() if r.kind == "response"]
-    return argparse.Namespace(
-        **vars(args) | {"paths": bank, "responses": responses, "select": args.select or names,
-                        "extend_select": [], "stdin_filename": None, "jobs": 1, "no_cache": True, "fix": False,
-                        "diff": False})
+    return CheckOptions(
+        paths=bank, responses=responses, select=args.select or names, ignore=args.ignore, format=args.format,
+        output_file=args.output_file, config=[args.config] if args.config else [], fail_on=args.fail_on,
+        exit_zero=args.exit_zero, statistics=args.statistics, quiet=args.quiet,
+        show_source=False if args.no_show_source else None, baseline=args.baseline,
+        write_baseline=args.write_baseline)
 
 
 def _listed(paths: list[str]) -> str:
@@ -92,13 +94,13 @@ def add_responses(run, responses: list[str], *, select=None, extend_select=(), i
     return analysis
 
 
-def response_findings(args: argparse.Namespace, run, findings: list) -> list:
+def response_findings(options: CheckOptions, run, findings: list) -> list:
     """``findings`` plus what the response data shows, suppressions applied; the summary goes to stderr."""
-    if args.paths == ["-"]:
+    if options.paths == ["-"]:
         raise UsageError("--responses needs the bank as files or folders, not stdin")
-    analysis, _ = reported_analysis(run, args.responses, select=args.select, extend_select=args.extend_select,
-                                    ignore=args.ignore)
-    if not args.quiet:
+    analysis, _ = reported_analysis(run, options.responses, select=options.select,
+                                    extend_select=options.extend_select, ignore=options.ignore)
+    if not options.quiet:
         for line in analysis.summary():
             print(f"qlint: {line}", file=sys.stderr)
     return sorted([*findings, *analysis.findings], key=Finding.sort_key)

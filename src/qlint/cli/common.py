@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -44,22 +45,23 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
                              "(TOML, as in qlint.toml: 'fail-on = \"warning\"'; repeatable)")
 
 
-def config_arguments(args: argparse.Namespace) -> tuple[str | None, list[Override]]:
+def config_arguments(config: Sequence[str] | None, *, fail_on: str | None = None,
+                     respect_gitignore: bool | None = None) -> tuple[str | None, list[Override]]:
     """The config file named by ``--config`` (at most one), and the settings given over it, in order: each
     ``--config KEY=VALUE``, then the flags that stand for a setting (``--fail-on``, ``--no-respect-gitignore``)."""
     from qlint.config import ConfigError, parse_override  # the settings' reader: by the commands that read a config
 
-    given = args.config if isinstance(getattr(args, "config", None), list) else [getattr(args, "config", None)]
-    files = [v for v in given if v is not None and (os.path.exists(v) or "=" not in v)]
+    given = list(config or ())
+    files = [v for v in given if os.path.exists(v) or "=" not in v]
     if len(files) > 1:
         raise UsageError(f"--config names two config files ({files[0]}, {files[1]}); use one, and KEY=VALUE settings")
     try:
-        overrides = [parse_override(v) for v in given if v is not None and v not in files]
+        overrides = [parse_override(v) for v in given if v not in files]
     except ConfigError as exc:
         raise UsageError(str(exc)) from None
-    if getattr(args, "fail_on", None):
-        overrides.append(("--fail-on", {"fail-on": args.fail_on}))
-    if getattr(args, "respect_gitignore", None) is not None:
-        flag = "--respect-gitignore" if args.respect_gitignore else "--no-respect-gitignore"
-        overrides.append((flag, {"respect-gitignore": args.respect_gitignore}))
+    if fail_on:
+        overrides.append(("--fail-on", {"fail-on": fail_on}))
+    if respect_gitignore is not None:
+        flag = "--respect-gitignore" if respect_gitignore else "--no-respect-gitignore"
+        overrides.append((flag, {"respect-gitignore": respect_gitignore}))
     return (files[0] if files else None), overrides

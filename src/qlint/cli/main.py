@@ -22,6 +22,7 @@ from qlint.cli.common import (
     config_arguments,
 )
 from qlint.cli.completion import SHELLS
+from qlint.cli.options import CheckOptions
 from qlint.cli.parsers import add_analyze_parser, add_report_parsers
 
 # Everything else is imported by the command that needs it: `qlint --version`, a usage error and the parsing of
@@ -198,74 +199,91 @@ def _add_other_parsers(sub) -> None:
     add_from_option(convert)
 
 
-def _setup(args: argparse.Namespace, start: Path):
+def _setup(given: Sequence[str] | None, start: Path, options: CheckOptions | None = None):
+    """The config and registry in force at ``start``: ``given`` is what ``--config`` named; a check's ``options``
+    add the flags that stand for a setting."""
     from qlint.run.pipeline import SetupError, setup  # the config and the rules: loaded by the commands that need them
 
     try:
-        config_path, overrides = config_arguments(args)
+        config_path, overrides = _config_given(given, options)
         return setup(config_path, start, overrides)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
 
 
+def _config_given(given: Sequence[str] | None, options: CheckOptions | None = None):
+    """The config file ``--config`` named and the settings given over it (a check's ``--fail-on`` and
+    ``--[no-]respect-gitignore`` among them)."""
+    if options is None:
+        return config_arguments(given)
+    return config_arguments(given, fail_on=options.fail_on, respect_gitignore=options.respect_gitignore)
+
+
 _FOR_PEOPLE = ("text", "concise", "full", "grouped", "standard", "colored")   # a progress bar goes with these
 
 
-def _stdin_by_name(args: argparse.Namespace) -> None:
+def _stdin_by_name(options: CheckOptions) -> CheckOptions:
     """``--stdin-filename`` reads standard input, as ruff's does, with or without ``-``; a path named beside it is
     left out with a warning (it used to be the other way round: the flag was dropped without a word)."""
-    if getattr(args, "stdin_filename", None) is None or args.paths == ["-"]:
-        return
+    if options.stdin_filename is None or options.paths == ["-"]:
+        return options
     from qlint.output import escape_text  # only to name the path left out
-    others = [p for p in args.paths if p != "-"]
+    others = [p for p in options.paths if p != "-"]
     if others:
         print(f"qlint: warning: ignoring {escape_text(others[0])} in favour of standard input (--stdin-filename)",
               file=sys.stderr)
-    args.paths = ["-"]
+    return options.replace(paths=["-"])
 
 
 def cmd_check(args: argparse.Namespace, out) -> int:
+    """``qlint check``."""
+    return check(CheckOptions.from_args(args), out)
+
+
+def check(options: CheckOptions, out, said: set[str] | None = None) -> int:
+    """A check run as ``options`` ask, reported, and its exit code; ``said`` holds the notes already said (a watch's
+    earlier runs), which are not said again."""
     from qlint.engine import exit_code  # the run's machinery: loaded by check, never by --version or parsing
     from qlint.finding import Severity
 
-    _stdin_by_name(args)
-    if getattr(args, "show_settings", False) or getattr(args, "show_files", False):
-        return _show(args, out)
-    if getattr(args, "watch", False):
-        return _watch(args, out)
-    fmt = _format(args)
-    run = _check_run(args, progress=fmt in _FOR_PEOPLE)
-    _notes(args, run)
+    options = _stdin_by_name(options)
+    if options.show_settings or options.show_files:
+        return _show(options, out)
+    if options.watch:
+        return _watch(options, out)
+    fmt = _format(options)
+    run = _check_run(options, progress=fmt in _FOR_PEOPLE)
+    _notes(options, run, set() if said is None else said)
     if run.excluded and not run.results:
         return EXIT_OK   # --force-exclude left nothing named (pre-commit passed no bank file): nothing to say
-    if not run.results and args.paths != ["-"] and not getattr(args, "allow_empty", False):
-        where = ", ".join(args.paths) or "the configured paths"
+    if not run.results and options.paths != ["-"] and not options.allow_empty:
+        where = ", ".join(options.paths) or "the configured paths"
         raise UsageError(f"no bank files found in {where} (YAML, GIFT, Aiken, Moodle XML or QTI files); "
                          "pass --allow-empty to accept that")
     fixed = None
-    if args.fix or args.diff:
-        changed, run, fixed = _fix_and_recheck(args, run, out)
-        if args.diff:
+    if options.fix or options.diff:
+        changed, run, fixed = _fix_and_recheck(options, run, out)
+        if options.diff:
             return EXIT_FINDINGS if changed else EXIT_OK
-    if getattr(args, "responses", None):
+    if options.responses:
         from qlint.cli.analyze import response_findings  # response data (DuckDB): loaded only with --responses
 
-        run.findings = response_findings(args, run, run.findings)
-    if getattr(args, "form", None):
-        run.findings = _with_forms(args, run)
-    if args.write_baseline:
-        return _write_baseline(args, run.findings)
-    findings = _new_findings(args, run.findings)
-    fail_on = Severity.parse(args.fail_on) if args.fail_on else run.config.settings.fail_on
-    code = EXIT_OK if args.exit_zero else exit_code(findings, fail_on)
+        run.findings = response_findings(options, run, run.findings)
+    if options.form:
+        run.findings = _with_forms(options, run)
+    if options.write_baseline:
+        return _write_baseline(options, run.findings)
+    findings = _new_findings(options, run.findings)
+    fail_on = Severity.parse(options.fail_on) if options.fail_on else run.config.settings.fail_on
+    code = EXIT_OK if options.exit_zero else exit_code(findings, fail_on)
     with _reader_may_leave():   # `qlint check bank | head -1` still fails the pipeline on errors
-        _render(args, fmt, run, findings, fail_on, out, _fixes_shown(args, fixed, findings))
+        _render(options, fmt, run, findings, fail_on, out, _fixes_shown(options, fixed, findings))
     return code
 
 
-def _format(args: argparse.Namespace) -> str:
+def _format(options: CheckOptions) -> str:
     """The output format asked for (yamllint's ``auto``, or none: github on GitHub Actions, else text)."""
-    chosen = None if args.format == "auto" else args.format
+    chosen = None if options.format == "auto" else options.format
     fmt = chosen or ("github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text")
     from qlint.output import renderers  # the output formats: loaded by the commands that report
 
@@ -280,35 +298,35 @@ def _format(args: argparse.Namespace) -> str:
     return fmt
 
 
-def _notes(args: argparse.Namespace, run) -> None:
+def _notes(options: CheckOptions, run, said: set[str]) -> None:
     """On stderr: each ignore that cannot apply, and, once, that named files were compared only with each other."""
     from qlint.config import unapplied_ignores  # loaded by check, never by --version or parsing
 
-    for warning in unapplied_ignores(run.config, run.registry, args.ignore):
+    for warning in unapplied_ignores(run.config, run.registry, options.ignore):
         print(f"qlint: warning: {warning}", file=sys.stderr)
-    if run.alone and run.results and not args.quiet and not getattr(args, "noted", False):
-        args.noted = True   # once: a watch's later runs do not say it again
+    if run.alone and run.results and not options.quiet and "alone" not in said:
+        said.add("alone")   # once: a watch's later runs do not say it again
         print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
-              f"for among the named files only; to compare them with the whole bank, set paths = [\"{_bank_guess(args)}\"]"
+              f"for among the named files only; to compare them with the whole bank, set paths = [\"{_bank_guess(options)}\"]"
               " in qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
 
 
 _SAFE_NAME = re.compile(r"[\w.-]{1,100}")   # a folder name shown in the note as it is: no quotes, no controls
 
 
-def _bank_guess(args: argparse.Namespace) -> str:
+def _bank_guess(options: CheckOptions) -> str:
     """The folder the note suggests as the bank: the top folder of the first file named, as the user wrote it
     (``questions`` for ``questions/a.yaml``), else the README's ``bank``."""
-    named = Path(args.stdin_filename if args.paths == ["-"] and args.stdin_filename else (args.paths or ["."])[0])
+    named = Path(options.stdin_filename if options.paths == ["-"] and options.stdin_filename else (options.paths or ["."])[0])
     parts = named.parts
     if named.is_absolute() or len(parts) < 2 or parts[0] == ".." or not _SAFE_NAME.fullmatch(parts[0]):
         return "bank"
     return parts[0]
 
 
-def _fixes_shown(args: argparse.Namespace, fixed: dict | None, findings) -> dict | None:
+def _fixes_shown(options: CheckOptions, fixed: dict | None, findings) -> dict | None:
     """--show-fixes: the fixes --fix made, per file and rule; without --fix, those it would make."""
-    if not getattr(args, "show_fixes", False):
+    if not options.show_fixes:
         return None
     from collections import Counter  # only with --show-fixes
     if fixed is not None:
@@ -334,113 +352,115 @@ def _reader_may_leave():
             pass
 
 
-def _watch(args: argparse.Namespace, out, wait=None) -> int:
+def _watch(options: CheckOptions, out, wait=None) -> int:
     """--watch: the check, again at each change of what it reads; an error in one run (a config being edited) is
     said, and the watch goes on."""
-    if args.paths == ["-"] or args.diff or args.write_baseline:
+    if options.paths == ["-"] or options.diff or options.write_baseline:
         raise UsageError("--watch checks files again as they change: not with stdin, --diff or --write-baseline")
     from qlint.cli.watch import signature, watch  # --watch only: the loop and the files' signatures
     from qlint.config import ConfigError, find_config
     from qlint.run.pipeline import SetupError, bank_files, bank_roots, checked_paths, config_start
 
-    once = argparse.Namespace(**{**vars(args), "watch": False, "noted": False})
+    once = options.replace(watch=False)
+    said: set[str] = set()
 
-    def check() -> None:
+    def check_once() -> None:
         try:
-            cmd_check(once, out)
+            check(once, out, said)
         except UsageError as exc:
             print(f"qlint: error: {exc}", file=sys.stderr)
 
     def snapshot():
-        start = config_start(args.paths)
+        start = config_start(options.paths)
         try:
-            config, _ = _setup(args, start)
-            targets, _ = checked_paths(args.paths, config, force_exclude=args.force_exclude)
+            config, _ = _setup(options.config, start, options)
+            targets, _ = checked_paths(options.paths, config, force_exclude=options.force_exclude)
             roots = [*targets, *(r for r in bank_roots(config) if os.path.exists(r))]
             return signature([*config.chain, *bank_files(config, roots)])
         except (UsageError, SetupError, ConfigError):   # a broken config: its fix is the change to wait for
             found = find_config(start) if os.path.exists(start) else None
-            return signature([*args.paths, *([found] if found else [])])
+            return signature([*options.paths, *([found] if found else [])])
 
-    return watch(check, snapshot, out, wait=wait)
+    return watch(check_once, snapshot, out, wait=wait)
 
 
-def _show(args: argparse.Namespace, out) -> int:
+def _show(options: CheckOptions, out) -> int:
     """--show-settings (text, or JSON with --format json) or --show-files: what the check would use and read."""
     from qlint.cli.show import render_settings, settings_view  # --show-settings and --show-files only
     from qlint.formats import with_source_format
     from qlint.run.pipeline import SetupError, config_start, files_to_check
     from qlint.output import escape_text
 
-    config, registry = _setup(args, config_start(args.paths, args.stdin_filename))
-    if getattr(args, "source_format", None):
-        config = with_source_format(config, args.source_format)
-    if args.show_files:
+    config, registry = _setup(options.config, config_start(options.paths, options.stdin_filename), options)
+    if options.source_format:
+        config = with_source_format(config, options.source_format)
+    if options.show_files:
         try:
-            files = files_to_check(args.paths, config, stdin_filename=args.stdin_filename,
-                                   force_exclude=args.force_exclude)
+            files = files_to_check(options.paths, config, stdin_filename=options.stdin_filename,
+                                   force_exclude=options.force_exclude)
         except SetupError as exc:
             raise UsageError(str(exc)) from None
         out.writelines(f"{escape_text(name)}\n" for name in files)
         return EXIT_OK
-    named = args.stdin_filename if args.paths == ["-"] and args.stdin_filename else (args.paths or ["."])[0]
+    named = options.stdin_filename if options.paths == ["-"] and options.stdin_filename else (options.paths or ["."])[0]
     try:
-        view = settings_view(config, registry, named, select=args.select, extend_select=args.extend_select,
-                             ignore=args.ignore)
+        view = settings_view(config, registry, named, select=options.select, extend_select=options.extend_select,
+                             ignore=options.ignore)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    render_settings(view, out, "json" if args.format == "json" else "text")
+    render_settings(view, out, "json" if options.format == "json" else "text")
     return EXIT_OK
 
 
-def _check_run(args: argparse.Namespace, *, progress: bool = False, after_fix: bool = False):
+def _check_run(options: CheckOptions, *, progress: bool = False, after_fix: bool = False):
     """The check run the arguments ask for; ``after_fix``: the run again over the fixed files, with the cache
     (a fix run skips it: its findings must carry their fixes) and without stdin (--fix refuses it)."""
     from qlint.run.pipeline import SetupError, run_check  # the run: loaded by the commands that check
 
     # read by the run, never past max-file-size (no stdin at all, when it was closed, reads as empty)
-    stdin = getattr(sys.stdin, "buffer", None) if args.paths == ["-"] and not after_fix else None
-    fixing = (args.fix or args.diff) and not after_fix
-    # a form is checked against every question of the bank (a warm run from the cache would not read them), and
-    # for the enemy items on it
-    forms = bool(getattr(args, "form", None))
-    extend = [*args.extend_select, "enemy-items"] if forms else args.extend_select
+    stdin = getattr(sys.stdin, "buffer", None) if options.paths == ["-"] and not after_fix else None
+    fixing = (options.fix or options.diff) and not after_fix
+    # a form is checked against every question of the bank, with the pairs the bank rules publish, and for the
+    # enemy items on it
+    forms = bool(options.form)
+    extend = [*options.extend_select, "enemy-items"] if forms else options.extend_select
     try:
-        config_path, overrides = config_arguments(args)
-        return run_check(args.paths, config_path=config_path, overrides=overrides, select=args.select,
-                         extend_select=extend, ignore=args.ignore, stdin=stdin,
-                         stdin_filename=args.stdin_filename, jobs=args.jobs,
-                         use_cache=not (args.no_cache or fixing or forms), progress=progress,
-                         keep_questions=bool(args.responses),   # the bank the responses are matched with
-                         source_format=getattr(args, "source_format", None),
-                         force_exclude=getattr(args, "force_exclude", False))
+        config_path, overrides = _config_given(options.config, options)
+        return run_check(options.paths, config_path=config_path, overrides=overrides, select=options.select,
+                         extend_select=extend, ignore=options.ignore, stdin=stdin,
+                         stdin_filename=options.stdin_filename, jobs=options.jobs,
+                         use_cache=not (options.no_cache or fixing), progress=progress,
+                         keep_questions=bool(options.responses),   # the bank the responses are matched with
+                         publish=forms,
+                         source_format=options.source_format,
+                         force_exclude=options.force_exclude)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
 
 
-def _fix_and_recheck(args: argparse.Namespace, run, out):
+def _fix_and_recheck(options: CheckOptions, run, out):
     """Apply or show the fixes; after --fix, the run again over the changed files, with the skips reported. Also
     returns the fixes made, per file and rule."""
     from qlint.finding import Finding  # --fix and --diff only
 
-    changed, skips, fixed = _fix(args, run, out)
-    if args.fix and not args.diff and changed:
-        run = _check_run(args, after_fix=True)
+    changed, skips, fixed = _fix(options, run, out)
+    if options.fix and not options.diff and changed:
+        run = _check_run(options, after_fix=True)
     if skips:
         run.findings = sorted(run.findings + skips, key=Finding.sort_key)
     return changed, run, fixed
 
 
-def _with_forms(args: argparse.Namespace, run) -> list:
+def _with_forms(options: CheckOptions, run) -> list:
     """The run's findings and the form rules' on every ``--form``."""
     from qlint.finding import Finding  # with the form's reader and rules' runner: loaded only with --form
     from qlint.run.forms import FormError, form_findings
 
-    if args.paths == ["-"]:
+    if options.paths == ["-"]:
         raise UsageError("--form needs the bank as files or folders, not stdin")
     try:
-        found, warnings = form_findings(run, args.form, select=args.select, extend_select=args.extend_select,
-                                        ignore=args.ignore)
+        found, warnings = form_findings(run, options.form, select=options.select, extend_select=options.extend_select,
+                                        ignore=options.ignore)
     except FormError as exc:
         raise UsageError(str(exc)) from None
     for warning in warnings:
@@ -448,52 +468,52 @@ def _with_forms(args: argparse.Namespace, run) -> list:
     return sorted(run.findings + found, key=Finding.sort_key)
 
 
-def _write_baseline(args: argparse.Namespace, findings) -> int:
+def _write_baseline(options: CheckOptions, findings) -> int:
     from qlint.run import baseline  # --write-baseline only
     from qlint.wording import plural
 
     try:
-        count = baseline.write(Path(args.write_baseline), findings)
+        count = baseline.write(Path(options.write_baseline), findings)
     except OSError as exc:
-        raise UsageError(f"cannot write {args.write_baseline}: {exc.strerror}") from None
-    print(f"qlint: wrote {plural(count, 'finding')} to {args.write_baseline}", file=sys.stderr)
+        raise UsageError(f"cannot write {options.write_baseline}: {exc.strerror}") from None
+    print(f"qlint: wrote {plural(count, 'finding')} to {options.write_baseline}", file=sys.stderr)
     return EXIT_OK
 
 
-def _new_findings(args: argparse.Namespace, findings):
+def _new_findings(options: CheckOptions, findings):
     """The findings to report: with --baseline, those it does not record."""
-    if not args.baseline:
+    if not options.baseline:
         return findings
     from qlint.run import baseline  # --baseline only
 
     try:
-        return baseline.new_findings(findings, baseline.read(Path(args.baseline)))
+        return baseline.new_findings(findings, baseline.read(Path(options.baseline)))
     except baseline.BaselineError as exc:
         raise UsageError(str(exc)) from None
 
 
-def _render(args: argparse.Namespace, fmt: str, run, findings, fail_on, out, fixes: dict | None = None) -> None:
+def _render(options: CheckOptions, fmt: str, run, findings, fail_on, out, fixes: dict | None = None) -> None:
     from qlint.output import Report, renderers  # the output formats: loaded by the commands that report
     from qlint.output.text import use_colour
 
     render = renderers()[fmt]
     # fix_hint: after --fix, what is still fixable was refused, and the summary must not offer --fix again
-    options = {"quiet": args.quiet, "statistics": args.statistics, "fix_hint": not args.fix,
-               "fail_on": None if args.exit_zero else fail_on,   # what fails the run: nothing with --exit-zero
-               "fixes": fixes}
-    options["colour"], options["show_source"] = use_colour(out, args.color), _show_source(args, fmt, out)
+    shown = {"quiet": options.quiet, "statistics": options.statistics, "fix_hint": not options.fix,
+             "fail_on": None if options.exit_zero else fail_on,   # what fails the run: nothing with --exit-zero
+             "fixes": fixes}
+    shown["colour"], shown["show_source"] = use_colour(out, options.color), _show_source(options, fmt, out)
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
-                    rules=[a.rule for a in run.active], sources=_sources(args, fmt, run, findings, out))
-    if not args.output_file or args.output_file == "-":   # `-o -`: standard output, as a file name means elsewhere
-        render(report, out, options)
+                    rules=[a.rule for a in run.active], sources=_sources(options, fmt, run, findings, out))
+    if not options.output_file or options.output_file == "-":   # `-o -`: standard output, as a file name means elsewhere
+        render(report, out, shown)
         return
     try:  # streamed: a million findings need not sit in memory twice
-        with open(args.output_file, "w", encoding="utf-8") as handle:
-            render(report, handle, {**options, "colour": False})
+        with open(options.output_file, "w", encoding="utf-8") as handle:
+            render(report, handle, {**shown, "colour": False})
     except OSError as exc:
-        raise UsageError(f"cannot write {args.output_file}: {exc.strerror}") from None
-    if not args.quiet:   # a CI log (GitLab's junit and code-quality steps) still says what the report holds
-        print(f"qlint: {_counts(report.summary())}; written to {args.output_file}", file=sys.stderr)
+        raise UsageError(f"cannot write {options.output_file}: {exc.strerror}") from None
+    if not options.quiet:   # a CI log (GitLab's junit and code-quality steps) still says what the report holds
+        print(f"qlint: {_counts(report.summary())}; written to {options.output_file}", file=sys.stderr)
 
 
 def _counts(s: dict) -> str:
@@ -506,61 +526,55 @@ def _counts(s: dict) -> str:
             f"{s['info']} info) in {questions}, {files}")
 
 
-def _show_source(args: argparse.Namespace, fmt: str, out) -> bool:
+def _show_source(options: CheckOptions, fmt: str, out) -> bool:
     """Whether the text output shows snippets: as asked (--show-source, --no-show-source, the full and concise
     formats), else on a terminal."""
     if fmt == "full" or fmt == "concise":
         return fmt == "full"
-    if fmt != "text" or args.output_file:
+    if fmt != "text" or options.output_file:
         return False
     from qlint.output.text import use_snippets  # with the output, after a run
 
-    return args.show_source if args.show_source is not None else use_snippets(out, args.color)
+    return options.show_source if options.show_source is not None else use_snippets(out, options.color)
 
 
-def _sources(args: argparse.Namespace, fmt: str, run, findings, out) -> dict:
+def _sources(options: CheckOptions, fmt: str, run, findings, out) -> dict:
     """The source lines for snippets, read only when the text format will show them."""
-    if not _show_source(args, fmt, out):
+    if not _show_source(options, fmt, out):
         return {}
     from qlint.run.sources import source_lines  # snippets only
 
     return source_lines(findings, run.config.settings.limits, run.stdin)
 
 
-def _fix(args: argparse.Namespace, run, out) -> tuple[bool, list, dict]:
+def _fix(options: CheckOptions, run, out) -> tuple[bool, list, dict]:
     """Apply (--fix) or show (--diff) the safe fixes. Returns whether any file changed, a warning finding for every
     file or fix left alone, so that the report (and with it the exit code) says so, not only stderr, and the fixes
     made in each file, by rule."""
     import difflib  # --fix and --diff only: the rewrites and their diff
 
     # likewise
-    from qlint.finding import finding
-    from qlint.run.fix import fix_run
-    from qlint.problems import FIX_SKIPPED
+    from qlint.run.fix import fix_run, skipped_findings
     from qlint.wording import plural
 
-    if args.paths == ["-"]:
+    if options.paths == ["-"]:
         raise UsageError("--fix and --diff need files, not stdin")
     run = _yaml_only(run)
-    outcome = fix_run(run, write=args.fix and not args.diff)   # --diff writes nothing, with --fix or without
+    outcome = fix_run(run, write=options.fix and not options.diff)   # --diff writes nothing, with --fix or without
     for path, reason in outcome.skipped:
         print(f"qlint: warning: {path}: not fixed: {reason}", file=sys.stderr)
-    if args.diff:
+    if options.diff:
         with _reader_may_leave():
             for path, (old, new) in sorted(outcome.changed.items()):
                 out.writelines(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
                                                     f"a/{path}", f"b/{path}"))
-        if outcome.changed and not args.quiet:   # as ruff's "Would fix 3 errors.", on stderr beside the diff
+        if outcome.changed and not options.quiet:   # as ruff's "Would fix 3 errors.", on stderr beside the diff
             count = sum(sum(c.values()) for p, c in outcome.by_rule.items() if p in outcome.changed)
             print(f"qlint: would fix {plural(count, 'problem')} in {plural(len(outcome.changed), 'file')}; "
                   "nothing was written", file=sys.stderr)
-    elif outcome.changed and not args.quiet:
+    elif outcome.changed and not options.quiet:
         print(f"qlint: fixed {plural(len(outcome.changed), 'file')}", file=sys.stderr)
-    # fix-skipped is a rule like any other: at its severity, and left out of the report when it is ignored
-    chosen = next((a for a in run.active if a.rule.name == FIX_SKIPPED.name), None)
-    skips = [finding(path, 1, 1, FIX_SKIPPED, f"not fixed: {reason}", severity=chosen.severity)
-             for path, reason in outcome.skipped] if chosen is not None else []
-    return bool(outcome.changed), skips, outcome.by_rule
+    return bool(outcome.changed), skipped_findings(outcome, run.active), outcome.by_rule
 
 
 def _yaml_only(run):
@@ -589,7 +603,7 @@ def cmd_convert(args: argparse.Namespace, out) -> int:
     if args.output == "-":
         raise UsageError("convert writes files: -o names an output folder, or a .zip for one package, not - "
                          "(standard output)")
-    config, _ = _setup(args, Path(args.paths[0]))
+    config, _ = _setup(args.config, Path(args.paths[0]))
     if args.source_format:
         config = with_source_format(config, args.source_format)
     missing = [p for p in args.paths if not os.path.exists(p)]
@@ -616,7 +630,7 @@ def cmd_rules(args: argparse.Namespace, out) -> int:
     import json  # the listing: loaded by this command only
 
     from qlint.config import ConfigError, resolve_rules  # likewise
-    config, registry = _setup(args, Path.cwd())
+    config, registry = _setup(args.config, Path.cwd())
     try:
         chosen = {a.rule.name: a for a in resolve_rules(config, registry)}
     except ConfigError as exc:
@@ -649,7 +663,7 @@ def cmd_clean(args: argparse.Namespace, out) -> int:
     from qlint.files import relative
     from qlint.wording import plural
 
-    config, _ = _setup(args, Path.cwd())
+    config, _ = _setup(args.config, Path.cwd())
     bases = [Cache.location(config)]
     if not os.environ.get("QLINT_CACHE_DIR"):   # the user's own cache folder: that one alone
         bases += _caches_below(Path.cwd())
@@ -697,7 +711,7 @@ def cmd_completion(parser: argparse.ArgumentParser, args: argparse.Namespace, ou
     from qlint.cli.completion import script  # completion only
     from qlint.output import FORMATS
 
-    _, registry = _setup(args, Path.cwd())
+    _, registry = _setup(args.config, Path.cwd())
     rules = sorted({r.name for r in registry} | {r.code for r in registry})
     out.write(script(args.shell, parser, rules, [*FORMATS, "auto"]))
     return EXIT_OK
@@ -740,7 +754,7 @@ def cmd_rule(args: argparse.Namespace, out) -> int:
     from qlint.docs import card, card_dict  # the cards: loaded by this command only
     from qlint.wording import closest
 
-    config, registry = _setup(args, Path.cwd())
+    config, registry = _setup(args.config, Path.cwd())
     if args.all:
         if args.format == "json":
             json.dump([card_dict(r) for r in registry], out, indent=2)
@@ -759,16 +773,6 @@ def cmd_rule(args: argparse.Namespace, out) -> int:
     else:
         out.write(card(rule))
     return EXIT_OK
-
-
-def _analyze_as_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.Namespace:
-    """``analyze``'s arguments as the check run it stands for: check's defaults for every option analyze lacks."""
-    from qlint.cli.analyze import as_check  # analyze only
-
-    wanted = as_check(args)
-    if getattr(wanted, "no_show_source", False):
-        wanted.show_source = False
-    return argparse.Namespace(**vars(parser.parse_args(["check"])) | vars(wanted))
 
 
 def run() -> None:
@@ -822,7 +826,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("completion", "generate-shell-completion"):
             return cmd_completion(parser, args, out)
         if args.command == "analyze":
-            return cmd_check(_analyze_as_check(parser, args), out)
+            from qlint.cli.analyze import analyze_options  # analyze only
+
+            return check(analyze_options(args), out)
         if args.command == "convert":
             return cmd_convert(args, out)
         if args.command in ("report", "stats"):

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from qlint.files import new_file_mode, place, staged
+from qlint.files import new_file_mode, not_regular, place, staged
 from qlint.formats.table import TARGETS as TABLE_TARGETS
 from qlint.model import Question
 
@@ -258,8 +258,11 @@ def save(files: dict[str, str], out: Path, force: bool = False) -> list[Path]:
         _inside(Path("."), name)
     mode = new_file_mode()
     if out.name.lower().endswith(".zip"):
-        if os.path.isdir(out):
+        kind = not_regular(out)
+        if kind == "a folder":
             raise UnsafePath(f"refusing to write the package {out}: a folder of that name exists")
+        if kind is not None:   # --force or not: a named pipe or a device is no package to replace
+            raise UnsafePath(f"refusing to write the package {out}: it is {kind}, not a file")
         if not force:
             _existing([out])
         buffer = io.BytesIO()
@@ -269,7 +272,13 @@ def save(files: dict[str, str], out: Path, force: bool = False) -> list[Path]:
         out.parent.mkdir(parents=True, exist_ok=True)
         _place(_temporary(out, buffer.getvalue(), mode), out, force)
         return [out]
+    kind = not_regular(out)
+    if kind not in (None, "a folder"):
+        raise UnsafePath(f"refusing to write to {out}: it is {kind}, not a folder")
     targets = [(_inside(out, name), text) for name, text in sorted(files.items())]
+    special = [(target, kind) for target, _ in targets if (kind := not_regular(target)) is not None]
+    if special:   # --force replaces files, never a named pipe, a device or a folder
+        raise UnsafePath(f"refusing to write {special[0][0]}: it is {special[0][1]}, not a regular file")
     if not force:
         _existing([target for target, _ in targets])
     out.mkdir(parents=True, exist_ok=True)

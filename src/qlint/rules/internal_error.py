@@ -1,12 +1,12 @@
 """internal-error: a rule that failed on a question, or a plugin that failed to load; never a traceback."""
 from qlint.finding import Severity
 from qlint.problems import INTERNAL_ERROR
-from qlint.rule import Invalid, LoaderRule
+from qlint.rule import A_WELL_FORMED_QUESTION, Invalid, MachineRule
 
 # What qlint's own machinery reports, not a check of the bank: the engine when a rule raises (the rule's other
 # questions and every other rule still run), the run when an installed plugin cannot be loaded, the item analysis
 # when a response rule raises. An error: the rule that failed did not check what it was given.
-RULE = LoaderRule(
+RULE = MachineRule(
     code=INTERNAL_ERROR.code,
     name=INTERNAL_ERROR.name,
     severity=Severity.ERROR,
@@ -16,27 +16,9 @@ RULE = LoaderRule(
     use_instead=("Report it with the command you ran; a plugin's to its authors. Until it is fixed, `--ignore` the "
                  "rule that failed (the message names it), not this one."),
     notes=("The findings come from the machinery, not from the text: its failing example fires when a rule that "
-           "raises runs over it (tests/rules/test_machinery_rules.py runs it so). Reported whatever `--ignore` "
-           "says: the rule that failed did not check what the finding is about."),
-    passing=("""\
-id: ie-ok
-stem: Which device holds a tensor created with torch.zeros(3) by default?
-options:
-  - text: The CPU
-    correct: true
-    rationale: Correct. Tensors are created on the CPU unless a device is given.
-  - text: The current CUDA device
-    rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
-""",),
-    failing=(Invalid("""\
-# checked with a rule installed that raises on every question
-id: ie-crash
-stem: Which device holds a tensor created with torch.zeros(3) by default?
-options:
-  - text: The CPU
-    correct: true
-    rationale: Correct. Tensors are created on the CPU unless a device is given.
-  - text: The current CUDA device
-    rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
-""", message="failed: "),),
+           "raises runs over it (`qlint.testing` runs it so). Reported whatever `--ignore` says: the rule that "
+           "failed did not check what the finding is about."),
+    made_by="a-raising-rule",
+    failing=(Invalid("# checked with a rule installed that raises on every question\n" + A_WELL_FORMED_QUESTION,
+                     message="failed: "),),
 )

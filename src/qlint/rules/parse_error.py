@@ -1,9 +1,9 @@
 """parse-error: a bank file that cannot be read as YAML."""
 from qlint.finding import Severity
 from qlint.problems import PARSE_ERROR
-from qlint.rule import Invalid, LoaderRule
+from qlint.rule import Invalid, MachineRule
 
-RULE = LoaderRule(
+RULE = MachineRule(
     code=PARSE_ERROR.code,
     name=PARSE_ERROR.name,
     severity=Severity.ERROR,
@@ -11,16 +11,6 @@ RULE = LoaderRule(
     why="A file qlint cannot read is a file nobody checked, and one an exam delivery system may reject or misread.",
     use_instead="Fix the YAML at the reported line. Keep bank files UTF-8, one YAML document each.",
     notes=("A finding of this rule is reported whatever `--select`, `--ignore` or `select` in the config say, as ruff never hides a syntax error: the rules that are on did not see what it hides. Its severity can be changed."),
-    passing=("""\
-id: ok-1
-stem: Which device holds a tensor created with torch.zeros(3) by default?
-options:
-  - text: The CPU
-    correct: true
-    rationale: Correct. Tensors are created on the CPU unless a device is given.
-  - text: The current CUDA device
-    rationale: Incorrect. CUDA placement needs device="cuda" or .to("cuda").
-""",),
     failing=(Invalid("""\
 id: broken-1
 stem: "An unclosed quote

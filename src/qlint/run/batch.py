@@ -27,7 +27,7 @@ from qlint.limits import Limits
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Store
 from qlint.run.cache import Cache, config_key, outcome_head
-from qlint.run.perfile import FileSetup, check_path
+from qlint.run.perfile import FileSetup, check_path, reread
 
 if TYPE_CHECKING:
     from qlint.run.settings import CacheSettings
@@ -59,7 +59,7 @@ def process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, re
                 active: list[ActiveRule], *,
                 jobs: int, use_cache: bool, keep: bool, progress: bool,
                 bank_before: Sequence[str] | None = (), signatures: bool = True, for_bank: bool = False,
-                features: bool = True) -> Batch:
+                features: bool = True, complete: bool = False) -> Batch:
     """Per-file outcomes for every file, from the cache where the content is unchanged.
 
     The bank findings cached (and to be cached) are those of the files whose digests are ``bank_before`` followed
@@ -70,13 +70,16 @@ def process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, re
     ``for_bank`` the files matter only for the bank findings (their own findings are not reported): when the cache
     holds those, the files' entries are not read and ``files`` is empty. With ``features`` False the bank rules'
     features are not decoded from the cache (nor the modules of those rules imported): the caller knows the bank
-    findings will come from the cache, or reads the entries again when they do not."""
+    findings will come from the cache, or reads the entries again when they do not. With ``complete`` every
+    outcome comes whole, its questions' features decoded, even when the bank findings are cached: the run
+    publishes what the bank rules find (the report, a form). With ``keep`` the outcomes carry their loaded
+    questions too: the cache holds none, so the files it answers for are read again by their reader alone."""
     gc_was_enabled = gc.isenabled()
     gc.disable()  # the outcomes stay alive to the end: collecting them over and over only costs time
     try:
         return _process_all(files, limits, stored, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
                             progress=progress, bank_before=bank_before, signatures=signatures, for_bank=for_bank,
-                            features=features)
+                            features=features or complete or keep, complete=complete or keep)
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -85,10 +88,10 @@ def process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, re
 def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, registry: Registry,
                  active: list[ActiveRule], *,
                  jobs: int, use_cache: bool, keep: bool, progress: bool,
-                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool, features: bool) -> Batch:
+                 bank_before: Sequence[str] | None, signatures: bool, for_bank: bool, features: bool,
+                 complete: bool) -> Batch:
     setup = FileSetup(tuple(active), limits, keep)
-    cache = (Cache.open(stored.location, config_key(stored, registry, active), setup.codecs)
-             if use_cache and not keep else None)
+    cache = Cache.open(stored.location, config_key(stored, registry, active), setup.codecs) if use_cache else None
     displays = [relative(f) for f in files]
     started = time.time_ns()
     # an empty cache (the first run of a key) can hit nothing: files are hashed as they are checked, not before
@@ -98,9 +101,9 @@ def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, r
                       digests=[d for d, _ in digests] if digests is not None else [None] * len(files))
     if cache is not None and digests is not None:
         _keep_bank(result, cache, bank_before)
-        if for_bank and result.bank is not None:
+        if for_bank and result.bank is not None and not complete:
             return result   # a warm pre-commit run: nothing in these files is needed
-    features = features and result.bank is None
+    features = complete or (features and result.bank is None)
     run_name = (Cache.bank_name(result.digests) if cache is not None and None not in result.digests  # type: ignore[arg-type]
                 else None)
     if run_name is not None and not features:   # nothing needs the features: every outcome in one read
@@ -136,8 +139,19 @@ def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, r
         _keep_bank(result, cache, bank_before)  # type: ignore[arg-type]
     if cache is not None and None not in result.digests and None not in heads:
         cache.put_run(Cache.bank_name(result.digests), heads)  # type: ignore[arg-type]
+    if keep:
+        _with_questions(outcomes, files, displays, result.digests, setup)  # type: ignore[arg-type]
     result.files = outcomes  # type: ignore[assignment]
     return result
+
+
+def _with_questions(outcomes: list[CheckedFile], files: Sequence[Path], displays: Sequence[str],
+                    digests: Sequence[str | None], setup: FileSetup) -> None:
+    """The loaded questions of the outcomes the cache gave (it stores none): each such file read again by its
+    reader, its rules not run again; a file changed since it was hashed is checked again whole."""
+    for index, outcome in enumerate(outcomes):
+        if outcome.questions is None:
+            outcomes[index] = reread(outcome, files[index], displays[index], digests[index], setup)
 
 
 def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[str | None, int]] | None,

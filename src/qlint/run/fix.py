@@ -8,8 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from qlint.files import read_file
-from qlint.finding import Finding
+from qlint.finding import Finding, finding
 from qlint.formats.yaml_edit import FixError, apply_fixes, apply_to_text, fixable, replace_fixed
+from qlint.problems import FIX_SKIPPED
+from qlint.rule import ActiveRule
 from qlint.run.perfile import FileSetup, check_source
 from qlint.run.pipeline import Run
 from qlint.run.suppress import apply_suppressions
@@ -71,6 +73,17 @@ def fix_run(run: Run, *, write: bool, rounds: int = 5) -> FixReport:
             outcome.applied += sum(fixed.values())
             outcome.by_rule[path] = fixed
     return outcome
+
+
+def skipped_findings(report: FixReport, active: Sequence[ActiveRule]) -> list[Finding]:
+    """A fix-skipped finding for every file or fix the pass left alone, so that the report (and with it the exit
+    code) says so, not only stderr: fix-skipped is a rule like any other, at its severity, and none when it is
+    not on."""
+    chosen = next((a for a in active if a.rule.name == FIX_SKIPPED.name), None)
+    if chosen is None:
+        return []
+    return [finding(path, 1, 1, FIX_SKIPPED, f"not fixed: {reason}", severity=chosen.severity)
+            for path, reason in report.skipped]
 
 
 def _fix_text(run: Run, path: str, text: str, rounds: int) -> tuple[str, Counter[tuple[str, str]], list[str]]:

@@ -52,12 +52,23 @@ def check_source(data: bytes | None, display: str, setup: FileSetup, real_path: 
 def check_path(path: Path, display: str, setup: FileSetup, cache: Cache | None, want_text: bool = False
                ) -> tuple[CheckedFile, str | None, str | None, Signature | None]:
     """Read, check and (when there is a cache) store one file's outcome under the hash of what was read. Returns
-    the outcome; its cache encoding when there is a cache or ``want_text`` (None when it has none: kept
-    questions, or a feature JSON cannot carry); and, with a cache, the file's digest and stat signature."""
+    the outcome; its cache encoding when there is a cache or ``want_text`` (None when it has none: a feature JSON
+    cannot carry; kept questions are never encoded); and, with a cache, the file's digest and stat signature."""
     data, signature, problem = read_file(path, setup.limits)
     outcome = check_source(data, display, setup, path, problem)
-    text = encoded(outcome, setup.codecs) if (cache is not None or want_text) and not setup.keep else None
+    text = encoded(outcome, setup.codecs) if cache is not None or want_text else None
     digest = Cache.digest(display, data) if cache is not None and data is not None else None
     if digest is not None and text is not None and not timed_out(outcome):  # a timeout depends on the clock
         cache.put(digest, text)  # type: ignore[union-attr]
     return outcome, text, digest, signature
+
+
+def reread(outcome: CheckedFile, path: Path, display: str, digest: str | None, setup: FileSetup) -> CheckedFile:
+    """A cached ``outcome`` with its loaded questions, which the cache does not hold: the file read again and
+    parsed, its rules not run again. A file whose bytes no longer have ``digest`` (changed since the run hashed
+    it) is checked again whole, so that its questions and findings agree."""
+    data, _, problem = read_file(path, setup.limits)
+    if data is None or digest is None or Cache.digest(display, data) != digest:
+        return check_source(data, display, setup, path, problem)
+    outcome.questions = list(parse(data, display, setup.limits, path).questions)
+    return outcome

@@ -163,7 +163,9 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
               force_exclude: bool = False, overrides: Sequence[Override] = (), publish: bool = False) -> Run:
     """Check the given paths (``["-"]`` with ``stdin``, bytes or a binary stream, checks standard input). With
     ``force_exclude``, named paths that ``force_excluded`` rejects are left out (and listed in ``Run.excluded``).
-    With ``publish``, what every bank rule publishes is computed with the bank rules, once (``Run.published``)."""
+    With ``publish``, what every bank rule publishes is computed with the bank rules, once (``Run.published``);
+    with ``keep_questions`` every outcome carries its loaded questions (the report, the item analysis). Either way
+    the cache is used as by any check: what it cannot hold is read again, never the whole run checked again."""
     use_stdin = paths == ["-"]
     config, registry = setup(config_path, config_start(paths, stdin_filename), overrides)
     try:
@@ -179,15 +181,18 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
         return Run(config, registry, active, [], [], set(), excluded=excluded, stages=stages)
 
     jobs = jobs or default_jobs()
+    # the bank stage's tables are published over every question's features, also when the cache holds its findings
+    complete = keep_questions or publish
     if use_stdin:
         read = (relative(Path(stdin_filename)) if stdin_filename else "<stdin>", _read_stdin(stdin, limits))
         outcomes, processed, report_only = _stdin_outcomes(read, stdin_filename, stages, registry, active, jobs=jobs,
-                                                           use_cache=use_cache, keep=keep_questions)
+                                                           use_cache=use_cache, keep=keep_questions,
+                                                           complete=complete)
     else:
         read = None
         outcomes, processed, report_only = _file_outcomes(targets, stages, registry, active, jobs=jobs,
                                                           use_cache=use_cache, keep=keep_questions,
-                                                          progress=progress)
+                                                          complete=complete, progress=progress)
     findings = _findings(outcomes, processed, report_only, stages.ignores, registry, active)
     shown = [o for o in outcomes if report_only is None or o.path in report_only]
     named_only = stdin_filename is not None if use_stdin else all(os.path.isfile(p) for p in targets)
@@ -244,8 +249,8 @@ Gathered = tuple[list[CheckedFile], "Batch | None", "set[str] | None"]   # outco
 
 
 def _stdin_outcomes(read: tuple[str, bytes | OSError], stdin_filename: str | None, stages: Stages,
-                    registry: Registry, active: list[ActiveRule], *, jobs: int, use_cache: bool, keep: bool
-                    ) -> Gathered:
+                    registry: Registry, active: list[ActiveRule], *, jobs: int, use_cache: bool, keep: bool,
+                    complete: bool) -> Gathered:
     """Standard input's outcome and, for an editor's buffer (``--stdin-filename``) when bank rules are on, those of
     the rest of the bank on disk (its own file on disk left out); only the buffer is then reported on."""
     name, data = read
@@ -259,23 +264,23 @@ def _stdin_outcomes(read: tuple[str, bytes | OSError], stdin_filename: str | Non
     others = [f for f in walk_files(stages.walk, roots) if os.path.realpath(f) != here]
     # the buffer is not on disk: its bank findings are not for the cache (bank_before None)
     processed = process_all(others, stages.limits, stages.cache, registry, _bank_only(active), jobs=jobs, use_cache=use_cache,
-                            keep=keep, progress=False, bank_before=None)
+                            keep=keep, progress=False, bank_before=None, complete=complete)
     return outcomes + processed.files, processed, {name}
 
 
 def _file_outcomes(targets: list[Path], stages: Stages, registry: Registry, active: list[ActiveRule], *, jobs: int,
-                   use_cache: bool, keep: bool, progress: bool) -> Gathered:
+                   use_cache: bool, keep: bool, complete: bool, progress: bool) -> Gathered:
     """The outcomes of the files under ``targets``. When only files are named (pre-commit passes the changed
     ones) and bank rules are on, the rest of the bank is checked with them, and only the named files (and a named
     package's entries) are reported on."""
     files = list(walk_files(stages.walk, targets))
     if not (all(os.path.isfile(p) for p in targets) and any(isinstance(a.rule, BankRule) for a in active)):
         processed = process_all(files, stages.limits, stages.cache, registry, active, jobs=jobs,
-                                use_cache=use_cache, keep=keep, progress=progress)
+                                use_cache=use_cache, keep=keep, progress=progress, complete=complete)
         return processed.files, processed, None
     report_only = {relative(f) for f in files}
     processed = _named_in_bank(files, stages, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
-                               progress=progress)
+                               complete=complete, progress=progress)
     report_only |= {p for o in processed.files if o.path in report_only
                     for p in [*(f.path for f in o.findings), *(i.path for i in o.items)]}
     return processed.files, processed, report_only
@@ -319,27 +324,28 @@ def _bank_only(active: Sequence[ActiveRule]) -> list[ActiveRule]:
 
 
 def _named_in_bank(files: list[Path], stages: Stages, registry: Registry, active: list[ActiveRule], *,
-                   jobs: int, use_cache: bool, keep: bool, progress: bool) -> Batch:
+                   jobs: int, use_cache: bool, keep: bool, complete: bool, progress: bool) -> Batch:
     """The outcomes of the named ``files`` and of the rest of the bank they belong to, in that order. Only the
     named files go through every rule; the rest, whose own findings are not reported, go through the bank rules
     alone (under their own cache key), which costs little more than loading them. The bank findings are cached
     under the digests of all of them, in the same order, so a run naming other files never reuses them; when they
-    are, the rest's outcomes are not read at all (nothing of them would be reported)."""
+    are, the rest's outcomes are not read at all (nothing of them would be reported), unless the run wants every
+    outcome ``complete`` (it publishes the bank rules' tables, or keeps the questions)."""
     named = {os.path.realpath(f) for f in files}
     rest = [f for f in walk_files(stages.walk, [u for u in stages.walk.banks if os.path.exists(u)])
             if os.path.realpath(f) not in named]
 
     def named_files(features: bool) -> Batch:
         return process_all(files, stages.limits, stages.cache, registry, active, jobs=jobs, use_cache=use_cache, keep=keep,
-                           progress=False, bank_before=None, signatures=False, features=features)
+                           progress=False, bank_before=None, signatures=False, features=features, complete=complete)
 
     # the named files' features are read from the cache only if the bank findings must be computed again
     first = named_files(features=False)
     before = None if any(d is None for d in first.digests) else first.digests
     processed = process_all(rest, stages.limits, stages.cache, registry, _bank_only(active), jobs=jobs,
                             use_cache=use_cache, keep=keep, progress=progress, bank_before=before,
-                            for_bank=True)  # type: ignore[arg-type]
-    if processed.bank is None and first.from_cache:
+                            for_bank=True, complete=complete)  # type: ignore[arg-type]
+    if processed.bank is None and first.from_cache and not complete:
         first = named_files(features=True)   # the entries read again, with the features this time
     processed.files = first.files + processed.files
     return processed
