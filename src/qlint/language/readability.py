@@ -237,7 +237,7 @@ class _Splitter:
             elif first == ";":   # clauses a semicolon joins are read one at a time (a list of rules, requirements)
                 self.add(position, after)
                 self.close(after)
-            elif len(mark) > 1:   # a spaced dash ("on this hill -- one of the seven"): a clause break, as a semicolon is
+            elif first == " " and len(mark) > 1:   # a spaced dash: a clause break, as a semicolon is
                 self.add(position, after)
                 self.close(after)
             elif first == " ":   # a lost full stop: only after a lower-case word
