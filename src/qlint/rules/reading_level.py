@@ -35,7 +35,8 @@ class Options(RuleOptions):
     max_passage_words: int = Field(default=1000, ge=10, le=1_000_000, description=(
         "a passage with more words than this (and the tolerance) is reported: the paragraphs before a stem's last "
         "one, when that last paragraph asks about them ('the passage', 'the author', 'the argument above') or they "
-        "have 150 words or more, and a setup other questions of the bank share"))
+        "have 150 words or more; in a stem of one paragraph, the sentences before its question when they have 300 "
+        "words or more (a case study); and a setup other questions of the bank share"))
     tolerance: float = Field(default=0.15, ge=0, le=10, description=(
         "the share by which a text may exceed its limit before it is reported: a limit is a target, and a text a "
         "few words over it reads as well as one at it (0.15: a 35-word limit reports sentences of 41 words or more)"))
@@ -302,7 +303,8 @@ RULE = BankRule(
            "'these lyrics', 'this quote is from'), the other sentences are the quotation. A reading passage is exempt from the sentence "
            "and stem limits and held to max-passage-words instead: the paragraphs before the stem's last one, when "
            "that last paragraph asks about them ('According to the passage', 'the author', 'the argument above'), "
-           "is itself a question (or one sentence) of at most 60 words, or they run to 150 words or more; in a stem "
+           "is itself a question (or a lead-in the options complete, with no punctuation at its end: '... all "
+           "show the same bias except') of at most 60 words, or they run to 150 words or more; in a stem "
            "of one paragraph, the sentences before its question when they run to 300 words or more (a case study); "
            "and a setup that other "
            "questions of the bank share (a case study, a logic game, a stimulus: their stems open with the same "
