@@ -303,4 +303,4 @@ def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostl
 
 
 # judged precision per corpus, a margin under what the rule reaches (the rule must not let judged non-flaws back in)
-FLOORS = {"ditectrev-cloud-exams": 0.75, "opentriviaqa": 0.70, "agieval-en": 0.60}
+FLOORS = {"ditectrev-cloud-exams": 0.75, "opentriviaqa": 0.70, "agieval-en": 0.60, "linkedin-skill-assessments": 0.75}

@@ -515,19 +515,25 @@ def words_in_text(text: str) -> int:
 RESTATED_WORDS = 8   # a run of this many words that repeats the text above it is a reference to that text
 
 
-def repeated_words(text: str, other: str) -> int:
-    """Words of ``text`` that repeat, in runs of RESTATED_WORDS or more, what ``other`` says: what two options share
-    word for word (the steps every option of an ordering question lists), or what an option repeats of its stem."""
+def _covered(text: str, other: str) -> list[bool]:
+    """For each word of ``text``, whether it lies in a run of RESTATED_WORDS or more words that ``other`` has too.
+    Linear in the two lengths."""
     seen = LOWER_WORD.findall(other.lower())
     words = LOWER_WORD.findall(text.lower())
     if len(seen) < RESTATED_WORDS or len(words) < RESTATED_WORDS:
-        return 0
+        return []
     grams = {tuple(seen[i:i + RESTATED_WORDS]) for i in range(len(seen) - RESTATED_WORDS + 1)}
     covered = [False] * len(words)
     for i in range(len(words) - RESTATED_WORDS + 1):
         if tuple(words[i:i + RESTATED_WORDS]) in grams:
             covered[i:i + RESTATED_WORDS] = [True] * RESTATED_WORDS
-    return sum(covered)
+    return covered
+
+
+def repeated_words(text: str, other: str) -> int:
+    """Words of ``text`` that repeat, in runs of RESTATED_WORDS or more, what ``other`` says: what two options share
+    word for word (the steps every option of an ordering question lists), or what an option repeats of its stem."""
+    return sum(_covered(text, other))
 
 
 def restated_words(text: str, sentence: Sentence, before: int) -> int:
@@ -536,15 +542,7 @@ def restated_words(text: str, sentence: Sentence, before: int) -> int:
     that if K is not assigned ...") refers to it, and a reference is read as one thing. Linear in the two lengths."""
     if before <= 0:
         return 0
-    seen = LOWER_WORD.findall(text[:before].lower())
-    if len(seen) < RESTATED_WORDS:
-        return 0
-    grams = {tuple(seen[i:i + RESTATED_WORDS]) for i in range(len(seen) - RESTATED_WORDS + 1)}
-    words = LOWER_WORD.findall(text[sentence.start:sentence.end].lower())
-    covered = [False] * len(words)
-    for i in range(len(words) - RESTATED_WORDS + 1):
-        if tuple(words[i:i + RESTATED_WORDS]) in grams:
-            covered[i:i + RESTATED_WORDS] = [True] * RESTATED_WORDS
+    covered = _covered(text[sentence.start:sentence.end], text[:before])
     runs = sum(1 for i, c in enumerate(covered) if c and (i == 0 or not covered[i - 1]))
     return sum(covered) - runs
 

@@ -249,16 +249,14 @@ _ARGUMENT = ("Because the farmers of the valley had sold their grain to the same
              "repay.")
 _AFTERTHOUGHT = ("The statue was first meant for the tomb of a pope in the great basilica, but after his death it was "
                  "moved to a small church on this hill -- one of the famous seven hills of the city.")
-_CASE_STUDY = " ".join(
-    f"The {office} office runs {count} servers that host the {system} and must keep running during the move."
-    for office, count, system in (
-        ("Montreal", "twelve", "payroll system"), ("Seattle", "eight", "customer portal"), ("New York", "six", "billing"
-                                                                                         " database"),
-        ("Boston", "four", "document archive"), ("Denver", "three", "build servers"), ("Austin", "two", "test lab"),
-        ("Chicago", "five", "reporting tools"), ("Atlanta", "seven", "support desk"), ("Dallas", "nine", "mail relays"),
-        ("Miami", "three", "video archive"), ("Phoenix", "two", "training site"), ("Portland", "four", "wiki"),
-        ("Detroit", "six", "parts catalogue"), ("Houston", "eight", "order queue"), ("Tampa", "two", "kiosk fleet"),
-        ("Omaha", "five", "print servers"), ("Tulsa", "three", "badge system"), ("Reno", "four", "camera archive")))
+_CASE_STUDY = " ".join(f"The {office} office runs {count} servers that host its {system} and must keep running during "
+                       "the move." for office, count, system in (
+                           ("Montreal", "twelve", "payroll"), ("Seattle", "eight", "portal"), ("Boston", "six", "billing"),
+                           ("Denver", "four", "archive"), ("Austin", "three", "builds"), ("Chicago", "two", "test lab"),
+                           ("Atlanta", "five", "reports"), ("Dallas", "seven", "help desk"), ("Miami", "nine", "mail"),
+                           ("Phoenix", "three", "videos"), ("Portland", "two", "wiki"), ("Detroit", "four", "catalogue"),
+                           ("Houston", "six", "orders"), ("Tampa", "eight", "kiosks"), ("Omaha", "two", "printers"),
+                           ("Tulsa", "five", "badges"), ("Reno", "three", "cameras"), ("Provo", "four", "licences")))
 _STEPS = ("Create a topic for alerts and subscribe the security team to it. Add a stage to the pipeline that scans each "
           "template with the policy checker before the build. Store the rules of the checker in a repository that only "
           "the security team can change. Publish a message to the topic when the checker finds a template that breaks "
