@@ -105,6 +105,11 @@ def test_the_items_of_a_list_count_as_a_word_each(registry):
               "Without End, Amen, I Have Come to Expect It From You, I Cross My Heart, You Cannot Make a Heart Love "
               "Somebody, Blue Clear Sky, Carried Away, One Night At a Time, and Round About Way. Who is he?")
     assert _fired(qq(titles, KEY), registry) == []
+    # a title of up to ten words, a film's name inside it ("Somebodys Baby for the Fast Times at Ridgemont High ...")
+    hits = ("This singer, the popular songwriter responsible for the hits Doctor My Eyes, Somebodys Baby for the Fast "
+            "Times at Ridgemont High soundtrack, Running on Empty, and Take It Easy for the Eagles, was once a member of "
+            "what country rock band?")
+    assert _fired(qq(hits, KEY), registry) == []
     clauses = ("This 1999 movie, based on a best selling novel by a writer from Wisconsin, stars an actress as a "
                "mother whose youngest son is taken by a woman who raises him as her own for nine years, until he "
                "happens to show up at his real family's door, asking if they need their lawn mowed. Which movie?")

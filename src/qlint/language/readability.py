@@ -449,7 +449,7 @@ def measure_stem(stem: str) -> StemMeasure:
 
 
 LIST_ITEM_WORDS = 4   # a comma-separated piece this short, in a run of three or more, is an item of a list
-TITLE_ITEM_WORDS = 8  # ... or this short when its words are capitalised (a title, a name)
+TITLE_ITEM_WORDS = 10  # ... or this short when its words are capitalised (a title, a name)
 _CAPITALISED = re.compile(r"[A-Z0-9]")
 
 

@@ -292,7 +292,8 @@ RULE = BankRule(
            "a capitalised clause, at a line break that is not hard-wrapped prose, and where a full stop was plainly "
            "lost: a lower-case word, then 'The', 'However', 'What' ...; a comma, then 'Besides', 'However' ...; a "
            "lower-case word, then a capitalised subject and its verb ('reports Management has mandated'). The items "
-           "of a list (three or more comma-separated pieces of at most four words) count as a word each, and so do "
+           "of a list (three or more comma-separated pieces of at most four words, or titles of at most ten) count "
+           "as a word each, and so do "
            "the definitions of a formula's legend ('where $x$ is ..., and $y$ is ...'); a spaced dash ends a clause "
            "as a semicolon does, and a quotation that holds its own question mark ends its sentence. A "
            "quotation of eight words or more, or what follows 'lyrics:' or 'the quote:', is the material asked about "
@@ -390,6 +391,14 @@ stem: "{_ARGUMENT}\\n\\nEach of the following, if true, weakens the argument abo
 options:
   - {{text: The merchant also bought land from the farmers, correct: true, rationale: Correct. It bears on neither claim.}}
   - {{text: City buyers paid less than the merchant, rationale: Incorrect. It weakens the claim that the railway freed them.}}
+""", f"""\
+id: rl-song-titles
+stem: >-
+  This singer, the popular songwriter responsible for the hits Doctor My Eyes, Somebodys Baby for the Fast Times at
+  Ridgemont High soundtrack, Running on Empty, and Take It Easy for the Eagles, was once a member of which band?
+options:
+  - {{text: The Nitty Gritty Dirt Band, correct: true, rationale: Correct. He played with it as a teenager.}}
+  - {{text: The Byrds, rationale: Incorrect. He never joined it.}}
 """, f"""\
 id: rl-afterthought
 stem: >-
