@@ -5,7 +5,7 @@ from helpers import within
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qlint.language.readability import grade_parts, measure_stem, most_words, sentences
+from qlint.language.readability import grade_parts, measure_stem, most_words, repeated_words, sentences, words_as_read
 
 
 def _texts(text: str) -> list[str]:
@@ -109,3 +109,29 @@ def test_grade_parts_count_code_as_one_syllable():
                 max_size=50).map("".join))
 def test_most_words_is_an_upper_bound_of_the_words_found(text):
     assert sum(s.words for s in sentences(text)) <= most_words(text)
+
+
+def test_a_spaced_dash_and_a_quotation_that_asks_end_a_clause_and_an_ellipsis_does_not():
+    assert _texts("It stands on this hill -- one of the seven hills.") == ["It stands on this hill --",
+                                                                          "one of the seven hills."]
+    assert _texts("It stands on this hill—one of the seven.") == ["It stands on this hill—one of the seven."]
+    assert _texts("The raids......the doors were shut.") == ["The raids......the doors were shut."]
+    asked = 'They asked each adult, "Are you satisfied with the bus service in your area?" Of those asked, most were.'
+    assert _texts(asked) == ['They asked each adult, "Are you satisfied with the bus service in your area?"',
+                             "Of those asked, most were."]
+
+
+def test_each_definition_of_a_formulas_legend_is_read_as_one_word():
+    text = "The fee is $n K h$, where $n$ is the number of walls, $K$ is a price per foot, and $h$ is the height."
+    (sentence,) = sentences(text)
+    assert sentence.words == 22 and words_as_read(text, sentence) == 5 + 3
+    # "where" with no variable after it is plain prose
+    plain = "The fee is the price, where the painter is the one who sets it, and the buyer is the one who pays it."
+    (sentence,) = sentences(plain)
+    assert words_as_read(plain, sentence) == sentence.words
+
+
+def test_repeated_words_are_runs_shared_word_for_word():
+    steps = "the origin server returns the image to an edge server in the point of presence"
+    assert repeated_words(f"Step 2: {steps}.", f"Step 1: {steps}.") == 16
+    assert repeated_words("the origin server returns the file", f"{steps}.") == 0

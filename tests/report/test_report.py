@@ -53,6 +53,10 @@ def test_summary_numbers_equal_check_json(run_cli, bank):
     reading = stats["reading"]
     assert reading["findings"] == per_rule["reading-level"] >= 1
     assert reading["findings"] == reading["long_sentences"] + reading["long_stems"] + reading["long_options"]
+    # the sentence-length distribution is cut where the rule is: at its limit and where its tolerance ends
+    assert reading["reported"]["max_sentence_words"] == 40 and [b["words"] for b in reading["sentence_bins"]] == [
+        "0-9", "10-19", "20-29", "30-35", "36-40", "41+"]
+    assert sum(b["stems"] for b in reading["sentence_bins"][-1:]) == reading["long_sentences"]
     assert reading["grade_findings"] == per_rule["reading-grade"] == reading["above_target"] == reading["graded"] == 1
     assert stats["lengths"]["findings"] == per_rule["option-length"] >= 1
     assert stats["lengths"]["bias_findings"] == [f for f in check["findings"] if f["rule"] == "key-length-bias"]

@@ -127,8 +127,8 @@ _OPENERS = r"(?:The|This|These|Those|All|Each|However|Therefore|It|They|There|Wh
 # where a sentence may end, found by its first character (so that the scan skips the rest of the text in C) and
 # judged in ``_Splitter.prose``: sentence punctuation (closing quotes and brackets kept with it) before a space or
 # the end, or run into the next sentence's capital ("recession.As a result"); a colon that opens a capitalised clause
-# or list ("the following requirements: Each object ..."); a line break; an item marker of a list run into the text
-# ("... as follows: (1) H and Y ...; (2) F and G ...")
+# or list ("the following requirements: Each object ..."); a semicolon or a spaced dash; a line break; an item marker
+# of a list run into the text ("... as follows: (1) H and Y ...; (2) F and G ...")
 # sentence adverbs that never open a clause inside a sentence with a capital: after a comma too, a full stop was lost
 # ("running out of processing power in your mix, Besides printing ...")
 _ADVERBS = r"(?:Besides|However|Therefore|Moreover|Furthermore|Hence|Thus|Otherwise|Nevertheless|Consequently)"
@@ -141,7 +141,7 @@ _SUBJECT_VERB = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:(?:has|have|had|is|
 _TAKES_A_NAME = frozenset("a an the of in on at to for from by with and or but nor that which who whom whose as than "
                           "named called via like about into onto over under if when while because since until where "
                           "whether so then also not only both either neither uses use using used".split())
-_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]|; | (?=" + _OPENERS + r"\b)|, (?=" + _ADVERBS + r"\b)"
+_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]|; | (?:--|–|—) | (?=" + _OPENERS + r"\b)|, (?=" + _ADVERBS + r"\b)"
                    r"| (?=[A-Z][a-z]+ [A-Za-z])")
 _RUN_IN = re.compile(r"[A-Z][a-z]")
 _OPENER = re.compile(_OPENERS + r"\b")
@@ -154,7 +154,9 @@ _ABBREVIATIONS = frozenset("mr mrs ms dr prof st sr jr vs cf e.g i.e fig figs eq
                            "a.m p.m ca et al".split())
 # the characters every _OPAQUE match contains: a text with none of them has nothing but prose
 _OPAQUE_STARTS = ("`", "~~~", "|", "![", "$", "\\", "<", "://", "www.", '"', "“", "‘", ": ")
-_CLOSED = re.compile(r"`.*[.!?]`$")
+# a code span or a quotation that holds its sentence's full stop ("`Restricted.` The next ...", 'asked, "Are you
+# satisfied?" Of those ...'): the sentence ends with it
+_CLOSED = re.compile(r"(?:`.*|[\"“‘].*)[.!?][`\"”’]$", re.S)
 _NEXT_CAPITAL = re.compile(r"\s+[A-Z]")
 _LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]{0,7})$")
 
@@ -235,6 +237,9 @@ class _Splitter:
             elif first == ";":   # clauses a semicolon joins are read one at a time (a list of rules, requirements)
                 self.add(position, after)
                 self.close(after)
+            elif first == " " and len(mark) > 1:   # a spaced dash: a clause break, as a semicolon is
+                self.add(position, after)
+                self.close(after)
             elif first == " ":   # a lost full stop: only after a lower-case word
                 previous = _PREVIOUS_WORD.search(text, max(0, at - 40), at)
                 if previous is None or (not _OPENER.match(text, after, end)
@@ -284,7 +289,7 @@ def sentences(text: str) -> list[Sentence]:
         if word is not None:
             splitter.word(match.start())
             if _CLOSED.match(word) and _NEXT_CAPITAL.match(text, match.end()):
-                splitter.close(match.end())   # `Restricted.` The next ...: the span held the full stop
+                splitter.close(match.end())   # the span or the quotation held the full stop
         else:
             splitter.close(match.start())
         position = match.end()
@@ -299,20 +304,28 @@ def sentences(text: str) -> list[Sentence]:
 _REFERS_BACK = re.compile(r"\b(?:passages?|authors?|author's|argument|arguments|reasoning|excerpts?|paragraphs?"
                           r"|lines?\s+\d+|poem|speaker|narrator|essay|article|text|above|preceding|conclusion"
                           r"|premises?|claims?|discrepancy|according\s+to|if\s+true)\b", re.I)
-# a last paragraph that asks (a question mark, or a lead-in ending in a colon) and is no longer than a lead-in is:
-# the paragraphs above it are what it asks about
-_ASKS = re.compile(r"\?|:\s*$")
+# a last paragraph that asks (a question mark, a lead-in ending in a colon, or one the options complete, with no
+# punctuation at its end: "The following statements all show the same bias except") and is no longer than a lead-in
+# is: the paragraphs above it are what it asks about
+_ASKS = re.compile(r"\?|[:\w]\s*$")
 LEAD_IN_WORDS = 60
 # text before the question this long is reading material whatever the question says about it (a scenario is shorter)
 PASSAGE_WORDS = 150
+# ... and a setup this long before the question is a case study (an organisation, its environment, its requirements)
+# even when no blank line sets it apart: longer than any scenario the stem limit holds
+CASE_WORDS = 300
 
 
 def passage_length(text: str, found: list[Sentence]) -> int:
     """How many of ``found`` (the sentences of a stem, from ``sentences``) form a passage: the paragraphs before
     the last one, when that last paragraph asks about them ("the passage", "the author", "the argument above") or
-    they run to PASSAGE_WORDS words; 0 when the stem has no such passage."""
-    if not found or found[-1].paragraph == found[0].paragraph:
+    they run to PASSAGE_WORDS words; in a stem of one paragraph, the sentences before its lead-in when they run to
+    CASE_WORDS words; 0 when the stem has no such passage."""
+    if not found:
         return 0
+    if found[-1].paragraph == found[0].paragraph:
+        start = lead_in(found, text)   # a case study run into one paragraph: its setup is reading material too
+        return start if sum(s.words for s in found[:start]) >= CASE_WORDS else 0
     last = found[-1].paragraph
     first = next(i for i, s in enumerate(found) if s.paragraph == last)
     if sum(s.words for s in found[:first]) >= PASSAGE_WORDS:
@@ -436,7 +449,7 @@ def measure_stem(stem: str) -> StemMeasure:
 
 
 LIST_ITEM_WORDS = 4   # a comma-separated piece this short, in a run of three or more, is an item of a list
-TITLE_ITEM_WORDS = 8  # ... or this short when its words are capitalised (a title, a name)
+TITLE_ITEM_WORDS = 10  # ... or this short when its words are capitalised (a title, a name)
 _CAPITALISED = re.compile(r"[A-Z0-9]")
 
 
@@ -452,14 +465,37 @@ def _list_item(piece: str) -> int:
     return 0
 
 
+# a variable of a formula: an inline formula, or one letter that is not a word ("a", "I")
+_VARIABLE = r"(?:\$[^$\n]{1,40}\$|\b[B-HJ-Zb-z]\b)"
+_DEFINES = r"\s+(?:is|are|represents|denotes|stands\s+for|equals|gives)\b"
+# a formula's legend: "..., where $n$ is the number of walls, $K$ is a constant ..., and $h$ is the height ..."
+_LEGEND = re.compile(r",?\s+where\s+(?=" + _VARIABLE + _DEFINES + ")")
+_DEFINITION = re.compile(r"(?:,\s*|\s+)(?:and\s+)?(?=" + _VARIABLE + _DEFINES + ")")
+_FORMULA = re.compile(r"\$[^$\n]{1,300}\$")
+
+
+def _legend_saved(chunk: str) -> int:
+    """Words a formula's legend saves: each definition of a variable ("$P$ is the number of phones left") is read as
+    one thing, like an item of a list; 0 when the sentence has no legend."""
+    match = _LEGEND.search(chunk)
+    if match is None:
+        return 0
+    legend = _FORMULA.sub("x", chunk[match.end():])
+    definitions = len(_DEFINITION.findall(" " + legend))
+    return max(0, _words(legend) - definitions)
+
+
 def words_as_read(text: str, sentence: Sentence) -> int:
     """A sentence's words with each item of a list counted as one: a run of three or more comma-separated pieces
     of at most LIST_ITEM_WORDS words each, or titles and names of at most TITLE_ITEM_WORDS ("Make It With You, If,
-    Baby, I Want You, and ..."), is read an item at a time, like the clauses a semicolon joins. Linear in the
-    sentence's length."""
-    pieces = text[sentence.start:sentence.end].split(",")
+    Baby, I Want You, and ..."), is read an item at a time, like the clauses a semicolon joins; so is each definition
+    of a formula's legend ("where $x$ is the number of years since 2000, and $y$ is ..."). Linear in the sentence's
+    length."""
+    chunk = text[sentence.start:sentence.end]
+    legend = _legend_saved(chunk) if "where" in chunk else 0
+    pieces = chunk.split(",")
     if len(pieces) < 3:
-        return sentence.words
+        return max(1, sentence.words - legend)
     saved, run = 0, []
     for count in [*map(_list_item, pieces), 0]:
         if count:
@@ -468,7 +504,7 @@ def words_as_read(text: str, sentence: Sentence) -> int:
         if len(run) >= 3:
             saved += sum(run) - len(run)
         run = []
-    return max(1, sentence.words - saved)
+    return max(1, sentence.words - max(saved, legend))
 
 
 def words_in_text(text: str) -> int:
@@ -479,21 +515,34 @@ def words_in_text(text: str) -> int:
 RESTATED_WORDS = 8   # a run of this many words that repeats the text above it is a reference to that text
 
 
+def _covered(text: str, other: str) -> list[bool]:
+    """For each word of ``text``, whether it lies in a run of RESTATED_WORDS or more words that ``other`` has too.
+    Linear in the two lengths."""
+    seen = LOWER_WORD.findall(other.lower())
+    words = LOWER_WORD.findall(text.lower())
+    if len(seen) < RESTATED_WORDS or len(words) < RESTATED_WORDS:
+        return []
+    grams = {tuple(seen[i:i + RESTATED_WORDS]) for i in range(len(seen) - RESTATED_WORDS + 1)}
+    covered = [False] * len(words)
+    for i in range(len(words) - RESTATED_WORDS + 1):
+        if tuple(words[i:i + RESTATED_WORDS]) in grams:
+            covered[i:i + RESTATED_WORDS] = [True] * RESTATED_WORDS
+    return covered
+
+
+def repeated_words(text: str, other: str) -> int:
+    """Words of ``text`` that repeat, in runs of RESTATED_WORDS or more, what ``other`` says: what two options share
+    word for word (the steps every option of an ordering question lists), or what an option repeats of its stem."""
+    return sum(_covered(text, other))
+
+
 def restated_words(text: str, sentence: Sentence, before: int) -> int:
     """Words of ``sentence`` that repeat, in runs of RESTATED_WORDS or more, what ``text`` says before offset
     ``before``, less one for each run: a question that quotes its own material ("if substituted for the constraint
     that if K is not assigned ...") refers to it, and a reference is read as one thing. Linear in the two lengths."""
     if before <= 0:
         return 0
-    seen = LOWER_WORD.findall(text[:before].lower())
-    if len(seen) < RESTATED_WORDS:
-        return 0
-    grams = {tuple(seen[i:i + RESTATED_WORDS]) for i in range(len(seen) - RESTATED_WORDS + 1)}
-    words = LOWER_WORD.findall(text[sentence.start:sentence.end].lower())
-    covered = [False] * len(words)
-    for i in range(len(words) - RESTATED_WORDS + 1):
-        if tuple(words[i:i + RESTATED_WORDS]) in grams:
-            covered[i:i + RESTATED_WORDS] = [True] * RESTATED_WORDS
+    covered = _covered(text[sentence.start:sentence.end], text[:before])
     runs = sum(1 for i, c in enumerate(covered) if c and (i == 0 or not covered[i - 1]))
     return sum(covered) - runs
 

@@ -413,10 +413,10 @@ def _section_keys(plt, s: BankSummary) -> str:
 
 def _section_reading(plt, s: BankSummary, base: Path) -> str:
     r = s.reading
-    limits = r.limits
-    stats = [(r.stems, "stems"), (r.long_sentences, f"with a sentence over {limits.get('max_sentence_words')} words"),
-             (r.long_stems, f"stems over {limits.get('max_stem_words')} words"),
-             (r.long_options, f"options over {limits.get('max_option_words')} words"),
+    over = r.reported
+    stats = [(r.stems, "stems"), (r.long_sentences, f"with a sentence over {over.get('max_sentence_words')} words"),
+             (r.long_stems, f"stems over {over.get('max_stem_words')} words"),
+             (r.long_options, f"options over {over.get('max_option_words')} words"),
              (r.findings, "reading-level findings"), (r.passages, "with a reading passage"),
              (r.graded, f"graded ({r.min_words}+ words, {r.min_sentences}+ sentences)"),
              (r.above_target, f"above grade {r.target:g}"), (r.grade_findings, "reading-grade findings"),

@@ -130,9 +130,10 @@ class Reading:
     grade_findings: int = 0  # reading-grade findings check reported
     min_sentences: int = 0
     limits: dict = field(default_factory=dict)  # reading-level's word limits, by option name
-    long_sentences: int = 0  # stems with a sentence over max-sentence-words
-    long_stems: int = 0  # stems over max-stem-words (after any passage)
-    long_options: int = 0  # options over max-option-words
+    reported: dict = field(default_factory=dict)  # the words above which reading-level reports, by limit's name
+    long_sentences: int = 0  # stems with a sentence over max-sentence-words and its tolerance
+    long_stems: int = 0  # stems over max-stem-words and its tolerance (after any passage)
+    long_options: int = 0  # options over max-option-words and its tolerance
     passages: int = 0  # stems with a passage the question asks about
     sentence_bins: list[dict] = field(default_factory=list)  # {"words": "0-9", "stems": n}: each stem's longest sentence
     objectives: list[dict] = field(default_factory=list)  # the same figures per objective
@@ -331,22 +332,27 @@ def _key_positions(run: Run) -> KeyPositions:
     return KeyPositions(active, options.alpha, options.min_questions, out, table["excluded"], findings, verdict)
 
 
-SENTENCE_BINS = ((0, 10), (10, 20), (20, 30), (30, 40), (40, 60), (60, None))
+LIMITS = ("max_sentence_words", "max_stem_words", "max_option_words")
 
 
-def _sentence_bins(longest: list[int]) -> list[dict]:
+def _sentence_bins(longest: list[int], limit: int, reported: int) -> list[dict]:
+    """Each stem's longest sentence in bins of ten words up to reading-level's sentence limit, then the words over
+    the limit that its tolerance allows, then the sentences it reports."""
+    edges = sorted({*range(0, min(limit, 50) + 1, 10), limit + 1, reported + 1})
+    bins = [*zip(edges, edges[1:]), (edges[-1], None)]
     return [{"words": f"{lo}-{hi - 1}" if hi else f"{lo}+", "stems": sum(lo <= n < (hi or n + 1) for n in longest)}
-            for lo, hi in SENTENCE_BINS]
+            for lo, hi in bins]
 
 
-def _reading_figures(facts: list[QuestionFacts], limits: dict, target: float) -> dict:
-    """The reading figures of some stems: the limits reading-level holds them to, the grades reading-grade gave."""
+def _reading_figures(facts: list[QuestionFacts], reported: dict, target: float) -> dict:
+    """The reading figures of some stems: the limits reading-level holds them to (with their tolerance, as the rule
+    reports them), the grades reading-grade gave."""
     graded = [f.grade for f in facts if f.graded and f.grade is not None]
     return {
         "stems": len(facts), "graded": len(graded), "above_target": sum(g > target for g in graded),
         "median_grade": _round(statistics.median(graded) if graded else None),
-        "long_sentences": sum(f.longest_sentence > limits["max_sentence_words"] for f in facts),
-        "long_stems": sum(f.words > limits["max_stem_words"] for f in facts),
+        "long_sentences": sum(f.longest_sentence > reported["max_sentence_words"] for f in facts),
+        "long_stems": sum(f.words > reported["max_stem_words"] for f in facts),
         "median_words": _round(statistics.median(f.words for f in facts) if facts else None, 1),
         "longest_sentence": max((f.longest_sentence for f in facts), default=0),
     }
@@ -356,6 +362,7 @@ def _reading(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) 
     limits_options, active = _configured(run, READING_LEVEL)
     grading, grade_options, grade_active = run.published(READING_GRADE)
     limits = {name: getattr(limits_options, name) for name in limits_options.__class__.model_fields}
+    reported = {name: limits_options.reported(limits[name]) for name in LIMITS}
     graded = [f.grade for f in facts if f.graded and f.grade is not None]
     bins: Counter[int] = Counter(int(g // 1) for g in graded)
     by_objective: dict[str | None, list[QuestionFacts]] = defaultdict(list)
@@ -372,13 +379,15 @@ def _reading(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) 
         bins=[{"grade": g, "stems": bins[g]} for g in sorted(bins)],
         grade_active=grade_active and grading is not None,
         grade_findings=sum(1 for f in run.findings if f.rule == READING_GRADE),
-        min_sentences=grade_options.min_sentences, limits=limits,
-        long_sentences=sum(f.longest_sentence > limits["max_sentence_words"] for f in facts),
-        long_stems=sum(f.words > limits["max_stem_words"] for f in facts),
-        long_options=sum(words_in_text(o.text) > limits["max_option_words"] for q in shown for o in q.question.options),
+        min_sentences=grade_options.min_sentences, limits=limits, reported=reported,
+        long_sentences=sum(f.longest_sentence > reported["max_sentence_words"] for f in facts),
+        long_stems=sum(f.words > reported["max_stem_words"] for f in facts),
+        long_options=sum(words_in_text(o.text) > reported["max_option_words"] for q in shown
+                         for o in q.question.options),
         passages=sum(f.passage_words > 0 for f in facts),
-        sentence_bins=_sentence_bins([f.longest_sentence for f in facts]),
-        objectives=[{"objective": name, **_reading_figures(items, limits, grade_options.max_grade)}
+        sentence_bins=_sentence_bins([f.longest_sentence for f in facts], limits["max_sentence_words"],
+                                     reported["max_sentence_words"]),
+        objectives=[{"objective": name, **_reading_figures(items, reported, grade_options.max_grade)}
                     for name, items in sorted(by_objective.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))],
     )
 

@@ -194,8 +194,10 @@ def _key_positions(console: Console, s: BankSummary) -> None:
 def _reading(console: Console, s: BankSummary) -> None:
     r = s.reading
     limits = r.limits
+    over = r.reported
     lengths = Grid(f"Reading level (limits: sentence {limits.get('max_sentence_words')}, stem "
-                   f"{limits.get('max_stem_words')}, option {limits.get('max_option_words')} words)",
+                   f"{limits.get('max_stem_words')}, option {limits.get('max_option_words')} words; reported above "
+                   f"{over.get('max_sentence_words')}, {over.get('max_stem_words')}, {over.get('max_option_words')})",
                    ("stems", "long sentences", "long stems", "long options", "passages", "findings"),
                    frozenset(range(6)))
     lengths.add(r.stems, r.long_sentences, r.long_stems, r.long_options, r.passages, r.findings)

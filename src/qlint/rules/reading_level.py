@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.language.readability import (Sentence, StemMeasure, lead_in, measure_stem, most_words, prose,
-                                        restated_words, words_as_read, words_in_text)
+                                        repeated_words, restated_words, words_as_read, words_in_text)
 from qlint.language.words import short
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
@@ -26,15 +26,17 @@ class Options(RuleOptions):
     max_sentence_words: int = Field(default=35, ge=5, le=1_000_000, description=(
         "a sentence of the stem with more words than this (and the tolerance) is reported (plain-language guides "
         "call a sentence over 25-35 words long; code, tables and formulas are not counted)"))
-    max_stem_words: int = Field(default=150, ge=10, le=1_000_000, description=(
+    max_stem_words: int = Field(default=200, ge=10, le=1_000_000, description=(
         "a stem with more words than this (and the tolerance) is reported, not counting a passage the question "
         "asks about"))
-    max_option_words: int = Field(default=80, ge=5, le=1_000_000, description="an option with more words than this "
-                                                                              "(and the tolerance) is reported")
+    max_option_words: int = Field(default=80, ge=5, le=1_000_000, description=(
+        "an option with more words than this (and the tolerance) is reported when half its words repeat another "
+        "option or the stem"))
     max_passage_words: int = Field(default=1000, ge=10, le=1_000_000, description=(
         "a passage with more words than this (and the tolerance) is reported: the paragraphs before a stem's last "
         "one, when that last paragraph asks about them ('the passage', 'the author', 'the argument above') or they "
-        "have 150 words or more, and a setup other questions of the bank share"))
+        "have 150 words or more; in a stem of one paragraph, the sentences before its question when they have 300 "
+        "words or more (a case study); and a setup other questions of the bank share"))
     tolerance: float = Field(default=0.15, ge=0, le=10, description=(
         "the share by which a text may exceed its limit before it is reported: a limit is a target, and a text a "
         "few words over it reads as well as one at it (0.15: a 35-word limit reports sentences of 41 words or more)"))
@@ -94,13 +96,21 @@ def _stem(stem: str, measure: StemMeasure, options: Options) -> Iterator[tuple[s
 
 
 def _options(question: Question, options: Options) -> Iterator[tuple[str, str]]:
+    """Each option over its limit that repeats, for at least half its words, what another option or the stem says:
+    what the options share belongs in the stem once; a long option all its own (a solution of several steps among
+    other solutions) is as long as what it proposes."""
     reported = options.reported(options.max_option_words)
+    texts = [o.text for o in question.options]
     for i, option in enumerate(question.options):
         words = words_in_text(option.text) if most_words(option.text) > reported else 0
-        if words > reported:
+        if words > reported and 2 * _repeated(option.text, [question.stem, *texts[:i], *texts[i + 1:]]) >= words:
             yield f"options[{i}].text", (f"option {i + 1} has {_count(words)} words "
                                          f"({_limit(options.max_option_words, reported)}); shorten it, or move "
                                          "what the options share into the stem")
+
+
+def _repeated(text: str, others: list[str]) -> int:
+    return max((repeated_words(text, other) for other in others), default=0)
 
 
 # a stem that says it quotes ("who said this?", "these lyrics", "this quote is from a novel"): its other sentences are
@@ -227,6 +237,38 @@ _RUN_ON_LEAD_IN = ("If your team deploys the same container image to a cluster i
 _KEY = ("  - {text: Turn on access logging for the bucket, correct: true, rationale: Correct. It records every read.}\n"
         "  - {text: Copy the bucket each night, rationale: Incorrect. It records nothing.}\n")
 
+_LEGEND = ("The monthly cost of a storage bucket can be estimated with the expression $c = p g + r n$, where $p$ is the "
+           "price of one gigabyte kept for a month, $g$ is the number of gigabytes the bucket holds, $r$ is the price "
+           "of one read, and $n$ is the number of reads.")
+_SURVEY = ("A polling firm asked 1,000 residents chosen at random from the city's voter rolls, \"Are you satisfied with "
+           "the bus service in your neighbourhood?\" Of those asked, 61 percent said that they were satisfied with the "
+           "bus service in their neighbourhood.")
+_ARGUMENT = ("Because the farmers of the valley had sold their grain to the same merchant for three generations, and "
+             "because that merchant paid them in credit at his own store rather than in coin, the coming of the "
+             "railway, which let any buyer in the city bid for their harvest, freed them from a debt they could never "
+             "repay.")
+_AFTERTHOUGHT = ("The statue was first meant for the tomb of a pope in the great basilica, but after his death it was "
+                 "moved to a small church on this hill -- one of the famous seven hills of the city.")
+_CASE_STUDY = " ".join(f"The {office} office runs {count} servers that host its {system} and must keep running during "
+                       "the move." for office, count, system in (
+                           ("Montreal", "twelve", "payroll"), ("Seattle", "eight", "portal"), ("Boston", "six", "billing"),
+                           ("Denver", "four", "archive"), ("Austin", "three", "builds"), ("Chicago", "two", "test lab"),
+                           ("Atlanta", "five", "reports"), ("Dallas", "seven", "help desk"), ("Miami", "nine", "mail"),
+                           ("Phoenix", "three", "videos"), ("Portland", "two", "wiki"), ("Detroit", "four", "catalogue"),
+                           ("Houston", "six", "orders"), ("Tampa", "eight", "kiosks"), ("Omaha", "two", "printers"),
+                           ("Tulsa", "five", "badges"), ("Reno", "three", "cameras"), ("Provo", "four", "licences")))
+_STEPS = ("Create a topic for alerts and subscribe the security team to it. Add a stage to the pipeline that scans each "
+          "template with the policy checker before the build. Store the rules of the checker in a repository that only "
+          "the security team can change. Publish a message to the topic when the checker finds a template that breaks "
+          "a rule. Stop the pipeline at that stage until a member of the security team approves the template, and "
+          "record the approval in the audit log of the account.")
+_ORDER = ["A user requests the image from the address of the network, and the name service sends the request to the nearest "
+          "point of presence.", "If no edge server there holds the image, the point of presence asks the origin server "
+          "for the file.", "The origin server returns the image to an edge server, which keeps a copy in its cache and "
+          "returns the image to the user.", "Later requests reach the same point of presence, whose edge server returns "
+          "the image from its cache until the copy expires."]
+_ORDERINGS = ((0, 1, 2, 3), (1, 0, 2, 3), (3, 0, 1, 2), (2, 0, 3, 1))
+
 RULE = BankRule(
     code="Q404",
     name="reading-level",
@@ -244,24 +286,32 @@ RULE = BankRule(
     decode=decode,
     notes=("Each finding names what it measured: the longest sentence over the limit (with its first words), the "
            "stem's words, or an option's words. A text is reported only when it exceeds its limit by more than the "
-           "tolerance (15%: a sentence of 41 words against 35, a stem of 173 against 150), since a text a few words "
+           "tolerance (15%: a sentence of 41 words against 35, a stem of 231 against 200), since a text a few words "
            "over reads as well as one at the limit. A sentence ends at a full stop, question or exclamation mark "
            "(also when the next sentence runs on without a space: 'keys.The'), at a semicolon, at a colon that opens "
            "a capitalised clause, at a line break that is not hard-wrapped prose, and where a full stop was plainly "
            "lost: a lower-case word, then 'The', 'However', 'What' ...; a comma, then 'Besides', 'However' ...; a "
            "lower-case word, then a capitalised subject and its verb ('reports Management has mandated'). The items "
-           "of a list (three or more comma-separated pieces of at most four words) count as a word each. A "
+           "of a list (three or more comma-separated pieces of at most four words, or titles of at most ten) count "
+           "as a word each, and so do "
+           "the definitions of a formula's legend ('where $x$ is ..., and $y$ is ...'); a spaced dash ends a clause "
+           "as a semicolon does, and a quotation that holds its own question mark ends its sentence. A "
            "quotation of eight words or more, or what follows 'lyrics:' or 'the quote:', is the material asked about "
            "and counts as one word, and so does a run of eight words or more that repeats the stem's own material "
            "(a question that restates one of a game's conditions). In a stem that says it quotes ('Who said this?', "
            "'these lyrics', 'this quote is from'), the other sentences are the quotation. A reading passage is exempt from the sentence "
            "and stem limits and held to max-passage-words instead: the paragraphs before the stem's last one, when "
            "that last paragraph asks about them ('According to the passage', 'the author', 'the argument above'), "
-           "is itself a question of at most 60 words, or they run to 150 words or more; and a setup that other "
+           "is itself a question (or a lead-in the options complete, with no punctuation at its end: '... all "
+           "show the same bias except') of at most 60 words, or they run to 150 words or more; in a stem "
+           "of one paragraph, the sentences before its question when they run to 300 words or more (a case study); "
+           "and a setup that other "
            "questions of the bank share (a case study, a logic game, a stimulus: their stems open with the same "
            "200 characters of prose and go on to ask different things), where only each question's lead-in (its "
            "last paragraph, else its last question) is held to the limits. Questions whose whole stems are the same "
-           "are not a shared setup (near-duplicate-stem's business). The grade of long stems against the audience "
+           "are not a shared setup (near-duplicate-stem's business). An option over its limit is reported when at "
+           "least half its words repeat another option or the stem (what they share belongs in the stem); a long "
+           "option all its own is as long as the solution it proposes. The grade of long stems against the audience "
            "is reading-grade's."),
     passing=("""\
 id: rl-ok
@@ -322,6 +372,54 @@ stem: >-
   {_MERGED} Which policy meets the mandate?
 options:
 {_KEY}""", f"""\
+id: rl-formula-legend
+stem: >-
+  {_LEGEND} Which term of the expression changes when the bucket is read twice as often?
+options:
+  - {{text: $r n$, correct: true, rationale: Correct. The number of reads doubles.}}
+  - {{text: $p g$, rationale: Incorrect. The bucket holds as much as before.}}
+""", f"""\
+id: rl-quoted-question
+stem: >-
+  {_SURVEY} Which conclusion does the survey support?
+options:
+  - {{text: Most residents of the city are likely satisfied, correct: true, rationale: Correct. The sample is random.}}
+  - {{text: Every resident is satisfied, rationale: Incorrect. Only 61 percent said so.}}
+""", f"""\
+id: rl-lead-in-below-its-argument
+stem: "{_ARGUMENT}\\n\\nEach of the following, if true, weakens the argument above except"
+options:
+  - {{text: The merchant also bought land from the farmers, correct: true, rationale: Correct. It bears on neither claim.}}
+  - {{text: City buyers paid less than the merchant, rationale: Incorrect. It weakens the claim that the railway freed them.}}
+""", f"""\
+id: rl-song-titles
+stem: >-
+  This singer, the popular songwriter responsible for the hits Doctor My Eyes, Somebodys Baby for the Fast Times at
+  Ridgemont High soundtrack, Running on Empty, and Take It Easy for the Eagles, was once a member of which band?
+options:
+  - {{text: The Nitty Gritty Dirt Band, correct: true, rationale: Correct. He played with it as a teenager.}}
+  - {{text: The Byrds, rationale: Incorrect. He never joined it.}}
+""", f"""\
+id: rl-afterthought
+stem: >-
+  {_AFTERTHOUGHT}
+options:
+  - {{text: True, correct: true, rationale: Correct. The statue stands in a church on the hill.}}
+  - {{text: False, rationale: Incorrect. It was moved after the pope's death.}}
+""", f"""\
+id: rl-case-study
+stem: >-
+  Contoso is moving every office to one cloud subscription. {_CASE_STUDY} Which migration tool should Contoso use?
+options:
+{_KEY}""", f"""\
+id: rl-steps-option
+stem: >-
+  The security team must hear of every template that breaks an internal standard without slowing the developers.
+  Which solution meets these requirements?
+options:
+  - {{text: '{_STEPS}', correct: true, rationale: Correct. The pipeline checks every template before the build.}}
+  - {{text: Ask the developers to review each other's templates, rationale: Incorrect. Nobody tells the security team.}}
+""", f"""\
 id: rl-thirty-seven-words
 stem: >-
   {_THIRTY_SEVEN} Which deployment strategy fits?
@@ -352,9 +450,19 @@ stem: >-
   pool did not help. Moving one to a newer pool fixed it at once. The security team asks you for the root cause
   before the next release. They also want to know how to prevent a repeat. The release is due on Friday. Your
   manager asks for a short written summary by Thursday. You have read access to the cluster and to the build logs.
-  You cannot change the node pools yourself. What is the most likely cause of the failures?
+  You cannot change the node pools yourself. Your team lead is on holiday this week. The shop runs a sale next
+  month. Marketing expects twice the usual traffic on its first day. Last year the sale was the busiest week of the
+  year. The team has two new members who joined last month. One of them set up the oldest pool two years ago at
+  another company. What is the most likely cause of the failures?
 options:
   - {text: The oldest node pool's machine image lacks the provider's new root certificate, correct: true, rationale: Correct. The trust store comes from the node.}
   - {text: The container image has an expired client certificate, rationale: Incorrect. Every replica uses the same image.}
-""", field="stem", message="words (limit 150, reported above 172); move background into a shorter scenario")),
+""", field="stem", message="words (limit 200, reported above 230); move background into a shorter scenario"), Invalid(
+    "id: rl-options-repeat-the-steps\nstem: In which order does the network deliver the image? (Select one.)\noptions:\n"
+    + "".join(f"  - text: '{' '.join(f'Step {n}: {_ORDER[s]}' for n, s in enumerate(order, 1))}'\n"
+              + ("    correct: true\n    rationale: Correct. A miss goes to the origin first.\n" if order == (0, 1, 2, 3)
+                 else "    rationale: Incorrect. The image is cached only after a miss.\n")
+              for order in _ORDERINGS),
+    field=("options[0].text", "options[1].text", "options[2].text", "options[3].text"),
+    message="words (limit 80, reported above 92); shorten it, or move what the options share into the stem")),
 )
