@@ -75,6 +75,42 @@ options:
     rationale: Correct as well, which is the flaw this neighbour exists to show.
 """
 
+# a clean question and one with two keys, for the command-line tests
+CLEAN = """\
+id: clean-1
+stem: Which call returns a Python float from a one-element loss tensor?
+options:
+  - text: loss.item()
+    correct: true
+    rationale: Correct. It copies the value out and keeps no graph.
+  - text: loss.detach()
+    rationale: Incorrect. It still returns a tensor.
+  - text: loss.clone()
+    rationale: Incorrect. A clone keeps the graph alive.
+"""
+TWO_KEYS = CLEAN.replace("id: clean-1", "id: flawed-1").replace(
+    "Which call returns a Python float from a one-element loss tensor?",
+    "A training loop logs its loss every step. Which call gives a plain number without keeping the graph?").replace(
+    "  - text: loss.detach()\n    rationale: Incorrect. It still returns a tensor.\n",
+    "  - text: loss.detach().item()\n    correct: true\n    rationale: Correct. The same number, detached first.\n")
+
+# two questions of the bank the language-server tests open
+SERVER_A = """\
+id: ck-1
+stem: Which technique reduces activation memory by recomputing activations during the backward pass?
+options:
+  - {text: Gradient checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+  - {text: Larger batches, rationale: Incorrect. They increase memory.}
+"""
+SERVER_B = """\
+id: bs-1
+stem: How many GPUs does a data-parallel job with a global batch of 256 and 32 samples per GPU use?
+options:
+  - {text: '16', rationale: Incorrect. That is 512 samples.}
+  - {text: '8', correct: true, rationale: Correct. 256 / 32 = 8.}
+  - {text: '4', rationale: Incorrect. That is 128 samples.}
+"""
+
 # run before ``qlint.cli.main`` in ``python -c``: any connection, name look-up or NLTK download fails loudly
 NETWORK_GUARD = r"""
 import socket, sys

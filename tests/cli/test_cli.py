@@ -3,23 +3,7 @@ from __future__ import annotations
 
 import json
 
-CLEAN = """\
-id: clean-1
-stem: Which call returns a Python float from a one-element loss tensor?
-options:
-  - text: loss.item()
-    correct: true
-    rationale: Correct. It copies the value out and keeps no graph.
-  - text: loss.detach()
-    rationale: Incorrect. It still returns a tensor.
-  - text: loss.clone()
-    rationale: Incorrect. A clone keeps the graph alive.
-"""
-TWO_KEYS = CLEAN.replace("id: clean-1", "id: flawed-1").replace(
-    "Which call returns a Python float from a one-element loss tensor?",
-    "A training loop logs its loss every step. Which call gives a plain number without keeping the graph?").replace(
-    "  - text: loss.detach()\n    rationale: Incorrect. It still returns a tensor.\n",
-    "  - text: loss.detach().item()\n    correct: true\n    rationale: Correct. The same number, detached first.\n")
+from helpers import CLEAN, TWO_KEYS
 
 
 def test_clean_file_exits_zero(run_cli, write):

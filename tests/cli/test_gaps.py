@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers import with_rules
-from test_cli import CLEAN, TWO_KEYS
+from helpers import CLEAN, TWO_KEYS
 
 from qlint.wording import plural
 
