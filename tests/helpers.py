@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +21,8 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 try:
     import resource
@@ -158,6 +161,41 @@ def model_question(texts: list[str], stem: str = "Which one?") -> Question:
     """A question in the model (not as YAML) whose first option is the key, for calling one rule's check."""
     return Question(id="q", stem=stem, options=tuple(Option(text=t, correct=i == 0) for i, t in enumerate(texts)))
 
+
+
+# ---- git repositories with pre-commit's hook installed: the hook as a bank repository meets it -----------------
+
+GIT_IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
+needs_pre_commit = pytest.mark.skipif(
+    shutil.which("git") is None or not Path(PRE_COMMIT).exists() or not (ROOT / ".git").exists(),
+    reason="needs git, pre-commit and a git checkout of qlint")
+
+
+def git(repo: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``git ARGS`` in ``repo`` as a fixed author, in ``env`` (the test process's environment unless given)."""
+    return subprocess.run(["git", *args], cwd=repo, env={**(os.environ if env is None else env), **GIT_IDENTITY},
+                          capture_output=True, text=True, check=check)
+
+
+def head_commit() -> str:
+    """The commit this checkout of qlint is at: the ``rev`` a hook repository installs qlint's hook from."""
+    return git(ROOT, "rev-parse", "HEAD").stdout.strip()
+
+
+def hook_repository(repo: Path, files: dict[str, str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``repo`` made a git repository holding ``files`` (relative path: text) with pre-commit's hook installed, and
+    everything in it committed: the first commit's outcome."""
+    repo.mkdir(parents=True, exist_ok=True)
+    git(repo, "init", "-q")
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    install = subprocess.run([PRE_COMMIT, "install"], cwd=repo, capture_output=True, text=True, env=env)
+    assert install.returncode == 0, install.stderr
+    git(repo, "add", "-A")
+    return git(repo, "commit", "-qm", "first", check=False, env=env)
 
 # ---- the bank the report and stats tests read: key bias, near-duplicate clusters, hard stems, long keys -----------
 
