@@ -159,7 +159,7 @@ def test_real_hook_without_a_files_filter_passes_a_commit_of_ci_yaml(tmp_path, m
     (repo / "bank" / "flawed.yaml").write_text(TWO_KEYS)
     git(repo, "add", "-A")
     result = git(repo, "commit", "-qm", "flawed", check=False)
-    assert result.returncode != 0 and "Q104 correct-count" in result.stdout + result.stderr
+    assert result.returncode == 1 and "Q104 correct-count" in result.stdout + result.stderr
 
 
 # --- fixable marks, --statistics ------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ def test_flawed_commit_is_refused_with_the_finding_shown(bank_repo):
         question("dp-1", "Which collective averages gradients across data-parallel ranks?", keys=(0, 1)))
     git(bank_repo, "add", "-A")
     result = git(bank_repo, "commit", "-qm", "flawed", check=False)
-    assert result.returncode != 0
+    assert result.returncode == 1
     assert "Q104 correct-count" in result.stdout + result.stderr
     git(bank_repo, "reset", "-q", "HEAD", "bank/flawed.yaml")
     (bank_repo / "bank" / "flawed.yaml").unlink()
@@ -59,7 +59,7 @@ def test_near_duplicate_of_an_unchanged_file_is_refused(bank_repo):
         question("mem-2", "Which technique trades extra compute in the backward pass for lower memory of activations?"))
     git(bank_repo, "add", "bank/copy.yaml")
     result = git(bank_repo, "commit", "-qm", "near-duplicate", check=False)
-    assert result.returncode != 0
+    assert result.returncode == 1
     output = result.stdout + result.stderr
     assert "near-duplicate-stem" in output and "mem-1" in output and "bank/memory.yaml" in output
 
@@ -96,7 +96,7 @@ def test_the_readme_hook_runs_as_pasted_and_shows_warnings_at_commit_time(tmp_pa
         question("dp-1", "Which collective averages gradients across data-parallel ranks?", keys=(0, 1)))
     git(repo, "add", "-A")
     refused = git(repo, "commit", "-qm", "flawed", check=False, env=env)
-    assert refused.returncode != 0 and "error: Q104 correct-count" in refused.stdout + refused.stderr
+    assert refused.returncode == 1 and "error: Q104 correct-count" in refused.stdout + refused.stderr
 
 
 def test_the_hook_repository_hooks_are_verbose():
