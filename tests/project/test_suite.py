@@ -1,9 +1,13 @@
-"""The suite's own shape: test modules share through helpers.py and fixtures only."""
+"""The suite's own shape: test modules share through helpers.py and fixtures only, and the README and docs name
+test files that exist."""
 from __future__ import annotations
 
 import ast
+import re
 
-from helpers import TESTS
+from helpers import ROOT, TESTS
+
+_TESTS_PATH = re.compile(r"(?<![\w/.-])tests/[\w./-]*")
 
 
 def _suite_modules():
@@ -43,3 +47,32 @@ def test_the_scan_sees_every_way_of_importing_a_test_module():
                      "from conftest import write\nimport helpers\nfrom qlint.testing import check\n")
     assert [name for name in _imported(tree) if _is_test_module(name)] == [
         "test_cli", "tests.cli.test_cli", ".test_server", "conftest"]
+
+
+def _named_tests_paths(text: str) -> list[tuple[int, str]]:
+    """(line, path) of every ``tests/...`` path the text names, but the file name opening a fenced block: that is
+    the name of a file the block shows (a plugin's own test module), not one of this checkout."""
+    found, fence, opening = [], False, False
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fence, opening = not fence, not fence
+            continue
+        if not (opening and line.startswith("# ")):
+            found += [(number, path.rstrip(".,")) for path in _TESTS_PATH.findall(line)]
+        opening = False
+    return found
+
+
+def test_every_tests_path_the_readme_and_docs_name_exists():
+    """A test file that moved leaves no stale mention behind."""
+    documents = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    missing = [f"{doc.relative_to(ROOT).as_posix()}:{number}: {path}"
+               for doc in documents for number, path in _named_tests_paths(doc.read_text(encoding="utf-8"))
+               if not (ROOT / path).exists()]
+    assert missing == []
+
+
+def test_the_path_scan_reads_prose_and_code_but_not_a_shown_file_s_name():
+    text = ("Held by `tests/cli/test_startup.py`, and tests/data/.\n```python\n# tests/test_plugin.py\n"
+            "import qlint  # see tests/helpers.py\n```\nNot src/tests/x.py.\n")
+    assert _named_tests_paths(text) == [(1, "tests/cli/test_startup.py"), (1, "tests/data/"), (4, "tests/helpers.py")]
