@@ -140,11 +140,11 @@ def test_hook_still_refuses_a_flawed_bank_file(run_cli, repo, write):
 
 @pytest.mark.slow
 @needs_pre_commit
-def test_real_hook_without_a_files_filter_passes_a_commit_of_ci_yaml(tmp_path, monkeypatch):
+def test_real_hook_without_a_files_filter_passes_a_commit_of_ci_yaml(tmp_path, monkeypatch, pre_commit_home):
     """The hook as a bank repository installs it, with no ``files:`` of its own: pre-commit hands it every changed
     YAML file, and a commit that changes only the hook and CI configuration must pass."""
     repo = tmp_path / "repo"
-    monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
     first = hook_repository(repo, {
         "pyproject.toml": '[tool.qlint]\npaths = ["bank"]\n',
         "bank/good.yaml": CLEAN,

@@ -22,9 +22,14 @@ def question(qid: str, stem: str, keys=(0,)) -> str:
 
 
 @pytest.fixture(scope="module")
-def bank_repo(tmp_path_factory):
+def bank_repo(tmp_path_factory, pre_commit_home):
     repo = tmp_path_factory.mktemp("bank-repo")
-    os.environ["PRE_COMMIT_HOME"] = str(tmp_path_factory.mktemp("pre-commit-home"))
+    with pytest.MonkeyPatch.context() as patch:   # for the module's commits, not for the tests after it
+        patch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+        yield _bank_repo(repo)
+
+
+def _bank_repo(repo: Path) -> Path:
     first = hook_repository(repo, {
         ".pre-commit-config.yaml": f"repos:\n  - repo: {ROOT}\n    rev: {head_commit()}\n    hooks:\n      - id: qlint\n"
                                    "        files: ^bank/\n",
@@ -72,11 +77,11 @@ def _readme_block(after: str, language: str) -> str:
     return rest[start:rest.index("```", start)]
 
 
-def test_the_readme_hook_runs_as_pasted_and_shows_warnings_at_commit_time(tmp_path):
+def test_the_readme_hook_runs_as_pasted_and_shows_warnings_at_commit_time(tmp_path, pre_commit_home):
     """The README's local hook, pasted into a bank repository whose .venv holds qlint: errors refuse the commit,
     warnings pass it and are shown."""
     repo = tmp_path / "bank-repo"
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home)}
     (repo / ".venv" / "bin").mkdir(parents=True)   # what the README's setup line installs there
     (repo / ".venv" / "bin" / "qlint").symlink_to(Path(sys.executable).with_name("qlint"))
     first = hook_repository(repo, {
