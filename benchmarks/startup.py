@@ -44,7 +44,7 @@ questions:
     options:
       - {text: Oxygen, rationale: Plants give off oxygen; they take in carbon dioxide.}
       - {text: Carbon dioxide, correct: true, rationale: Carbon dioxide is fixed into sugars.}
-      - {text: Nitrogen, rationale: Nitrogen is taken up through the roots, as nitrates.}
+      - {text: Nitrogen, rationale: "Nitrogen is taken up through the roots, as nitrates."}
       - {text: Helium, rationale: Helium plays no part in a plant's life.}
 """
 

@@ -35,6 +35,16 @@ def run_cli(monkeypatch):
     return run
 
 
+@pytest.fixture(scope="session")
+def pre_commit_home(tmp_path_factory, worker_id):
+    """One pre-commit store for the whole run, shared by the parallel workers (pre-commit locks it while it builds),
+    so qlint's hook environment, installed from this checkout, is built once and not once per test."""
+    base = tmp_path_factory.getbasetemp()
+    home = (base if worker_id == "master" else base.parent) / "pre-commit-home"
+    home.mkdir(exist_ok=True)
+    return home
+
+
 @pytest.fixture
 def write(tmp_path):
     def make(name: str, text: str | bytes) -> Path:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +21,8 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 try:
     import resource
@@ -75,6 +78,42 @@ options:
     rationale: Correct as well, which is the flaw this neighbour exists to show.
 """
 
+# a clean question and one with two keys, for the command-line tests
+CLEAN = """\
+id: clean-1
+stem: Which call returns a Python float from a one-element loss tensor?
+options:
+  - text: loss.item()
+    correct: true
+    rationale: Correct. It copies the value out and keeps no graph.
+  - text: loss.detach()
+    rationale: Incorrect. It still returns a tensor.
+  - text: loss.clone()
+    rationale: Incorrect. A clone keeps the graph alive.
+"""
+TWO_KEYS = CLEAN.replace("id: clean-1", "id: flawed-1").replace(
+    "Which call returns a Python float from a one-element loss tensor?",
+    "A training loop logs its loss every step. Which call gives a plain number without keeping the graph?").replace(
+    "  - text: loss.detach()\n    rationale: Incorrect. It still returns a tensor.\n",
+    "  - text: loss.detach().item()\n    correct: true\n    rationale: Correct. The same number, detached first.\n")
+
+# two questions of the bank the language-server tests open
+SERVER_A = """\
+id: ck-1
+stem: Which technique reduces activation memory by recomputing activations during the backward pass?
+options:
+  - {text: Gradient checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
+  - {text: Larger batches, rationale: Incorrect. They increase memory.}
+"""
+SERVER_B = """\
+id: bs-1
+stem: How many GPUs does a data-parallel job with a global batch of 256 and 32 samples per GPU use?
+options:
+  - {text: '16', rationale: Incorrect. That is 512 samples.}
+  - {text: '8', correct: true, rationale: Correct. 256 / 32 = 8.}
+  - {text: '4', rationale: Incorrect. That is 128 samples.}
+"""
+
 # run before ``qlint.cli.main`` in ``python -c``: any connection, name look-up or NLTK download fails loudly
 NETWORK_GUARD = r"""
 import socket, sys
@@ -122,6 +161,41 @@ def model_question(texts: list[str], stem: str = "Which one?") -> Question:
     """A question in the model (not as YAML) whose first option is the key, for calling one rule's check."""
     return Question(id="q", stem=stem, options=tuple(Option(text=t, correct=i == 0) for i, t in enumerate(texts)))
 
+
+
+# ---- git repositories with pre-commit's hook installed: the hook as a bank repository meets it -----------------
+
+GIT_IDENTITY = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
+needs_pre_commit = pytest.mark.skipif(
+    shutil.which("git") is None or not Path(PRE_COMMIT).exists() or not (ROOT / ".git").exists(),
+    reason="needs git, pre-commit and a git checkout of qlint")
+
+
+def git(repo: Path, *args: str, check: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``git ARGS`` in ``repo`` as a fixed author, in ``env`` (the test process's environment unless given)."""
+    return subprocess.run(["git", *args], cwd=repo, env={**(os.environ if env is None else env), **GIT_IDENTITY},
+                          capture_output=True, text=True, check=check)
+
+
+def head_commit() -> str:
+    """The commit this checkout of qlint is at: the ``rev`` a hook repository installs qlint's hook from."""
+    return git(ROOT, "rev-parse", "HEAD").stdout.strip()
+
+
+def hook_repository(repo: Path, files: dict[str, str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``repo`` made a git repository holding ``files`` (relative path: text) with pre-commit's hook installed, and
+    everything in it committed: the first commit's outcome."""
+    repo.mkdir(parents=True, exist_ok=True)
+    git(repo, "init", "-q")
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    install = subprocess.run([PRE_COMMIT, "install"], cwd=repo, capture_output=True, text=True, env=env)
+    assert install.returncode == 0, install.stderr
+    git(repo, "add", "-A")
+    return git(repo, "commit", "-qm", "first", check=False, env=env)
 
 # ---- the bank the report and stats tests read: key bias, near-duplicate clusters, hard stems, long keys -----------
 

@@ -3,23 +3,7 @@ from __future__ import annotations
 
 import json
 
-CLEAN = """\
-id: clean-1
-stem: Which call returns a Python float from a one-element loss tensor?
-options:
-  - text: loss.item()
-    correct: true
-    rationale: Correct. It copies the value out and keeps no graph.
-  - text: loss.detach()
-    rationale: Incorrect. It still returns a tensor.
-  - text: loss.clone()
-    rationale: Incorrect. A clone keeps the graph alive.
-"""
-TWO_KEYS = CLEAN.replace("id: clean-1", "id: flawed-1").replace(
-    "Which call returns a Python float from a one-element loss tensor?",
-    "A training loop logs its loss every step. Which call gives a plain number without keeping the graph?").replace(
-    "  - text: loss.detach()\n    rationale: Incorrect. It still returns a tensor.\n",
-    "  - text: loss.detach().item()\n    correct: true\n    rationale: Correct. The same number, detached first.\n")
+from helpers import CLEAN, TWO_KEYS
 
 
 def test_clean_file_exits_zero(run_cli, write):
@@ -35,9 +19,9 @@ def test_findings_text_format_and_exit_one(run_cli, write):
     code, out, err = run_cli("check", bad.parent)
     assert code == 1
     first = out.splitlines()[0]
-    assert first.startswith(str(bad)) or first.startswith("bank/b.yaml")
-    assert first.endswith(":3:1: error: Q104 correct-count: 2 options are marked correct; a single-answer question "
-                          "needs exactly one (add `select: 2` if 2 answers are intended)")
+    # a folder named by its absolute path: the finding names the file by its absolute path too
+    assert first == (f"{bad}:3:1: error: Q104 correct-count: 2 options are marked correct; a single-answer question "
+                     "needs exactly one (add `select: 2` if 2 answers are intended)")
 
 
 def test_json_contract(run_cli, write):

@@ -14,7 +14,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-from test_cli import CLEAN, TWO_KEYS
+from helpers import CLEAN, TWO_KEYS
 
 from qlint.cli.main import main
 

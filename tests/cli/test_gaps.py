@@ -3,20 +3,12 @@ marks, --statistics alone, whole-file suppressions, JUnit that fails only what f
 [tool.qlint] header in qlint.toml, and counts in the right number."""
 from __future__ import annotations
 
-from helpers import ROOT
-
-import os
 import shlex
-import shutil
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 import yaml
-from helpers import with_rules
-from test_cli import CLEAN, TWO_KEYS
+from helpers import CLEAN, ROOT, TWO_KEYS, git, head_commit, hook_repository, needs_pre_commit, with_rules
 
 from qlint.wording import plural
 
@@ -146,35 +138,17 @@ def test_hook_still_refuses_a_flawed_bank_file(run_cli, repo, write):
     assert code == 1 and "Q104 correct-count" in out
 
 
-def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=check)
-
-
-PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
-
-
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("git") is None or not Path(PRE_COMMIT).exists() or not (ROOT / ".git").exists(),
-                    reason="needs git, pre-commit and a git checkout of qlint")
-def test_real_hook_without_a_files_filter_passes_a_commit_of_ci_yaml(tmp_path, monkeypatch):
+@needs_pre_commit
+def test_real_hook_without_a_files_filter_passes_a_commit_of_ci_yaml(tmp_path, monkeypatch, pre_commit_home):
     """The hook as a bank repository installs it, with no ``files:`` of its own: pre-commit hands it every changed
     YAML file, and a commit that changes only the hook and CI configuration must pass."""
-    head = git(ROOT, "rev-parse", "HEAD").stdout.strip()
     repo = tmp_path / "repo"
-    repo.mkdir()
-    monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path / "home"))
-    git(repo, "init", "-q")
-    (repo / "pyproject.toml").write_text('[tool.qlint]\npaths = ["bank"]\n')
-    (repo / "bank").mkdir()
-    (repo / "bank" / "good.yaml").write_text(CLEAN)
-    (repo / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {ROOT}\n    rev: {head}\n    hooks:\n      - id: qlint\n")
-    install = subprocess.run([PRE_COMMIT, "install"], cwd=repo, capture_output=True, text=True)
-    assert install.returncode == 0, install.stderr
-    git(repo, "add", "-A")
-    first = git(repo, "commit", "-qm", "first", check=False)
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    first = hook_repository(repo, {
+        "pyproject.toml": '[tool.qlint]\npaths = ["bank"]\n',
+        "bank/good.yaml": CLEAN,
+        ".pre-commit-config.yaml": f"repos:\n  - repo: {ROOT}\n    rev: {head_commit()}\n    hooks:\n      - id: qlint\n"})
     assert first.returncode == 0, first.stdout + first.stderr
     (repo / "ci").mkdir()
     (repo / "ci" / "pipeline.yml").write_text(CI_YAML)
@@ -185,7 +159,7 @@ def test_real_hook_without_a_files_filter_passes_a_commit_of_ci_yaml(tmp_path, m
     (repo / "bank" / "flawed.yaml").write_text(TWO_KEYS)
     git(repo, "add", "-A")
     result = git(repo, "commit", "-qm", "flawed", check=False)
-    assert result.returncode != 0 and "Q104 correct-count" in result.stdout + result.stderr
+    assert result.returncode == 1 and "Q104 correct-count" in result.stdout + result.stderr
 
 
 # --- fixable marks, --statistics ------------------------------------------------------------------------------

@@ -1,21 +1,15 @@
 """pre-commit for real: a bank repository made from scratch, with qlint's hook installed from this checkout."""
 from __future__ import annotations
 
-from helpers import ROOT
+from helpers import ROOT, git, head_commit, hook_repository, needs_pre_commit
 
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-PRE_COMMIT = shutil.which("pre-commit") or str(Path(sys.executable).with_name("pre-commit"))
-
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(
-    shutil.which("git") is None or not Path(PRE_COMMIT).exists() or not (ROOT / ".git").exists(),
-    reason="needs git, pre-commit and a git checkout of qlint")]
+pytestmark = [pytest.mark.slow, needs_pre_commit]
 
 
 def question(qid: str, stem: str, keys=(0,)) -> str:
@@ -27,29 +21,21 @@ def question(qid: str, stem: str, keys=(0,)) -> str:
     return "\n".join(lines) + "\n"
 
 
-def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    return subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=check)
-
-
 @pytest.fixture(scope="module")
-def bank_repo(tmp_path_factory):
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+def bank_repo(tmp_path_factory, pre_commit_home):
     repo = tmp_path_factory.mktemp("bank-repo")
-    home = tmp_path_factory.mktemp("pre-commit-home")
-    git(repo, "init", "-q")
-    (repo / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {ROOT}\n    rev: {head}\n    hooks:\n      - id: qlint\n        files: ^bank/\n")
-    (repo / "pyproject.toml").write_text('[tool.qlint]\npaths = ["bank"]\nfail-on = "warning"\n')
-    (repo / "bank").mkdir()
-    (repo / "bank" / "memory.yaml").write_text(
-        question("mem-1", "Which technique trades extra compute in the backward pass for lower activation memory?"))
-    os.environ["PRE_COMMIT_HOME"] = str(home)
-    install = subprocess.run([PRE_COMMIT, "install"], cwd=repo, capture_output=True, text=True)
-    assert install.returncode == 0, install.stderr
-    git(repo, "add", "-A")
-    first = git(repo, "commit", "-qm", "first", check=False)
+    with pytest.MonkeyPatch.context() as patch:   # for the module's commits, not for the tests after it
+        patch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+        yield _bank_repo(repo)
+
+
+def _bank_repo(repo: Path) -> Path:
+    first = hook_repository(repo, {
+        ".pre-commit-config.yaml": f"repos:\n  - repo: {ROOT}\n    rev: {head_commit()}\n    hooks:\n      - id: qlint\n"
+                                   "        files: ^bank/\n",
+        "pyproject.toml": '[tool.qlint]\npaths = ["bank"]\nfail-on = "warning"\n',
+        "bank/memory.yaml": question(
+            "mem-1", "Which technique trades extra compute in the backward pass for lower activation memory?")})
     assert first.returncode == 0, first.stdout + first.stderr
     return repo
 
@@ -59,7 +45,7 @@ def test_flawed_commit_is_refused_with_the_finding_shown(bank_repo):
         question("dp-1", "Which collective averages gradients across data-parallel ranks?", keys=(0, 1)))
     git(bank_repo, "add", "-A")
     result = git(bank_repo, "commit", "-qm", "flawed", check=False)
-    assert result.returncode != 0
+    assert result.returncode == 1
     assert "Q104 correct-count" in result.stdout + result.stderr
     git(bank_repo, "reset", "-q", "HEAD", "bank/flawed.yaml")
     (bank_repo / "bank" / "flawed.yaml").unlink()
@@ -78,7 +64,7 @@ def test_near_duplicate_of_an_unchanged_file_is_refused(bank_repo):
         question("mem-2", "Which technique trades extra compute in the backward pass for lower memory of activations?"))
     git(bank_repo, "add", "bank/copy.yaml")
     result = git(bank_repo, "commit", "-qm", "near-duplicate", check=False)
-    assert result.returncode != 0
+    assert result.returncode == 1
     output = result.stdout + result.stderr
     assert "near-duplicate-stem" in output and "mem-1" in output and "bank/memory.yaml" in output
 
@@ -91,40 +77,31 @@ def _readme_block(after: str, language: str) -> str:
     return rest[start:rest.index("```", start)]
 
 
-def test_the_readme_hook_runs_as_pasted_and_shows_warnings_at_commit_time(tmp_path):
+def test_the_readme_hook_runs_as_pasted_and_shows_warnings_at_commit_time(tmp_path, pre_commit_home):
     """The README's local hook, pasted into a bank repository whose .venv holds qlint: errors refuse the commit,
     warnings pass it and are shown."""
     repo = tmp_path / "bank-repo"
-    repo.mkdir()
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
-    git(repo, "init", "-q")
-    (repo / ".pre-commit-config.yaml").write_text(_readme_block("### pre-commit", "yaml"), encoding="utf-8")
-    (repo / "pyproject.toml").write_text(_readme_block("## In a bank repository", "toml"), encoding="utf-8")
-    (repo / ".gitignore").write_text(".venv/\n")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(pre_commit_home)}
     (repo / ".venv" / "bin").mkdir(parents=True)   # what the README's setup line installs there
     (repo / ".venv" / "bin" / "qlint").symlink_to(Path(sys.executable).with_name("qlint"))
-    (repo / "bank").mkdir()
-    (repo / "bank" / "memory.yaml").write_text(
-        question("mem-1", "Which technique trades extra compute in the backward pass for lower activation memory?"))
-    install = subprocess.run([PRE_COMMIT, "install"], cwd=repo, capture_output=True, text=True, env=env)
-    assert install.returncode == 0, install.stderr
-    commit = lambda message: subprocess.run(["git", "commit", "-qm", message], cwd=repo, env={  # noqa: E731
-        **env, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com"}, capture_output=True, text=True)
-    git(repo, "add", "-A")
-    first = commit("first")
+    first = hook_repository(repo, {
+        ".pre-commit-config.yaml": _readme_block("### pre-commit", "yaml"),
+        "pyproject.toml": _readme_block("## In a bank repository", "toml"),
+        ".gitignore": ".venv/\n",
+        "bank/memory.yaml": question(
+            "mem-1", "Which technique trades extra compute in the backward pass for lower activation memory?")}, env=env)
     assert first.returncode == 0, first.stdout + first.stderr
     (repo / "bank" / "copy.yaml").write_text(
         question("mem-2", "Which technique trades extra compute in the backward pass for lower memory of activations?"))
     git(repo, "add", "-A")
-    warned = commit("a near-duplicate")
+    warned = git(repo, "commit", "-qm", "a near-duplicate", check=False, env=env)
     assert warned.returncode == 0, warned.stdout + warned.stderr
     assert "warning: Q601 near-duplicate-stem" in warned.stdout + warned.stderr
     (repo / "bank" / "flawed.yaml").write_text(
         question("dp-1", "Which collective averages gradients across data-parallel ranks?", keys=(0, 1)))
     git(repo, "add", "-A")
-    refused = commit("flawed")
-    assert refused.returncode != 0 and "error: Q104 correct-count" in refused.stdout + refused.stderr
+    refused = git(repo, "commit", "-qm", "flawed", check=False, env=env)
+    assert refused.returncode == 1 and "error: Q104 correct-count" in refused.stdout + refused.stderr
 
 
 def test_the_hook_repository_hooks_are_verbose():

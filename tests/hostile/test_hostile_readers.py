@@ -249,7 +249,14 @@ def test_reading_counts_against_the_rules_budget(registry, monkeypatch):
     from qlint.run import perfile
     config = Config(Settings(), Path.cwd(), None)
     setup = perfile.FileSetup(tuple(resolve_rules(config, registry)), ReadLimits(rule_time_budget=5.0))
-    slow_parse = perfile.parse
-    monkeypatch.setattr(perfile, "parse", lambda *a, **k: (time.sleep(5.1), slow_parse(*a, **k))[1])
+    clock = [1000.0]
+    parse = perfile.parse
+
+    def slow_parse(*args, **kwargs):   # reading takes 5.1 s on the run's clock (no real wait): more than the budget
+        clock[0] += 5.1
+        return parse(*args, **kwargs)
+
+    monkeypatch.setattr(perfile, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(perfile, "parse", slow_parse)
     outcome = perfile.check_source(QUIZ.format(encoding="UTF-8", key="yes").encode(), "quiz.xml", setup)
     assert any(f.rule == "rule-timeout" for f in outcome.findings)

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from test_server import A, B  # noqa: E402
+from helpers import SERVER_A as A, SERVER_B as B  # noqa: E402
 
 from qlint.server.runs import MAX_CHECKS  # noqa: E402
 

@@ -7,26 +7,10 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from helpers import open_workspace
+from helpers import SERVER_A as A, SERVER_B as B, open_workspace
 from lsprotocol import types
 from pygls.uris import to_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
-
-A = """\
-id: ck-1
-stem: Which technique reduces activation memory by recomputing activations during the backward pass?
-options:
-  - {text: Gradient checkpointing, correct: true, rationale: Correct. Activations are recomputed.}
-  - {text: Larger batches, rationale: Incorrect. They increase memory.}
-"""
-B = """\
-id: bs-1
-stem: How many GPUs does a data-parallel job with a global batch of 256 and 32 samples per GPU use?
-options:
-  - {text: '16', rationale: Incorrect. That is 512 samples.}
-  - {text: '8', correct: true, rationale: Correct. 256 / 32 = 8.}
-  - {text: '4', rationale: Incorrect. That is 128 samples.}
-"""
 
 
 @pytest.fixture
