@@ -381,3 +381,12 @@ def test_a_denial_anywhere_in_a_key_among_names_is_none_of_these(registry):
     cities = [("Brussels", False), ("Strasbourg", False), ("Luxembourg", False),
               ("The Union has no official capital", True)]
     assert fired(q("What city is the capital of the European Union?", cities), "option-length", registry) == []
+
+
+def test_a_species_counts_once_by_its_genus(registry):
+    stem = "Which of these does not apply to amoxicillin?"
+    options = [("It is an aminopenicillin", False), ("It is the drug of choice against Pseudomonas aeruginosa", True),
+               ("It is active by mouth", False), ("It can cause allergic reactions", False)]
+    assert fired(q(stem, options), "option-length", registry) == []
+    options[1] = ("It is the drug of choice against every strain of the hospital germs", True)
+    assert fired(q(stem, options), "option-length", registry)

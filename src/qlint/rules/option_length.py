@@ -59,6 +59,9 @@ MATH = re.compile(r"\$[^$]+\$|\\\(.+?\\\)")
 # two plain statements in the form the logic asks for; and two statements joined in one option
 CONDITIONAL = re.compile(r"^\W*(?:if|unless|only\s+if|si)\b", re.I)
 JOINED = re.compile(r",\s*(?:and|but)\s+|;\s*")
+# a technical term that takes two words where a reader counts one, a species after its genus ("Pseudomonas
+# aeruginosa"): the key needs the term, and its length is the term's
+SPECIES = re.compile(r"(?<=\w )([A-Z][a-z]{3,}) (?:[a-z]{3,}(?:us|um|ae|ii|is|a|i))\b")
 CLAUSE_BREAK = re.compile(r",\s*(?:then\s+)?|\s+then\s+", re.I)
 
 
@@ -90,6 +93,12 @@ def measured(question: Question) -> list[Measured] | None:
     if len(out) < 2:
         return None
     return out
+
+
+def _term_once(m: Measured) -> Measured:
+    """The option measured with each species it names counted once, by its genus."""
+    text = SPECIES.sub(r"\1", m.text)
+    return m if text == m.text else Measured(m.index, text, len(text), len(WORDS.findall(text)), m.key)
 
 
 def _plural(n: int, word: str) -> str:
@@ -173,6 +182,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     found = measured(question)
     if found is None:
         return
+    found = [_term_once(m) for m in found]
     keys = [m for m in found if m.key]
     distractors = [m for m in found if not m.key]
     if not keys or len(keys) != len(question.keys) or len(distractors) < min(2, len(keys)):
@@ -210,25 +220,26 @@ RULE = QuestionRule(
     use_instead="Make the options alike in length and detail: trim the key, or give the distractors the same care.",
     options=Options,
     check=check,
-    notes=("The key must be longer than every distractor in what a reader sees and in what it says: key-ratio "
-           "times the longest distractor's characters and key-word-ratio times the wordiest one's words, and at "
-           "least min-extra-words words and min-extra-chars characters more (a qualifier's worth); with several "
-           "keys, every key must be the longer by the ratios and the keys on average by the extra words and "
-           "characters. Where every option is a long sentence (every distractor of long-words words or more), "
-           "the key's lead must also be long-spread times the distractors' own spread: when they already differ a "
-           "lot, one more step is no cue. Only statements are judged: not options that are code, numbers or "
-           "formulas, not keys of fewer than key-min-words words (among-terms-min-words when most distractors are "
-           "names or short terms), not names and titles ('The Return of the King'), whose lengths carry no "
-           "qualifier, not a key among names that denies the question ('It is not guaranteed', 'The Union has "
-           "no capital'), which is 'none of these' in words, not quoted words (a stem that asks for lyrics, a "
-           "quotation or a slogan), whose length is the source's, not specimens (a stem about the options as sentences, their spelling or "
-           "punctuation), matched pairs ('Aladdin - a lamp') or formulas in every option, whose lengths are their "
-           "material's, not a key that is two plain statements in the form the logic asks for (a conditional, or "
-           "two statements each begun as a distractor is, each no longer than the longest distractor), and not "
-           "options that are steps of one ladder (a distractor that says another's words and more), where a longer "
-           "key is one more step. 'All/None of the above' and 'Cannot be determined' are not compared. A long or "
-           "short distractor is no cue to the key and is not reported; whether keys are the longest option more "
-           "often than chance across the bank is key-length-bias's question."),
+    notes=("The key must be longer than every distractor in what a reader sees and in what it says: key-ratio times "
+           "the longest distractor's characters and key-word-ratio times the wordiest one's words, and at least "
+           "min-extra-words words and min-extra-chars characters more (a qualifier's worth); with several keys, "
+           "every key must be the longer by the ratios and the keys on average by the extra words and characters. "
+           "Where every option is a long sentence (every distractor of long-words words or more), the key's lead "
+           "must also be long-spread times the distractors' own spread: when they already differ a lot, one more "
+           "step is no cue. Only statements are judged: not options that are code, numbers or formulas, not keys of "
+           "fewer than key-min-words words (among-terms-min-words when most distractors are names or short terms), "
+           "not names and titles ('The Return of the King'), whose lengths carry no qualifier, not a key among "
+           "names that denies the question ('It is not guaranteed', 'The Union has no capital'), which is 'none of "
+           "these' in words, not quoted words (a stem that asks for lyrics, a quotation or a slogan), whose length "
+           "is the source's, not specimens (a stem about the options as sentences, their spelling or punctuation), "
+           "matched pairs ('Aladdin - a lamp') or formulas in every option, whose lengths are their material's, not "
+           "a key that is two plain statements in the form the logic asks for (a conditional, or two statements "
+           "each begun as a distractor is, each no longer than the longest distractor), and not options that are "
+           "steps of one ladder (a distractor that says another's words and more), where a longer key is one more "
+           "step. A species is counted once, by its genus ('Pseudomonas aeruginosa'). 'All/None of the above' and "
+           "'Cannot be determined' are not compared. A long or short distractor is no cue to the key and is not "
+           "reported; whether keys are the longest option more often than chance across the bank is "
+           "key-length-bias's question."),
     passing=("""\
 id: ol-ok
 stem: Why does storing `loss` in a list every step make GPU memory grow?
@@ -359,6 +370,14 @@ options:
   - {text: The mathematician was a student of Paul Erdős, rationale: Incorrect. The number counts papers.}
   - {text: The mathematician wrote a paper with someone who once wrote an academic paper with Paul Erdős, correct: true, rationale: Correct. Two steps of co-authorship.}
   - {text: The mathematician wrote a paper with Paul Erdős, rationale: Incorrect. That is a number of 1.}
+""", """\
+id: ol-species-name
+stem: Which of these does not apply to amoxicillin?
+options:
+  - {text: It is an aminopenicillin, rationale: Incorrect. It applies.}
+  - {text: It is the drug of choice against Pseudomonas aeruginosa, correct: true, rationale: Correct. Pseudomonas resists it.}
+  - {text: It is active by mouth, rationale: Incorrect. It applies.}
+  - {text: It can cause allergic reactions, rationale: Incorrect. It applies.}
 """),
     failing=(Invalid("""\
 id: ol-bad
