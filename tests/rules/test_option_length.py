@@ -375,12 +375,19 @@ def test_a_ladder_of_distractors_makes_a_longer_key_one_more_step(registry):
     assert fired(q("What does an Erdős number of 2 mean?", ladder), "option-length", registry) == []
     ladder[0] = ("The mathematician taught at the same university as Paul Erdős", False)
     assert fired(q("What does an Erdős number of 2 mean?", ladder), "option-length", registry)
+    # a distractor that adds words of its own to another is no ladder: the key's qualifier still stands out
+    ladder[0] = ("The mathematician was a student and friend of Paul Erdős", False)
+    assert fired(q("What does an Erdős number of 2 mean?", ladder), "option-length", registry)
 
 
 def test_a_denial_anywhere_in_a_key_among_names_is_none_of_these(registry):
     cities = [("Brussels", False), ("Strasbourg", False), ("Luxembourg", False),
               ("The Union has no official capital", True)]
     assert fired(q("What city is the capital of the European Union?", cities), "option-length", registry) == []
+    # a negation inside a clause of a qualified key is no denial of the question
+    terms = [("Components that don't need to be declared in any module", True), ("Standalone parts", False),
+             ("Independent components", False), ("Isolated components", False)]
+    assert fired(q("What are standalone components?", terms), "option-length", registry)
 
 
 def test_a_species_counts_once_by_its_genus(registry):

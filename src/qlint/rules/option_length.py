@@ -45,8 +45,10 @@ WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 QUOTED = re.compile(r"\b(?:lyrics?|quot(?:e|es|ed|ation|ations)|proverbs?|slogans?|mottos?|mottoes|catchphrases?|"
                     r"taglines?)\b", re.I)
 # an answer that denies the question ("It is not guaranteed", "The EU has no official capital", "Neither"): among
-# names it is "none of these" in words, of another form than the names and not a qualified one of them
-DENIAL = re.compile(r"\b(?:not|no|none|never|neither|nobody|nothing|aucun|aucune|jamais)\b|n['’]t\b", re.I)
+# names it is "none of these" in words, of another form than the names and not a qualified one of them; the
+# denial is the answer's own, in its first words and not in a clause of it ("Components that don't need ...")
+DENIAL = re.compile(r"^\W*(?:(?!(?:that|which|who|whose|if|when|because|unless|qui|que|si)\b)[\w'’-]+\s+){0,4}?"
+                    r"(?:(?:not|no|none|never|neither|nobody|nothing|aucun|aucune|jamais)\b|[\w]+n['’]t\b)", re.I)
 # a stem about the options as specimens (which sentence uses a comma wrongly, which spelling is right): the options
 # are the examples the question is about, and their lengths are the examples'
 SPECIMEN = re.compile(r"\b(?:sentences?|punctuat\w*|grammatical(?:ly)?|commas?|apostrophes?|spell(?:s|ed|ing)?|"
@@ -170,10 +172,11 @@ def _two_plain_statements(keys: list[Measured], distractors: list[Measured]) -> 
 
 
 def _a_ladder(distractors: list[Measured]) -> bool:
-    """Whether one distractor says another's words and more ("a student of a student of X" beside "a student of
-    X"): the options are steps of one ladder, and a longer key is one more step."""
+    """Whether one distractor says another's words with a step of its own words again ("a student of a student of
+    X" beside "a student of X"): the options count steps of one ladder, and a longer key is one more step."""
     words = [Counter(WORDS.findall(m.text.lower())) for m in distractors]
-    return any(inner.total() >= 3 and inner < outer for inner in words for outer in words)
+    return any(inner.total() >= 3 and inner < outer and not (outer - inner).keys() - inner.keys()
+               for inner in words for outer in words)
 
 
 def check(question: Question, options: Options) -> Iterator[Violation]:
@@ -190,7 +193,7 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     terms = sum(is_title(m.text) or m.words <= 2 for m in distractors)
     among_terms = 2 * terms > len(distractors)
     least = options.among_terms_min_words if among_terms else options.key_min_words
-    if any(is_title(k.text) or k.words < least or (among_terms and DENIAL.search(k.text)) for k in keys):
+    if any(is_title(k.text) or k.words < least or (among_terms and DENIAL.match(k.text)) for k in keys):
         return
     if (not _stands_out(keys, distractors, options) or _two_plain_statements(keys, distractors)
             or _a_ladder(distractors)):
