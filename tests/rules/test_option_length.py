@@ -308,7 +308,7 @@ def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostl
     others = [v["id"] for v in verdicts if v["verdict"] != "flaw"]
     firing_flaws, firing_others = sum(fires[i] for i in flaws), sum(fires[i] for i in others)
     assert len(flaws) >= 80 and firing_flaws >= 0.95 * len(flaws), [i for i in flaws if not fires[i]]
-    assert firing_flaws / (firing_flaws + firing_others) >= 0.88, [i for i in others if fires[i]]
+    assert firing_flaws / (firing_flaws + firing_others) >= 0.90, [i for i in others if fires[i]]
 
 
 # ---- key-length-bias counts only options that have a length to compare ---------------------------------------------
@@ -397,3 +397,12 @@ def test_a_species_counts_once_by_its_genus(registry):
     assert fired(q(stem, options), "option-length", registry) == []
     options[1] = ("It is the drug of choice against every strain of the hospital germs", True)
     assert fired(q(stem, options), "option-length", registry)
+
+
+def test_a_number_that_stands_alone_is_a_word_a_reader_reads(registry):
+    stem = "Which parameter tells you how fast an oral form reaches the blood?"
+    options = [("Delays before plasma concentrations reach their peaks", True), ("The 1/2 life of elimination", False),
+               ("The 1/2 life of distribution", False)]
+    assert fired(q(stem, options), "option-length", registry) == []
+    without = [options[0], ("The life of elimination", False), ("The life of distribution", False)]
+    assert fired(q(stem, without), "option-length", registry)

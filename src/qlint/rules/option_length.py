@@ -38,8 +38,9 @@ class Options(RuleOptions):
         "many words: a longer name among names is how the names are"))
 
 
-# words as a candidate counts them: runs of letters (a formula or a number has none)
-WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+# words as a candidate counts them: runs of letters, and a number that stands alone ("the 1/2 lives"); a formula,
+# an identifier or a code such as "HT2" has no more words than its letters
+WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|(?<![\w.,/-])\d+(?:[.,/]\d+)*(?![\w/-])")
 # a stem that asks for quoted words (a lyric, a quotation, a slogan): the options are the source's words, and
 # their lengths are the source's, not a writer's qualification
 QUOTED = re.compile(r"\b(?:lyrics?|quot(?:e|es|ed|ation|ations)|proverbs?|slogans?|mottos?|mottoes|catchphrases?|"
@@ -239,10 +240,10 @@ RULE = QuestionRule(
            "a key that is two plain statements in the form the logic asks for (a conditional, or two statements "
            "each begun as a distractor is, each no longer than the longest distractor), and not options that are "
            "steps of one ladder (a distractor that says another's words and more), where a longer key is one more "
-           "step. A species is counted once, by its genus ('Pseudomonas aeruginosa'). 'All/None of the above' and "
-           "'Cannot be determined' are not compared. A long or short distractor is no cue to the key and is not "
-           "reported; whether keys are the longest option more often than chance across the bank is "
-           "key-length-bias's question."),
+           "step. A species is counted once, by its genus ('Pseudomonas aeruginosa'), and a number that stands "
+           "alone is a word ('the 1/2 life'). 'All/None of the above' and 'Cannot be determined' are not compared. "
+           "A long or short distractor is no cue to the key and is not reported; whether keys are the longest "
+           "option more often than chance across the bank is key-length-bias's question."),
     passing=("""\
 id: ol-ok
 stem: Why does storing `loss` in a list every step make GPU memory grow?
@@ -381,6 +382,13 @@ options:
   - {text: It is the drug of choice against Pseudomonas aeruginosa, correct: true, rationale: Correct. Pseudomonas resists it.}
   - {text: It is active by mouth, rationale: Incorrect. It applies.}
   - {text: It can cause allergic reactions, rationale: Incorrect. It applies.}
+""", """\
+id: ol-numbers-are-read
+stem: Which parameter tells you how fast an oral form reaches the blood?
+options:
+  - {text: Delays before plasma concentrations reach their peaks, correct: true, rationale: Correct. A faster form peaks sooner.}
+  - {text: The 1/2 life of elimination, rationale: Incorrect. It belongs to the drug and not to the form.}
+  - {text: The 1/2 life of distribution, rationale: Incorrect. It belongs to the drug and not to the form.}
 """),
     failing=(Invalid("""\
 id: ol-bad
