@@ -49,7 +49,7 @@ QUOTED = re.compile(r"\b(?:lyrics?|quot(?:e|es|ed|ation|ations)|proverbs?|slogan
 # names it is "none of these" in words, of another form than the names and not a qualified one of them; the
 # denial is the answer's own, in its first words and not in a clause of it ("Components that don't need ...")
 DENIAL = re.compile(r"^\W*(?:(?!(?:that|which|who|whose|if|when|because|unless|qui|que|si)\b)[\w'’-]+\s+){0,4}?"
-                    r"(?:(?:not|no|none|never|neither|nobody|nothing|aucun|aucune|jamais)\b|[\w]+n['’]t\b)", re.I)
+                    r"(?:(?:not|no|none|never|neither|nobody|nothing|aucun|aucune|jamais)\b|\w+n['’]t\b)", re.I)
 # a stem about the options as specimens (which sentence uses a comma wrongly, which spelling is right): the options
 # are the examples the question is about, and their lengths are the examples'
 SPECIMEN = re.compile(r"\b(?:sentences?|punctuat\w*|grammatical(?:ly)?|commas?|apostrophes?|spell(?:s|ed|ing)?|"
@@ -62,10 +62,10 @@ MATH = re.compile(r"\$[^$]+\$|\\\(.+?\\\)")
 # two plain statements in the form the logic asks for; and two statements joined in one option
 CONDITIONAL = re.compile(r"^\W*(?:if|unless|only\s+if|si)\b", re.I)
 JOINED = re.compile(r",\s*(?:and|but)\s+|;\s*")
+CLAUSE_BREAK = re.compile(r",\s*(?:then\s+)?|\s+then\s+", re.I)
 # a technical term that takes two words where a reader counts one, a species after its genus ("Pseudomonas
 # aeruginosa"): the key needs the term, and its length is the term's
 SPECIES = re.compile(r"(?<=\w )([A-Z][a-z]{3,}) (?:[a-z]{3,}(?:us|um|ae|ii|is|a|i))\b")
-CLAUSE_BREAK = re.compile(r",\s*(?:then\s+)?|\s+then\s+", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,8 +239,9 @@ RULE = QuestionRule(
            "matched pairs ('Aladdin - a lamp') or formulas in every option, whose lengths are their material's, not "
            "a key that is two plain statements in the form the logic asks for (a conditional, or two statements "
            "each begun as a distractor is, each no longer than the longest distractor), and not options that are "
-           "steps of one ladder (a distractor that says another's words and more), where a longer key is one more "
-           "step. A species is counted once, by its genus ('Pseudomonas aeruginosa'), and a number that stands "
+           "steps of one ladder (a distractor that says another's words with a step of them again, 'a student of a "
+           "student of'), where a longer key is one more step. A species is counted once, by its genus ('Pseudomonas "
+           "aeruginosa'), and a number that stands "
            "alone is a word ('the 1/2 life'). 'All/None of the above' and 'Cannot be determined' are not compared. "
            "A long or short distractor is no cue to the key and is not reported; whether keys are the longest "
            "option more often than chance across the bank is key-length-bias's question."),
