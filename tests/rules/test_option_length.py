@@ -308,7 +308,7 @@ def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostl
     others = [v["id"] for v in verdicts if v["verdict"] != "flaw"]
     firing_flaws, firing_others = sum(fires[i] for i in flaws), sum(fires[i] for i in others)
     assert len(flaws) >= 80 and firing_flaws >= 0.95 * len(flaws), [i for i in flaws if not fires[i]]
-    assert firing_flaws / (firing_flaws + firing_others) >= 0.82, [i for i in others if fires[i]]
+    assert firing_flaws / (firing_flaws + firing_others) >= 0.90, [i for i in others if fires[i]]
 
 
 # ---- key-length-bias counts only options that have a length to compare ---------------------------------------------
@@ -326,3 +326,83 @@ def test_the_bank_habit_counts_no_question_whose_options_are_numbers_or_code():
                     ("10", False)]) == -1
     assert longest([("It fails to compile because the declaration is ambiguous", True), ("`x.grad`", False),
                     ("`x.data`", False)]) == -1
+
+
+# ---- lengths that are the material's, and keys that are two plain statements ------------------------------------
+
+def test_specimen_sentences_have_the_length_of_the_examples(registry):
+    options = [("Preparing the report for the review board and for possible publication in the journal, was the "
+                "hardest task of his year", True), ("To stay fit for the season, athletes train every day", False),
+               ("The evidence was strong. Still, some doubted it", False), ("After the adjustment, wages fell", False)]
+    assert fired(q("Which of the following sentences uses a comma wrongly?", options), "option-length", registry) == []
+    assert fired(q("What did the auditor write in her report?", options), "option-length", registry)
+
+
+def test_matched_pairs_and_formulas_have_the_length_of_their_material(registry):
+    pairs = [("Aladdin - a lamp", False), ("The Little Mermaid - a key with drops of blood on it", True),
+             ("Snow White - a mirror", False), ("The Wild Swans - nettle shirts", False)]
+    assert fired(q("Which object is not matched with its tale?", pairs), "option-length", registry) == []
+    formulas = [("$x-5$ is a factor of $p(x)$", False), ("$x-2$ is a factor of $p(x)$", False),
+                ("The remainder when $p(x)$ is divided by $x-3$ is $-2$", True)]
+    assert fired(q("Given $p(3) = -2$, which must be true?", formulas), "option-length", registry) == []
+
+
+def test_a_conditional_key_is_a_cue_only_when_a_clause_is_longer_than_the_distractors(registry):
+    stem = "Player 6 plays the final. What must be true?"
+    short = [("If player 4 has healed, then his form is not good", True), ("Player 4 is badly injured", False),
+             ("Player 4's form is not good", False), ("Player 6 is not injured", False)]
+    assert fired(q(stem, short), "option-length", registry) == []
+    qualified = [("If player 4 has healed after the long rest the coach ordered in March, then his form is not "
+                  "good", True)] + short[1:]
+    assert fired(q(stem, qualified), "option-length", registry)
+
+
+def test_two_statements_joined_count_as_two_only_in_the_distractors_frame(registry):
+    stem = "Some people are clever and some are wise, but no one is both. Which cannot be true?"
+    framed = [("No one is clever but unwise, and no one is wise but dull", True),
+              ("Most people are clever and wise", False), ("No one is clever and wise", False),
+              ("Most people are neither", False)]
+    assert fired(q(stem, framed), "option-length", registry) == []
+    unframed = [("Cleverness is common among scholars, and wisdom comes only with long age", True)] + framed[1:]
+    assert fired(q(stem, unframed), "option-length", registry)
+
+
+def test_a_ladder_of_distractors_makes_a_longer_key_one_more_step(registry):
+    ladder = [("The mathematician was a student of a student of Paul Erdős", False),
+              ("The mathematician was a student of Paul Erdős", False),
+              ("The mathematician wrote a paper with someone who once wrote an academic paper with Paul Erdős", True),
+              ("The mathematician wrote a paper with Paul Erdős", False)]
+    assert fired(q("What does an Erdős number of 2 mean?", ladder), "option-length", registry) == []
+    ladder[0] = ("The mathematician taught at the same university as Paul Erdős", False)
+    assert fired(q("What does an Erdős number of 2 mean?", ladder), "option-length", registry)
+    # a distractor that adds words of its own to another is no ladder: the key's qualifier still stands out
+    ladder[0] = ("The mathematician was a student and friend of Paul Erdős", False)
+    assert fired(q("What does an Erdős number of 2 mean?", ladder), "option-length", registry)
+
+
+def test_a_denial_anywhere_in_a_key_among_names_is_none_of_these(registry):
+    cities = [("Brussels", False), ("Strasbourg", False), ("Luxembourg", False),
+              ("The Union has no official capital", True)]
+    assert fired(q("What city is the capital of the European Union?", cities), "option-length", registry) == []
+    # a negation inside a clause of a qualified key is no denial of the question
+    terms = [("Components that don't need to be declared in any module", True), ("Standalone parts", False),
+             ("Independent components", False), ("Isolated components", False)]
+    assert fired(q("What are standalone components?", terms), "option-length", registry)
+
+
+def test_a_species_counts_once_by_its_genus(registry):
+    stem = "Which of these does not apply to amoxicillin?"
+    options = [("It is an aminopenicillin", False), ("It is the drug of choice against Pseudomonas aeruginosa", True),
+               ("It is active by mouth", False), ("It can cause allergic reactions", False)]
+    assert fired(q(stem, options), "option-length", registry) == []
+    options[1] = ("It is the drug of choice against every strain of the hospital germs", True)
+    assert fired(q(stem, options), "option-length", registry)
+
+
+def test_a_number_that_stands_alone_is_a_word_a_reader_reads(registry):
+    stem = "Which parameter tells you how fast an oral form reaches the blood?"
+    options = [("Delays before plasma concentrations reach their peaks", True), ("The 1/2 life of elimination", False),
+               ("The 1/2 life of distribution", False)]
+    assert fired(q(stem, options), "option-length", registry) == []
+    without = [options[0], ("The life of elimination", False), ("The life of distribution", False)]
+    assert fired(q(stem, without), "option-length", registry)

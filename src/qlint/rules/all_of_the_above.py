@@ -212,6 +212,14 @@ options:
   - {text: "3, 2, 1", rationale: Incorrect. The Magna Carta came before the plague.}
 """),
     failing=(Invalid("""\
+id: aota-french
+stem: Lesquelles de ces substances conduisent le courant ?
+options:
+  - {text: le fil de cuivre, rationale: Inexact seul. Les autres conduisent aussi.}
+  - {text: l'eau salée, rationale: Inexact seul. Les autres conduisent aussi.}
+  - {text: une mine de graphite, rationale: Inexact seul. Les autres conduisent aussi.}
+  - {text: Toutes ces réponses sont exactes, correct: true, rationale: Exact. Les trois conduisent.}
+""", field="options[3].text", message='option 4 is "Toutes ces réponses sont exactes", an all-of-the-above option'), Invalid("""\
 id: aota-phrase
 stem: Which of these can carry an electric current?
 options:

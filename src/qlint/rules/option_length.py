@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -37,16 +38,34 @@ class Options(RuleOptions):
         "many words: a longer name among names is how the names are"))
 
 
-# words as a candidate counts them: runs of letters (a formula or a number has none)
-WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+# words as a candidate counts them: runs of letters, and a number that stands alone ("the 1/2 lives"); a formula,
+# an identifier or a code such as "HT2" has no more words than its letters
+WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|(?<![\w.,/-])\d+(?:[.,/]\d+)*(?![\w/-])")
 # a stem that asks for quoted words (a lyric, a quotation, a slogan): the options are the source's words, and
 # their lengths are the source's, not a writer's qualification
 QUOTED = re.compile(r"\b(?:lyrics?|quot(?:e|es|ed|ation|ations)|proverbs?|slogans?|mottos?|mottoes|catchphrases?|"
                     r"taglines?)\b", re.I)
-# an answer that denies the question ("It is not guaranteed", "There is none", "Neither"): among names it is "none
-# of these" in words, of another form than the names and not a qualified one of them
-DENIAL = re.compile(r"^\W*(?:it\s+(?:is|was)\s+not|it\s+(?:is|was)n['’]t|it['’]s\s+not|there\s+(?:is|are|was|were)\s+no|"
-                    r"none|no\s+one|nobody|neither|nothing|not)\b", re.I)
+# an answer that denies the question ("It is not guaranteed", "The EU has no official capital", "Neither"): among
+# names it is "none of these" in words, of another form than the names and not a qualified one of them; the
+# denial is the answer's own, in its first words and not in a clause of it ("Components that don't need ...")
+DENIAL = re.compile(r"^\W*(?:(?!(?:that|which|who|whose|if|when|because|unless|qui|que|si)\b)[\w'’-]+\s+){0,4}?"
+                    r"(?:(?:not|no|none|never|neither|nobody|nothing|aucun|aucune|jamais)\b|\w+n['’]t\b)", re.I)
+# a stem about the options as specimens (which sentence uses a comma wrongly, which spelling is right): the options
+# are the examples the question is about, and their lengths are the examples'
+SPECIMEN = re.compile(r"\b(?:sentences?|punctuat\w*|grammatical(?:ly)?|commas?|apostrophes?|spell(?:s|ed|ing)?|"
+                      r"misspell\w*)\b", re.I)
+# a pair matched in an option ("Aladdin - a lamp"): when every option is one, the lengths are the two names'
+PAIR = re.compile(r"\S\s+[-–—]\s+\S")
+# inline mathematics ("$x-5$ is a factor of $p(x)$"): the lengths are the formulas'
+MATH = re.compile(r"\$[^$]+\$|\\\(.+?\\\)")
+# a conditional ("If player 4 has healed, then he is not fit", "Unless ..., ..."): a condition and a consequence,
+# two plain statements in the form the logic asks for; and two statements joined in one option
+CONDITIONAL = re.compile(r"^\W*(?:if|unless|only\s+if|si)\b", re.I)
+JOINED = re.compile(r",\s*(?:and|but)\s+|;\s*")
+CLAUSE_BREAK = re.compile(r",\s*(?:then\s+)?|\s+then\s+", re.I)
+# a technical term that takes two words where a reader counts one, a species after its genus ("Pseudomonas
+# aeruginosa"): the key needs the term, and its length is the term's
+SPECIES = re.compile(r"(?<=\w )([A-Z][a-z]{3,}) (?:[a-z]{3,}(?:us|um|ae|ii|is|a|i))\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +96,12 @@ def measured(question: Question) -> list[Measured] | None:
     if len(out) < 2:
         return None
     return out
+
+
+def _term_once(m: Measured) -> Measured:
+    """The option measured with each species it names counted once, by its genus."""
+    text = SPECIES.sub(r"\1", m.text)
+    return m if text == m.text else Measured(m.index, text, len(text), len(WORDS.findall(text)), m.key)
 
 
 def _plural(n: int, word: str) -> str:
@@ -115,12 +140,53 @@ def _stands_out(keys: list[Measured], distractors: list[Measured], options: Opti
     return True
 
 
+def _lengths_are_the_material(question: Question) -> bool:
+    """Whether the options' lengths are those of their material and not of a writer's qualification: quoted words
+    (a stem that asks for lyrics or a quotation), specimens (a stem about the options as sentences or spellings),
+    matched pairs ("Aladdin - a lamp") or formulas in every option."""
+    if QUOTED.search(question.stem) or SPECIMEN.search(question.stem):
+        return True
+    texts = [o.text for o in question.options if not is_meta(o.text)]
+    return all(PAIR.search(t) for t in texts) or all(MATH.search(t) for t in texts)
+
+
+def _clauses(text: str, distractors: list[Measured]) -> list[str] | None:
+    """A key's two statements, when it is two in the form the question asks for: a conditional (its condition and
+    its consequence), or two statements joined that each begin as a distractor does ("No one is smart but ..., and
+    no one is ..." beside "No one is smart and wise")."""
+    if CONDITIONAL.match(text) and CLAUSE_BREAK.search(text):
+        return CLAUSE_BREAK.split(text, maxsplit=1)
+    if JOINED.search(text):
+        parts = JOINED.split(text, maxsplit=1)
+        heads = {tuple(WORDS.findall(d.text.lower())[:3]) for d in distractors}
+        if all(tuple(WORDS.findall(part.lower())[:3]) in heads for part in parts):
+            return parts
+    return None
+
+
+def _two_plain_statements(keys: list[Measured], distractors: list[Measured]) -> bool:
+    """Whether every key is two statements in the question's form, each no longer than the longest distractor:
+    the logic asks for both, and neither is a qualified one."""
+    longest = max(m.chars for m in distractors)
+    return all((parts := _clauses(k.text, distractors)) and max(len(p.strip()) for p in parts) <= longest
+               for k in keys)
+
+
+def _a_ladder(distractors: list[Measured]) -> bool:
+    """Whether one distractor says another's words with a step of its own words again ("a student of a student of
+    X" beside "a student of X"): the options count steps of one ladder, and a longer key is one more step."""
+    words = [Counter(WORDS.findall(m.text.lower())) for m in distractors]
+    return any(inner.total() >= 3 and inner < outer and not (outer - inner).keys() - inner.keys()
+               for inner in words for outer in words)
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    if not _can_fire(question, options.key_ratio) or QUOTED.search(question.stem):
+    if not _can_fire(question, options.key_ratio) or _lengths_are_the_material(question):
         return
     found = measured(question)
     if found is None:
         return
+    found = [_term_once(m) for m in found]
     keys = [m for m in found if m.key]
     distractors = [m for m in found if not m.key]
     if not keys or len(keys) != len(question.keys) or len(distractors) < min(2, len(keys)):
@@ -130,7 +196,8 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
     least = options.among_terms_min_words if among_terms else options.key_min_words
     if any(is_title(k.text) or k.words < least or (among_terms and DENIAL.match(k.text)) for k in keys):
         return
-    if not _stands_out(keys, distractors, options):
+    if (not _stands_out(keys, distractors, options) or _two_plain_statements(keys, distractors)
+            or _a_ladder(distractors)):
         return
     longest = max(distractors, key=lambda m: (m.chars, m.words))
     shortest = min(keys, key=lambda m: m.chars)
@@ -157,20 +224,27 @@ RULE = QuestionRule(
     use_instead="Make the options alike in length and detail: trim the key, or give the distractors the same care.",
     options=Options,
     check=check,
-    notes=("The key must be longer than every distractor in what a reader sees and in what it says: key-ratio "
-           "times the longest distractor's characters and key-word-ratio times the wordiest one's words, and at "
-           "least min-extra-words words and min-extra-chars characters more (a qualifier's worth); with several "
-           "keys, every key must be the longer by the ratios and the keys on average by the extra words and "
-           "characters. Where every option is a long sentence (every distractor of long-words words or more), "
-           "the key's lead must also be long-spread times the distractors' own spread: when they already differ a "
-           "lot, one more step is no cue. Only statements are judged: not options that are code, numbers or "
-           "formulas, not keys of fewer than key-min-words words (among-terms-min-words when most distractors are "
-           "names or short terms), not names and titles ('The Return of the King'), whose lengths carry no "
-           "qualifier, not a key among names that denies the question ('It is not guaranteed'), which is 'none of "
-           "these' in words, and not quoted words (a stem that asks for lyrics, a quotation or a slogan), whose "
-           "length is the source's. 'All/None of the above' and 'Cannot be determined' are not compared. A long or "
-           "short distractor is no cue to the key and is not reported; whether keys are the longest option more "
-           "often than chance across the bank is key-length-bias's question."),
+    notes=("The key must be longer than every distractor in what a reader sees and in what it says: key-ratio times "
+           "the longest distractor's characters and key-word-ratio times the wordiest one's words, and at least "
+           "min-extra-words words and min-extra-chars characters more (a qualifier's worth); with several keys, "
+           "every key must be the longer by the ratios and the keys on average by the extra words and characters. "
+           "Where every option is a long sentence (every distractor of long-words words or more), the key's lead "
+           "must also be long-spread times the distractors' own spread: when they already differ a lot, one more "
+           "step is no cue. Only statements are judged: not options that are code, numbers or formulas, not keys of "
+           "fewer than key-min-words words (among-terms-min-words when most distractors are names or short terms), "
+           "not names and titles ('The Return of the King'), whose lengths carry no qualifier, not a key among "
+           "names that denies the question ('It is not guaranteed', 'The Union has no capital'), which is 'none of "
+           "these' in words, not quoted words (a stem that asks for lyrics, a quotation or a slogan), whose length "
+           "is the source's, not specimens (a stem about the options as sentences, their spelling or punctuation), "
+           "matched pairs ('Aladdin - a lamp') or formulas in every option, whose lengths are their material's, not "
+           "a key that is two plain statements in the form the logic asks for (a conditional, or two statements "
+           "each begun as a distractor is, each no longer than the longest distractor), and not options that are "
+           "steps of one ladder (a distractor that says another's words with a step of them again, 'a student of a "
+           "student of'), where a longer key is one more step. A species is counted once, by its genus ('Pseudomonas "
+           "aeruginosa'), and a number that stands "
+           "alone is a word ('the 1/2 life'). 'All/None of the above' and 'Cannot be determined' are not compared. "
+           "A long or short distractor is no cue to the key and is not reported; whether keys are the longest "
+           "option more often than chance across the bank is key-length-bias's question."),
     passing=("""\
 id: ol-ok
 stem: Why does storing `loss` in a list every step make GPU memory grow?
@@ -246,6 +320,76 @@ options:
   - {text: I love you, rationale: Incorrect. Not the line.}
   - {text: we are in love, rationale: Incorrect. Not the line.}
   - {text: I need you, rationale: Incorrect. Not the line.}
+""", """\
+id: ol-conditional
+stem: "The coach fields player 4 only if his injury has healed and his form is good; player 6 plays the final. What must be true?"
+options:
+  - {text: "If player 4 has healed, then his form is not good", correct: true, rationale: Correct. Otherwise player 4 would play.}
+  - {text: Player 4 is badly injured, rationale: Incorrect. He may have healed.}
+  - {text: Player 4's form is not good, rationale: Incorrect. He may be injured instead.}
+  - {text: Player 6 is not injured, rationale: Incorrect. Nothing is said of it.}
+""", """\
+id: ol-joined-in-frame
+stem: "Some people are clever and some are wise, but no one is both. Which of these cannot be true?"
+options:
+  - {text: "No one is clever but unwise, and no one is wise but dull", correct: true, rationale: Correct. Some people are one and not the other.}
+  - {text: Most people are clever and wise, rationale: Incorrect. It can be true.}
+  - {text: No one is clever and wise, rationale: Incorrect. It follows.}
+  - {text: Most people are neither, rationale: Incorrect. It can be true.}
+""", """\
+id: ol-specimens
+stem: Which of the following sentences uses a comma wrongly?
+options:
+  - {text: "Preparing the report for the review board and for possible publication in the journal, was the hardest task of his year", correct: true, rationale: Correct. The comma splits the subject from its verb.}
+  - {text: "To stay fit for the season, athletes train every day", rationale: Incorrect. The comma ends an introductory phrase.}
+  - {text: "The evidence was strong. Still, some doubted it", rationale: Incorrect. The comma follows a transition.}
+  - {text: "After the adjustment, wages fell", rationale: Incorrect. The comma ends an introductory phrase.}
+""", """\
+id: ol-pairs
+stem: Which magic object is not matched with its fairy tale?
+options:
+  - {text: Aladdin - a lamp, rationale: Incorrect. It is matched.}
+  - {text: The Little Mermaid - a key with drops of blood on it, correct: true, rationale: Correct. That is Bluebeard's key.}
+  - {text: Snow White - a mirror, rationale: Incorrect. It is matched.}
+  - {text: The Wild Swans - nettle shirts, rationale: Incorrect. It is matched.}
+""", """\
+id: ol-formulas
+stem: For a polynomial $p(x)$, $p(3) = -2$. Which of the following must be true?
+options:
+  - {text: $x-5$ is a factor of $p(x)$, rationale: Incorrect. Nothing is known of $p(5)$.}
+  - {text: $x-2$ is a factor of $p(x)$, rationale: Incorrect. Nothing is known of $p(2)$.}
+  - {text: The remainder when $p(x)$ is divided by $x-3$ is $-2$, correct: true, rationale: Correct. That is the remainder theorem.}
+""", """\
+id: ol-denial-among-names
+stem: What city is the capital of the European Union?
+options:
+  - {text: Brussels, rationale: Incorrect. It hosts most institutions but is no declared capital.}
+  - {text: Strasbourg, rationale: Incorrect. It hosts the Parliament.}
+  - {text: Luxembourg, rationale: Incorrect. It hosts the Court.}
+  - {text: The Union has no official capital, correct: true, rationale: Correct. No treaty names one.}
+""", """\
+id: ol-ladder
+stem: A mathematician has an Erdős number of 2. What does it mean?
+options:
+  - {text: The mathematician was a student of a student of Paul Erdős, rationale: Incorrect. The number counts papers.}
+  - {text: The mathematician was a student of Paul Erdős, rationale: Incorrect. The number counts papers.}
+  - {text: The mathematician wrote a paper with someone who once wrote an academic paper with Paul Erdős, correct: true, rationale: Correct. Two steps of co-authorship.}
+  - {text: The mathematician wrote a paper with Paul Erdős, rationale: Incorrect. That is a number of 1.}
+""", """\
+id: ol-species-name
+stem: Which of these does not apply to amoxicillin?
+options:
+  - {text: It is an aminopenicillin, rationale: Incorrect. It applies.}
+  - {text: It is the drug of choice against Pseudomonas aeruginosa, correct: true, rationale: Correct. Pseudomonas resists it.}
+  - {text: It is active by mouth, rationale: Incorrect. It applies.}
+  - {text: It can cause allergic reactions, rationale: Incorrect. It applies.}
+""", """\
+id: ol-numbers-are-read
+stem: Which parameter tells you how fast an oral form reaches the blood?
+options:
+  - {text: Delays before plasma concentrations reach their peaks, correct: true, rationale: Correct. A faster form peaks sooner.}
+  - {text: The 1/2 life of elimination, rationale: Incorrect. It belongs to the drug and not to the form.}
+  - {text: The 1/2 life of distribution, rationale: Incorrect. It belongs to the drug and not to the form.}
 """),
     failing=(Invalid("""\
 id: ol-bad
