@@ -10,6 +10,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Iterable, Sequence
 from time import monotonic
+from typing import Any
 
 from qlint.finding import Finding, Severity, finding
 from qlint.items import BankItem, CheckedFile, rejected_item, to_item
@@ -135,11 +136,12 @@ def timed_out(outcome: CheckedFile) -> bool:
 
 
 def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule],
-               stores: Callable[[str], Store] | None = None, with_rejected: Sequence[BankItem] | None = None
-               ) -> list[Finding]:
+               stores: Callable[[str], Store] | None = None, with_rejected: Sequence[BankItem] | None = None,
+               surveys: dict[str, Any] | None = None) -> list[Finding]:
     """Whole-bank rules, run once over every question; a rule that keeps work between runs (``memo``) gets the
     store ``stores(name)`` hands out for it (nothing without a cache). A rule that ``counts_rejected`` sees
-    ``with_rejected`` instead: the same items with the rejected questions that name an id among them."""
+    ``with_rejected`` instead: the same items with the rejected questions that name an id among them. What a rule's
+    ``survey`` found over ``items`` goes into ``surveys`` (by rule name), for its ``publish`` to read."""
     out: list[Finding] = []
     for chosen in active:
         rule = chosen.rule
@@ -148,7 +150,14 @@ def check_bank(items: Sequence[BankItem], active: Sequence[ActiveRule],
         extra = {"store": stores(rule.name) if stores is not None else None} if rule.memo else {}
         seen = with_rejected if rule.counts_rejected and with_rejected is not None else items
         try:
-            for violation in rule.check(seen, chosen.options, **extra):
+            if rule.survey is not None:
+                found = rule.survey(seen, chosen.options, **extra)
+                if surveys is not None and seen is items:
+                    surveys[rule.name] = found
+                violations = rule.check(seen, chosen.options, found)
+            else:
+                violations = rule.check(seen, chosen.options, **extra)
+            for violation in violations:
                 item = violation.item
                 path, (line, column) = item.path, item.locate(violation.field)
                 if violation.at is not None:

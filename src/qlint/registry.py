@@ -34,7 +34,7 @@ MANIFEST = Path(__file__).parent / "data" / "manifest.json"
 MANIFEST_FORMAT = 1
 # what a rule's stand-in knows without its module: the manifest's fields kept as they are on the Rule
 _PLAIN = ("name", "code", "summary", "enabled", "fixable", "memo", "counts_rejected")
-_HOOKS = ("extract", "encode", "decode", "publish")   # a bank rule's optional functions: the manifest says which it has
+_HOOKS = ("extract", "encode", "decode", "publish", "survey")   # a bank rule's optional functions: the manifest says which it has
 
 
 class RegistryError(Exception):

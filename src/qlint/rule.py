@@ -222,6 +222,10 @@ class BankRule(Rule):
     ``publish``, when given, returns what the rule found about the bank as plain data (a table, clusters) from the
     same items and options ``check`` sees: the bank report shows it instead of computing it a second time.
 
+    ``survey``, when given, is the bank-wide work ``check`` and ``publish`` both read (a search, a grouping, a
+    test): ``survey(items, options)`` runs once a run (with ``store=`` when ``memo`` is set), and ``check`` and
+    ``publish`` take its answer as a third argument, so a run that reports and publishes does that work once.
+
     ``counts_rejected``, when set, means ``check`` also sees the questions the format rejected that still name an
     id, in their place among the others: items with their id and position only (no options, keys or features).
     """
@@ -231,7 +235,8 @@ class BankRule(Rule):
     encode: Callable[[list[Any]], Any] | None = None
     decode: Callable[[Any, int], list[Any]] | None = None
     memo: bool = False
-    publish: Callable[[Sequence[BankItem], Any], Any] | None = None
+    publish: Callable[..., Any] | None = None
+    survey: Callable[..., Any] | None = None
     counts_rejected: bool = False
 
     @property

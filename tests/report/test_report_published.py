@@ -35,6 +35,30 @@ def test_what_the_rules_publish_is_computed_once_with_the_bank_rules(tmp_path, m
     assert all(run.published(name)[0] is first[name] for name in publishing)
 
 
+def test_a_run_that_reports_and_publishes_searches_and_groups_the_bank_once(tmp_path, monkeypatch):
+    """The near-duplicate search and the key-position grouping are each rule's survey: the bank stage runs it once
+    and hands it to both the check and the table (they used to run again for the report)."""
+    from qlint.rules import answer_position_bias, near_duplicate_stem
+
+    calls = {"search": 0, "groups": 0}
+
+    def counted(name, real):
+        def call(*args, **kwargs):
+            calls[name] += 1
+            return real(*args, **kwargs)
+        return call
+
+    monkeypatch.setattr(near_duplicate_stem, "confirmed_pairs", counted("search", near_duplicate_stem.confirmed_pairs))
+    monkeypatch.setattr(answer_position_bias, "_groups", counted("groups", answer_position_bias._groups))
+    monkeypatch.chdir(tmp_path)
+    report_bank(tmp_path)
+    run = run_check(["bank"], use_cache=False, keep_questions=True, publish=True, jobs=1)
+    summarize(run, ["bank"])
+    consistency.published(run)
+    assert calls == {"search": 1, "groups": 1}
+    assert any(f.rule == "answer-position-bias" for f in run.findings)
+
+
 def test_items_and_kept_questions_are_one_to_one(run):
     # the report indexes the kept questions with the positions the rules publish over the bank items
     items = [i for o in run.results for i in o.items]

@@ -134,8 +134,9 @@ def _named(group: Judged) -> str:
     return f"exact binomial test of {group.statistic:.0f} at one position"
 
 
-def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
-    for group in _judge(questions, options)[0]:
+def check(questions: Sequence[BankItem], options: Options, surveyed: tuple[list[Judged], int]
+          ) -> Iterator[BankViolation]:
+    for group in surveyed[0]:
         n, k = len(group.items), group.options
         if group.biased:
             spread = ", ".join(f"{LETTERS[i]} {c}" for i, c in enumerate(group.counts))
@@ -147,13 +148,13 @@ def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViola
                                                   f"{LETTERS[first.keys[0]]}, starting here")
 
 
-def publish(questions: Sequence[BankItem], options: Options) -> dict:
+def publish(questions: Sequence[BankItem], options: Options, surveyed: tuple[list[Judged], int]) -> dict:
     """The key-position table, as check judged it: per option count, the questions, their keys per position, the
     spread test check ran on the group (``test``: chi-square where the group has at least ``needed`` questions, else
     an exact binomial test of the fullest position; None for a lone question), its statistic and p-value, the
     significance level shared among the groups (``alpha``), whether the test fired (``biased``), and the runs of one
     key position check found; and how many questions no group holds (``excluded``)."""
-    judged, excluded = _judge(questions, options)
+    judged, excluded = surveyed
     table = [{"options": g.options, "questions": len(g.items), "counts": g.counts,
               "needed": _chi_square_minimum(g.options, options), "tested": g.test is not None,
               "test": g.test, "statistic": g.statistic, "p_value": g.p_value, "alpha": g.alpha, "biased": g.biased,
@@ -210,6 +211,7 @@ RULE = BankRule(
     options=Options,
     check=check,
     publish=publish,
+    survey=_judge,
     passing=(_BALANCED, _SMALL_BALANCED),
     failing=(Invalid(_BIASED, field="options", message="keys of the 30 3-option questions sit at A 24, B 6, C 0"), Invalid(_SMALL_QUIZ,
         field="options",

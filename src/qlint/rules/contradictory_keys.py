@@ -99,9 +99,14 @@ def contradictions(questions: Sequence[BankItem]) -> Iterator[list[Side]]:
             yield from conflicts(part, copies, keys)
 
 
-def check(questions: Sequence[BankItem], options: NoOptions) -> Iterator[BankViolation]:
+def survey(questions: Sequence[BankItem], options: NoOptions) -> list[list[Side]]:
+    """The contradictions check reports and publish lists."""
+    return list(contradictions(questions))
+
+
+def check(questions: Sequence[BankItem], options: NoOptions, found: list[list[Side]]) -> Iterator[BankViolation]:
     chosen: dict[int, tuple[Side, list[Side], tuple[bool | None, str]]] = {}
-    for sides in contradictions(questions):
+    for sides in found:
         judged = verdict(sides)
         for side in sides:
             held = chosen.get(side.copy.index)
@@ -118,11 +123,11 @@ def _member(side: Side, questions: Sequence[BankItem], held: bool | None) -> dic
             "keyed": side.keyed, "held_true": side.true, "probably_wrong": held is not None and held == side.true}
 
 
-def publish(questions: Sequence[BankItem], options: NoOptions) -> list[dict]:
+def publish(questions: Sequence[BankItem], options: NoOptions, found: list[list[Side]]) -> list[dict]:
     """Each contradicted statement: its text and where it stands in every copy, and which copies are probably
     mis-keyed (and why)."""
     out = []
-    for sides in contradictions(questions):
+    for sides in found:
         held, why = verdict(sides)
         first: Copy = sides[0].copy
         out.append({"statement": first.quotes[sides[0].option] if sides[0].option < len(first.quotes) else "",
@@ -172,6 +177,7 @@ RULE = BankRule(
     encode=encode_records,
     decode=decode_records,
     publish=publish,
+    survey=survey,
     passing=("questions:\n" + _COPY.format(id="logo-1", **_RIGHT) + _COPY.format(id="logo-2", **_RIGHT), """\
 questions:
   - id: liger

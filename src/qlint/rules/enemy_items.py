@@ -54,8 +54,8 @@ def _around(find) -> str:
     return f"{len(find.shared)} of the {find.asked} content words it asks stand around it, {find.share:.0%} by rarity"
 
 
-def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
-    for find in pairs(questions, options):
+def check(questions: Sequence[BankItem], options: Options, found: list) -> Iterator[BankViolation]:
+    for find in found:
         gives, answers = questions[find.gives], questions[find.answers]
         place, around = _WHERE[find.field], _around(find)
         yield BankViolation(gives, "stem" if find.field == "stem" else find.field if find.field == "explanation"
@@ -69,10 +69,10 @@ def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViola
                             "one form")
 
 
-def publish(questions: Sequence[BankItem], options: Options) -> list[dict]:
+def publish(questions: Sequence[BankItem], options: Options, found: list) -> list[dict]:
     """The pairs the check reports: which question gives which away, where, and the key it states."""
     out = []
-    for find in pairs(questions, options):
+    for find in found:
         gives, answers = questions[find.gives], questions[find.answers]
         out.append({"gives": {"id": gives.id, "path": gives.path, "line": gives.locate("stem")[0]},
                     "answers": {"id": answers.id, "path": answers.path, "line": answers.locate("stem")[0]},
@@ -130,6 +130,7 @@ RULE = BankRule(
     encode=encode_records,
     decode=partial(decode_records, unit=4),
     publish=publish,
+    survey=pairs,
     passing=(_PAIR % "Wolverine first appeared in a Hulk comic.", """\
 questions:
   - id: dynamo-managed

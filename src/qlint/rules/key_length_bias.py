@@ -176,8 +176,8 @@ def _p(p: float) -> str:
     return "p<1e-12" if p < 1e-12 else f"p={p:.2g}"
 
 
-def check(items: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
-    for v in verdicts(items, options):
+def check(items: Sequence[BankItem], options: Options, found: list[Verdict]) -> Iterator[BankViolation]:
+    for v in found:
         if not v.reported or v.p_value is None:
             continue
         g = v.group
@@ -191,11 +191,10 @@ def check(items: Sequence[BankItem], options: Options) -> Iterator[BankViolation
             f"starkest: {named}"), bank_level=True)
 
 
-def publish(items: Sequence[BankItem], options: Options) -> dict:
+def publish(items: Sequence[BankItem], options: Options, found: list[Verdict]) -> dict:
     """How often the clearly longest option is a key: for the bank, each folder and each objective (questions with
     a clearly longest option, how many of those have it as a key, the rate chance would give, the exact test's
     p-value where the group is big enough, and whether check reports it), and the bank per option count."""
-    found = verdicts(items, options)
     rows = []
     for v in found:
         g = v.group
@@ -243,6 +242,7 @@ RULE = BankRule(
     encode=encode,
     decode=decode,
     publish=publish,
+    survey=verdicts,
     notes=("Only questions with a clearly longest option count (min-ratio times the characters of the next, and "
            "min-extra-chars more; 'All/None of the above' is not compared), and only where the options have a "
            "length to compare: not where one of them is a number, code or a picture. Under chance, that option "

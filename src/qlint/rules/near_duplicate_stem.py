@@ -55,11 +55,17 @@ def _keys(questions: Sequence[BankItem]) -> list[StemKey]:
     return [item.features.get(RULE.name) or _EMPTY for item in questions]
 
 
-def check(questions: Sequence[BankItem], options: Options, store: Store | None = None) -> Iterator[BankViolation]:
-    # the search kept in ``store`` by the last run is reused
-    keys = _keys(questions)
+def survey(questions: Sequence[BankItem], options: Options, store: Store | None = None
+           ) -> list[tuple[int, int, float, Answers]]:
+    """The pairs the rule reports, over ``questions`` in order; the search kept in ``store`` by the last run is
+    reused."""
+    return confirmed_pairs(_keys(questions), options, store)
+
+
+def check(questions: Sequence[BankItem], options: Options, pairs: list[tuple[int, int, float, Answers]]
+          ) -> Iterator[BankViolation]:
     partners: dict[int, list[tuple[float, int, Answers]]] = {}
-    for a, b, score, answers in confirmed_pairs(keys, options, store):
+    for a, b, score, answers in pairs:
         partners.setdefault(a, []).append((score, b, answers))
         partners.setdefault(b, []).append((score, a, answers))
     for index, found in sorted(partners.items()):
@@ -72,9 +78,10 @@ def check(questions: Sequence[BankItem], options: Options, store: Store | None =
                             f"stem is {score:.0f}% similar to question {peer.id!r} at {where}{more}{_SAYS[answers]}")
 
 
-def publish(questions: Sequence[BankItem], options: Options) -> list[tuple[int, int, float]]:
+def publish(questions: Sequence[BankItem], options: Options, pairs: list[tuple[int, int, float, Answers]]
+            ) -> list[tuple[int, int, float]]:
     """The pairs the check reports, as (index a, index b, similarity) over ``questions`` in order (a < b)."""
-    return [(a, b, score) for a, b, score, _ in confirmed_pairs(_keys(questions), options)]
+    return [(a, b, score) for a, b, score, _ in pairs]
 
 
 RULE = BankRule(
@@ -103,6 +110,7 @@ RULE = BankRule(
     decode=decode_keys,
     memo=True,
     publish=publish,
+    survey=survey,
     passing=("""\
 questions:
   - id: nd-series-1

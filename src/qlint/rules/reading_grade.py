@@ -137,8 +137,9 @@ def _hard_words(parts: GradeParts, vocab: frozenset[str]) -> list[str]:
     return sorted((w for w in parts.long_words if w not in vocab), key=lambda w: (-syllables(w), w))
 
 
-def check(items: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
-    found, vocab = graded(items, options)
+def check(items: Sequence[BankItem], options: Options, surveyed: tuple[list[Graded], frozenset[str]]
+          ) -> Iterator[BankViolation]:
+    found, vocab = surveyed
     for g in found:
         if g.grade <= options.max_grade:
             continue
@@ -158,10 +159,10 @@ def _summary(grades: list[float], target: float) -> dict:
             "max": max(grades) if grades else None}
 
 
-def publish(items: Sequence[BankItem], options: Options) -> dict:
+def publish(items: Sequence[BankItem], options: Options, surveyed: tuple[list[Graded], frozenset[str]]) -> dict:
     """The grades of the stems long enough to grade: for the bank and per objective, how many were graded, how many
     read above max-grade, their mean, median and highest; and each graded stem's grade."""
-    found, _ = graded(items, options)
+    found, _ = surveyed
     by_objective: dict[str, list[float]] = defaultdict(list)
     stems_by_objective: dict[str, int] = defaultdict(int)
     for item in items:
@@ -216,6 +217,7 @@ RULE = BankRule(
     encode=encode,
     decode=decode,
     publish=publish,
+    survey=graded,
     notes=("Only stems of at least min-words words in min-sentences sentences are graded, and only English ones "
            "(the formula is English). A reading passage the question asks about is not graded (see reading-level); "
            "identifiers, code and URLs count as one-syllable words. A long word (three syllables or more) that at "

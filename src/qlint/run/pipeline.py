@@ -54,6 +54,8 @@ class Run:
     stages: Stages | None = None   # what each stage was handed of the config (``--from`` resolved)
     # what each bank rule published, by name: filled by the bank stage of a run asked to publish, else on first ask
     tables: dict[str, tuple[Any, Any, bool]] = field(default_factory=dict)
+    # what each bank rule's ``survey`` found when the bank stage ran it (not when the cache held its findings)
+    surveys: dict[str, Any] = field(default_factory=dict)
 
     @property
     def limits(self) -> Limits:
@@ -78,7 +80,12 @@ class Run:
         publish = getattr(rule, "publish", None)
         if publish is None or (chosen is None and getattr(rule, "extract", None) is not None):
             return None, options, chosen is not None
-        return publish([i for o in self.results for i in o.items], options), options, chosen is not None
+        items = [i for o in self.results for i in o.items]
+        survey = getattr(rule, "survey", None)
+        if survey is None:
+            return publish(items, options), options, chosen is not None
+        found = self.surveys[name] if name in self.surveys else survey(items, options)
+        return publish(items, options, found), options, chosen is not None
 
 
 def setup(config_path: str | None, start: Path, overrides: Sequence[Override] = ()) -> tuple[Config, Registry]:
@@ -193,11 +200,13 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
         outcomes, processed, report_only = _file_outcomes(targets, stages, registry, active, jobs=jobs,
                                                           use_cache=use_cache, keep=keep_questions,
                                                           complete=complete, progress=progress)
-    findings = _findings(outcomes, processed, report_only, stages.ignores, registry, active)
+    surveys: dict[str, Any] = {}
+    findings = _findings(outcomes, processed, report_only, stages.ignores, registry, active, surveys)
     shown = [o for o in outcomes if report_only is None or o.path in report_only]
     named_only = stdin_filename is not None if use_stdin else all(os.path.isfile(p) for p in targets)
     alone = named_only and not stages.walk.banks and any(isinstance(a.rule, BankRule) for a in active)
-    run = Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone, stages)
+    run = Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone, stages,
+              surveys=surveys)
     if publish:   # the bank stage's tables, beside its findings: the report shows them, never computing them again
         for rule in registry:
             if isinstance(rule, BankRule) and rule.publish is not None:
@@ -287,9 +296,10 @@ def _file_outcomes(targets: list[Path], stages: Stages, registry: Registry, acti
 
 
 def _findings(outcomes: list[CheckedFile], processed: Batch | None, report_only: set[str] | None,
-              ignores: Ignores, registry: Registry, active: list[ActiveRule]) -> list[Finding]:
+              ignores: Ignores, registry: Registry, active: list[ActiveRule], surveys: dict[str, Any]) -> list[Finding]:
     """Every finding to report: the files' own, the bank rules' (from the cache when it holds them for exactly
-    these files), with suppressions, per-file ignores and the report filter applied."""
+    these files), with suppressions, per-file ignores and the report filter applied; what the bank rules'
+    surveys found, when they ran, goes into ``surveys``."""
     memo: dict[str, frozenset[str]] = {}
 
     def ignored(path: str) -> frozenset[str]:
@@ -301,7 +311,7 @@ def _findings(outcomes: list[CheckedFile], processed: Batch | None, report_only:
     bank = processed.bank if processed is not None else None
     if bank is None:
         bank = check_bank([i for o in outcomes for i in o.items], active, processed.stores if processed else None,
-                          with_rejected(outcomes))
+                          with_rejected(outcomes), surveys)
         if processed is not None and processed.store_bank is not None:
             processed.store_bank(bank)
     if report_only is not None:
