@@ -12,10 +12,10 @@ A pack file holds one rule, or a mapping with a ``rules:`` list. Each rule
   cannot run (backreferences, lookarounds) is refused when the pack is loaded. The packs
   qlint ships keep Python's ``re`` (their lookaheads are reviewed and tested on hostile text).
 
-A pattern may also be written ``{pattern: ..., unless-others: [...]}``: a match of it in an option
-is not reported when two or more of the question's other options match one of ``unless-others``
-(a bare "None" among "I only", "I and II only" is that set's own answer; among "One", "Two" it is
-zero).
+A pattern may also be written ``{pattern: ..., unless-others: [...], unless-stem: [...]}``: a match of it in an
+option is not reported when two or more of the question's other options match one of ``unless-others``, or when
+the question's stem matches one of ``unless-stem`` (a bare "None" among "I only", "I and II only" is that set's
+own answer; among "One", "Two", or answering "How many ...?", it is zero).
 
 Tokens and swaps need no such engine: qlint builds their patterns itself from escaped
 literals joined by ``\\s+``, with one-character lookarounds for word edges, and those
@@ -57,12 +57,20 @@ class PackError(Exception):
 
 
 class ExcusedPattern(BaseModel):
-    """A pattern whose match in an option is not reported when enough of the other options match ``unless-others``."""
+    """A pattern whose match in an option is not reported when enough of the other options match ``unless-others``,
+    or the stem matches ``unless-stem`` (one of the two at least)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", alias_generator=kebab, populate_by_name=True)
 
     pattern: str
-    unless_others: tuple[str, ...] = Field(min_length=1)
+    unless_others: tuple[str, ...] = ()
+    unless_stem: tuple[str, ...] = ()
+
+    @model_validator(mode="after")
+    def _an_excuse(self) -> ExcusedPattern:
+        if not self.unless_others and not self.unless_stem:
+            raise ValueError("a pattern written as a table needs unless-others or unless-stem")
+        return self
 
 
 class PackExample(BaseModel):
@@ -207,8 +215,9 @@ def _compile(spec: PackRule, shipped: bool = False):
     plain = [p for p in spec.patterns if isinstance(p, str)]
     # patterns that all open with "^" (and no multi-line flag) can match only at the start: one match() will do
     anchored = all(p.startswith("^") for p in plain) and not any(re.search(r"\(\?[a-zA-Z]*m", p) for p in plain)
-    excused = tuple((_patterns([p.pattern], spec.ignorecase, shipped), _patterns(p.unless_others, spec.ignorecase,
-                                                                               shipped))
+    excused = tuple((_patterns([p.pattern], spec.ignorecase, shipped),
+                     _patterns(p.unless_others, spec.ignorecase, shipped) if p.unless_others else None,
+                     _patterns(p.unless_stem, spec.ignorecase, shipped) if p.unless_stem else None)
                     for p in spec.patterns if not isinstance(p, str))
     return _patterns(plain, spec.ignorecase, shipped) if plain else None, None, {}, None, anchored, excused
 
@@ -227,9 +236,14 @@ def _patterns(patterns: Iterable[str], ignorecase: bool, shipped: bool):
 OTHERS_NEEDED = 2   # other options matching ``unless-others`` that make a match in an option the set's own answer
 
 
-def _excused(others, question: Question, field: str) -> bool:
-    """Whether ``field`` is an option of which enough of the other options match ``others``."""
+def _excused(others, stem, question: Question, field: str) -> bool:
+    """Whether ``field`` is an option of which enough of the other options match ``others``, or of a question
+    whose stem matches ``stem`` (either may be None: no such excuse)."""
     if not field.startswith("options[") or not field.endswith("].text"):
+        return False
+    if stem is not None and stem.search(question.stem):
+        return True
+    if others is None:
         return False
     own = int(field[len("options["):-len("].text")])
     return sum(1 for k, o in enumerate(question.options) if k != own and others.search(o.text)) >= OTHERS_NEEDED
@@ -240,8 +254,8 @@ def _matches(compiled, question: Question, field: str, text: str) -> Iterator[re
     found, _, _, _, anchored, excused = compiled
     if found is not None:
         yield from ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text)
-    for pattern, others in excused:
-        if (m := pattern.search(text)) and not _excused(others, question, field):
+    for pattern, others, stem in excused:
+        if (m := pattern.search(text)) and not _excused(others, stem, question, field):
             yield m
 
 

@@ -149,6 +149,36 @@ patterns:
         read_pack(path)
 
 
+def test_a_pattern_can_be_excused_by_the_stem(tmp_path):
+    """``{pattern, unless-stem}``: a bare "None" answering "how many" is zero (on RE2 here, as a bank's own pack
+    runs); a table with no excuse at all is refused."""
+    from qlint.model import Question
+
+    path = tmp_path / "house.yaml"
+    head = """\
+name: house-none
+code: H901
+extends: pattern
+summary: s
+why: w
+use-instead: u
+message: 'found {match}'
+scope: [options]
+failing: ['x']
+patterns:
+  - pattern: '^\\s*none\\s*$'
+"""
+    path.write_text(head + "    unless-stem: ['\\bhow\\s+many\\b']\n", encoding="utf-8")
+    rule = read_pack(path)[0]
+    fired = lambda stem, *opts: [v.field for v in rule.check(Question(id="x", stem=stem, options=[
+        {"text": t} for t in opts]), rule.options())]
+    assert fired("How many moons does Mars have?", "1", "2", "None") == []
+    assert fired("What is 7 times 8?", "54", "56", "None") == ["options[2].text"]
+    path.write_text(head, encoding="utf-8")
+    with pytest.raises(PackError, match="unless-others or unless-stem"):
+        read_pack(path)
+
+
 def test_shipped_packs_keep_their_lookaheads(tmp_path):
     # qlint's own packs are reviewed code, run on Python's re; the same file in a bank's folder is refused
     shipped = next((ROOT / "packs").glob("*.yaml"))
