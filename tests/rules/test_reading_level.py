@@ -291,6 +291,18 @@ def test_a_long_title_is_one_name_but_a_run_of_names_is_not(registry):
                       "Harold Harley from the Marin County Hall of Justice?"), registry)
 
 
+def test_a_lost_full_stop_before_a_capitalised_preposition_and_a_question_word_ends_a_sentence(registry):
+    """A judged false-alarm class: '... the user profile information To which policy section ...' is two sentences
+    whose full stop was lost; a title that opens with a preposition ('the film In Which We Serve') is not."""
+    setup = ("You need to add the following policies to the policies file: a policy that stores the identity of the "
+             "user, a policy that looks up the cached value and a policy that stores the value for the "
+             "user")
+    assert fired(bank(f"{setup} To which section should you add the policies?"), registry) == []
+    assert fired(bank(f"{setup} to which section of the file you add them?"), registry)
+    title = [s.words for s in sentences("They met in the film In Which We Serve and in which town?")]
+    assert title == [13]
+
+
 # ---- the judged findings on the real banks ------------------------------------------------------------------------
 
 VERDICTS = ROOT / "eval" / "judged" / "verdicts.csv"
@@ -341,4 +353,4 @@ def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostl
 
 
 # judged precision per corpus, a margin under what the rule reaches (the rule must not let judged non-flaws back in)
-FLOORS = {"ditectrev-cloud-exams": 0.75, "opentriviaqa": 0.78, "agieval-en": 0.60, "linkedin-skill-assessments": 0.75}
+FLOORS = {"ditectrev-cloud-exams": 0.80, "opentriviaqa": 0.78, "agieval-en": 0.60, "linkedin-skill-assessments": 0.75}

@@ -368,7 +368,7 @@ RULE = BankRule(
            "over reads as well as one at the limit. A sentence ends at a full stop, question or exclamation mark "
            "(also when the next sentence runs on without a space: 'keys.The'), at a semicolon, at a colon that opens "
            "a capitalised clause, at a line break that is not hard-wrapped prose, and where a full stop was plainly "
-           "lost: a lower-case word, then 'The', 'However', 'What' ...; a comma, then 'Besides', 'However' ...; a "
+           "lost: a lower-case word, then 'The', 'However', 'What', 'To which' ...; a comma, then 'Besides', 'However' ...; a "
            "lower-case word, then a capitalised subject and its verb ('reports Management has mandated'). The items "
            "of a list (three or more comma-separated pieces of at most four words, or titles of at most ten) count "
            "as a word each, and so do "
@@ -515,6 +515,15 @@ stem: >-
 options:
   - {text: The first singer, correct: true, rationale: Correct. He recorded both.}
   - {text: The second singer, rationale: Incorrect. He recorded neither.}
+""", """\
+id: rl-lost-stop-before-to-which
+stem: >-
+  You need to add the following policies to the policies file: a policy that stores the identity of the user, a
+  policy that looks up the cached value and a policy that stores the value for the user To which section should
+  you add the policies?
+options:
+  - {text: The inbound section, correct: true, rationale: Correct. The lookup runs before the back end.}
+  - {text: The outbound section, rationale: Incorrect. It runs too late for the lookup.}
 """, f"""\
 id: rl-afterthought
 stem: >-
