@@ -303,6 +303,16 @@ def test_a_lost_full_stop_before_a_capitalised_preposition_and_a_question_word_e
     assert title == [13]
 
 
+def test_parallel_pieces_that_open_with_the_same_word_are_a_list(registry):
+    """A judged debatable class: legs of a journey in parallel ('from N to O by 4 buses, from O to P ...') read one
+    at a time, as a list's items do; the same words without the parallel openings are one long sentence."""
+    legs = ("from a town M to a town N by 3 buses, from town N to town O by 4 buses, from town O to town P by 1 bus "
+            "and from town P to town Q by 3 buses")
+    assert fired(bank(f"Suppose you can travel {legs}. In how many ways can you travel from M to Q?"), registry) == []
+    mixed = legs.replace(", from town N", ", then town N").replace(" and from town P", " and after that town P")
+    assert fired(bank(f"Suppose you can travel {mixed}. In how many ways can you travel from M to Q?"), registry)
+
+
 # ---- the judged findings on the real banks ------------------------------------------------------------------------
 
 VERDICTS = ROOT / "eval" / "judged" / "verdicts.csv"
@@ -353,4 +363,4 @@ def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostl
 
 
 # judged precision per corpus, a margin under what the rule reaches (the rule must not let judged non-flaws back in)
-FLOORS = {"ditectrev-cloud-exams": 0.80, "opentriviaqa": 0.78, "agieval-en": 0.60, "linkedin-skill-assessments": 0.75}
+FLOORS = {"ditectrev-cloud-exams": 0.80, "opentriviaqa": 0.78, "agieval-en": 0.65, "linkedin-skill-assessments": 0.75}

@@ -93,6 +93,28 @@ def _title_saved(chunk: str) -> int:
     return saved
 
 
+PARALLEL_ITEMS = 3    # pieces this many or more, each opening with the same word, are the items of a list
+PARALLEL_WORDS = 10   # ... of at most this many words each ("from place N to place O by 4 buses, from place O ...")
+_PIECE = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def _parallel_saved(chunk: str) -> int:
+    """Words a list of parallel pieces saves: a run of PARALLEL_ITEMS pieces or more, split at commas and at 'and'
+    or 'or', each opening with the same word and of at most PARALLEL_WORDS words, is read an item at a time, as the
+    short items of a list are (each counts as one word)."""
+    saved, run, first = 0, [], None
+    for piece in [*_PIECE.split(chunk), ""]:
+        words = piece.split()
+        if words and len(words) <= PARALLEL_WORDS and words[0].lower() == first:
+            run.append(len(words))
+            continue
+        if len(run) >= PARALLEL_ITEMS:
+            saved += sum(run) - len(run)
+        first = words[0].lower() if words and len(words) <= PARALLEL_WORDS else None
+        run = [len(words)] if first else []
+    return saved
+
+
 def _sentence(stem: str, asked: list[Sentence], limit: int, reported: int) -> Iterator[tuple[str, str]]:
     over = []
     for s in asked:
@@ -100,7 +122,7 @@ def _sentence(stem: str, asked: list[Sentence], limit: int, reported: int) -> It
             continue
         n = words_as_read(stem, s)
         if n > reported:
-            n = max(1, n - _title_saved(stem[s.start:s.end]))
+            n = max(1, n - _title_saved(stem[s.start:s.end]) - _parallel_saved(stem[s.start:s.end]))
         if n > reported:
             n = max(1, n - restated_words(stem, s, s.start))
         if n > reported:
@@ -382,7 +404,9 @@ RULE = BankRule(
            "following lines, The dark blue sky ...'); in a stem that names 'this novel', 'this song' ..., so are its "
            "lines apart from that one (a novel's opening line above it). A title of ten words or more in title case, "
            "with a word only a title capitalises ('I Went Back to My Fourth Wife For the Third Time ...'), counts as "
-           "one word. A reading passage is exempt from the sentence "
+           "one word, and so does each of three or more parallel pieces of at most ten words that open with the same "
+           "word ('from town N to town O by 4 buses, from town O ... and from town P ...'). A reading passage is "
+           "exempt from the sentence "
            "and stem limits and held to max-passage-words instead: the paragraphs before the stem's last one, when "
            "that last paragraph asks about them ('According to the passage', 'the author', 'the argument above'), "
            "is itself a question (or a lead-in the options complete, with no punctuation at its end: '... all "
@@ -524,6 +548,14 @@ stem: >-
 options:
   - {text: The inbound section, correct: true, rationale: Correct. The lookup runs before the back end.}
   - {text: The outbound section, rationale: Incorrect. It runs too late for the lookup.}
+""", """\
+id: rl-parallel-pieces
+stem: >-
+  Suppose you can travel from a town M to a town N by 3 buses, from town N to town O by 4 buses, from town O to
+  town P by 1 bus and from town P to town Q by 3 buses. In how many ways can you travel from M to Q?
+options:
+  - {text: '36', correct: true, rationale: Correct. The counts multiply.}
+  - {text: '11', rationale: Incorrect. The counts do not add.}
 """, f"""\
 id: rl-afterthought
 stem: >-
