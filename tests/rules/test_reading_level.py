@@ -258,6 +258,61 @@ def test_the_sentences_a_stem_says_it_quotes_are_its_material(registry):
     assert fired(bank(quote + " Which friend is kind?"), registry)
 
 
+def test_a_quotation_without_quotation_marks_is_the_material_its_stem_introduces(registry):
+    """A judged false-alarm class: lyrics, a letter, a novel's opening line the question asks about are material
+    even when the bank lost their quotation marks: after 'the following lines' and a capital, after 'is a quote
+    from ...:', and on a line apart from one that names 'this novel'."""
+    lines = ("the dark blue sky is spotted with clouds of an even darker blue than the fundamental blue of intense "
+             "cobalt, and others of a lighter blue, like the bluish white of the Milky Way")
+    assert fired(bank(f"Which painter wrote the following lines to his brother, {lines[0].upper()}{lines[1:]}?"),
+                 registry) == []
+    # the same words as the writer's own clause, with no word of quoting, are one long sentence
+    assert fired(bank(f"Which painter wrote in a letter to his brother that {lines}?"), registry)
+    letter = ("Sir I send you half the thing I took from the house and kept for you and the other half I sold in the "
+              "market for a good price and I may send you the knife that cut it if you wait a while longer.")
+    assert fired(bank(f"The following is a quote from a letter sent by which man:\n\n{letter}"), registry) == []
+    assert fired(bank(f"Which man sent a letter to the office?\n\n{letter}"), registry)
+    opening = ("If you really want to hear about it, the first thing you will want to know is where I was born, and "
+               "what my childhood was like, and how my parents were occupied before they had me, but I do not feel "
+               "like going into it.")
+    assert fired(bank(f"{opening}\nThis novel was banned in several states."), registry) == []
+    assert fired(bank(f"{opening} This novel was banned in several states."), registry)
+
+
+def test_a_long_title_is_one_name_but_a_run_of_names_is_not(registry):
+    """A judged false-alarm class: a song's title in title case is read as one name; names joined by prepositions
+    ('Judge Harold Harley from the Marin County Hall of Justice') have no word only a title capitalises."""
+    title = "I Went Back to My Fourth Wife For the Third Time And Gave Her a Second Chance to Make a First Class Fool"
+    tail = "on the radio every week of the year but he also wrote a gospel song for the church. Who is he?"
+    assert fired(bank(f"Not only did he sing {title} {tail}"), registry) == []
+    assert fired(bank(f"Not only did he sing {title.lower()} {tail}"), registry)
+    assert fired(bank("What woman became the third woman on the list of the most wanted on a day in the summer of "
+                      "that year when she went on the run after her part in the kidnapping and murder of Judge "
+                      "Harold Harley from the Marin County Hall of Justice?"), registry)
+
+
+def test_a_lost_full_stop_before_a_capitalised_preposition_and_a_question_word_ends_a_sentence(registry):
+    """A judged false-alarm class: '... the user profile information To which policy section ...' is two sentences
+    whose full stop was lost; a title that opens with a preposition ('the film In Which We Serve') is not."""
+    setup = ("You need to add the following policies to the policies file: a policy that stores the identity of the "
+             "user, a policy that looks up the cached value and a policy that stores the value for the "
+             "user")
+    assert fired(bank(f"{setup} To which section should you add the policies?"), registry) == []
+    assert fired(bank(f"{setup} to which section of the file you add them?"), registry)
+    title = [s.words for s in sentences("They met in the film In Which We Serve and in which town?")]
+    assert title == [13]
+
+
+def test_parallel_pieces_that_open_with_the_same_word_are_a_list(registry):
+    """A judged debatable class: legs of a journey in parallel ('from N to O by 4 buses, from O to P ...') read one
+    at a time, as a list's items do; the same words without the parallel openings are one long sentence."""
+    legs = ("from a town M to a town N by 3 buses, from town N to town O by 4 buses, from town O to town P by 1 bus "
+            "and from town P to town Q by 3 buses")
+    assert fired(bank(f"Suppose you can travel {legs}. In how many ways can you travel from M to Q?"), registry) == []
+    mixed = legs.replace(", from town N", ", then town N").replace(" and from town P", " and after that town P")
+    assert fired(bank(f"Suppose you can travel {mixed}. In how many ways can you travel from M to Q?"), registry)
+
+
 # ---- the judged findings on the real banks ------------------------------------------------------------------------
 
 VERDICTS = ROOT / "eval" / "judged" / "verdicts.csv"
@@ -308,4 +363,4 @@ def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostl
 
 
 # judged precision per corpus, a margin under what the rule reaches (the rule must not let judged non-flaws back in)
-FLOORS = {"ditectrev-cloud-exams": 0.75, "opentriviaqa": 0.70, "agieval-en": 0.60, "linkedin-skill-assessments": 0.75}
+FLOORS = {"ditectrev-cloud-exams": 0.80, "opentriviaqa": 0.78, "agieval-en": 0.65, "linkedin-skill-assessments": 0.75}

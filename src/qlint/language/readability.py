@@ -122,8 +122,11 @@ _OPAQUE = re.compile(
     r"|(?i:lyrics|quote|quotation|commented|wrote)[^:\n]{0,30}: [^\n]{1,2000})",
     re.M)
 # words that open a sentence and are never capitalised inside one: after a lower-case word with no punctuation
-# between, a full stop was lost ("all log data is kept in files The files are ...") and a new sentence begins
-_OPENERS = r"(?:The|This|These|Those|All|Each|However|Therefore|It|They|There|What|Which|How|Why|Because)"
+# between, a full stop was lost ("all log data is kept in files The files are ...") and a new sentence begins; so
+# does a capitalised preposition before a lower-case question word ("... with the user profile information To which
+# policy section ...")
+_OPENERS = (r"(?:The|This|These|Those|All|Each|However|Therefore|It|They|There|What|Which|How|Why|Because"
+            r"|(?:To|In|For|On|From|At|By|With|Of|Under|Into|Through) (?:which|what|whom)\b)")
 # where a sentence may end, found by its first character (so that the scan skips the rest of the text in C) and
 # judged in ``_Splitter.prose``: sentence punctuation (closing quotes and brackets kept with it) before a space or
 # the end, or run into the next sentence's capital ("recession.As a result"); a colon that opens a capitalised clause

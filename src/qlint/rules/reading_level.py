@@ -63,12 +63,66 @@ def _limit(limit: int, reported: int) -> str:
     return f"limit {_count(limit)}" + (f", reported above {_count(reported)}" if reported != limit else "")
 
 
+# a title in title case: capitalised words, with the small words a title leaves lower-case between them, and among
+# them a word a name would leave lower-case ("I Went Back to My Fourth Wife For the Third Time ..."): a run of words
+# between names ("Judge Harold Harley from the Marin County Hall of Justice") has none
+TITLE_WORDS = 10   # a title of this many words or more is read as one
+_SMALL = frozenset("a an the and or nor but of to for in on at by with from as up out off into onto over".split())
+_NOT_IN_A_NAME = _SMALL | frozenset("i me my you your he him his she her it its we us our they them their is are was "
+                                    "were be been am do does did not no".split())
+_TITLE_TOKEN = re.compile(r"[A-Z][\w'’&-]*|[a-z]+")
+
+
+def _title_saved(chunk: str) -> int:
+    """Words a long title saves: a run of TITLE_WORDS words or more, each capitalised but for a title's small words
+    between them, and one of them capitalised as only a title capitalises it, is read as one name, as the title of
+    a list's item is."""
+    saved, run, last, titled = 0, 0, 0, False
+    for token in [*chunk.split(), ""]:
+        word = token.strip("\"'“”‘’(),;:!?.")
+        if word and _TITLE_TOKEN.fullmatch(word) and (word[0].isupper() or (run and word in _SMALL)):
+            run += 1
+            if word[0].isupper():
+                last = run
+                titled = titled or (run > 1 and word.lower() in _NOT_IN_A_NAME)
+            if token[-1:] not in ",;:!?.":
+                continue
+        if last >= TITLE_WORDS and titled:
+            saved += last - 1
+        run, last, titled = 0, 0, False
+    return saved
+
+
+PARALLEL_ITEMS = 3    # pieces this many or more, each opening with the same word, are the items of a list
+PARALLEL_WORDS = 10   # ... of at most this many words each ("from place N to place O by 4 buses, from place O ...")
+_PIECE = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+")
+
+
+def _parallel_saved(chunk: str) -> int:
+    """Words a list of parallel pieces saves: a run of PARALLEL_ITEMS pieces or more, split at commas and at 'and'
+    or 'or', each opening with the same word and of at most PARALLEL_WORDS words, is read an item at a time, as the
+    short items of a list are (each counts as one word)."""
+    saved, run, first = 0, [], None
+    for piece in [*_PIECE.split(chunk), ""]:
+        words = piece.split()
+        if words and len(words) <= PARALLEL_WORDS and words[0].lower() == first:
+            run.append(len(words))
+            continue
+        if len(run) >= PARALLEL_ITEMS:
+            saved += sum(run) - len(run)
+        first = words[0].lower() if words and len(words) <= PARALLEL_WORDS else None
+        run = [len(words)] if first else []
+    return saved
+
+
 def _sentence(stem: str, asked: list[Sentence], limit: int, reported: int) -> Iterator[tuple[str, str]]:
     over = []
     for s in asked:
         if s.words <= reported:
             continue
         n = words_as_read(stem, s)
+        if n > reported:
+            n = max(1, n - _title_saved(stem[s.start:s.end]) - _parallel_saved(stem[s.start:s.end]))
         if n > reported:
             n = max(1, n - restated_words(stem, s, s.start))
         if n > reported:
@@ -113,24 +167,70 @@ def _repeated(text: str, others: list[str]) -> int:
     return max((repeated_words(text, other) for other in others), default=0)
 
 
-# a stem that says it quotes ("who said this?", "these lyrics", "this quote is from a novel"): its other sentences are
-# the quotation, the material the question asks about, even without quotation marks
+# a stem that says it quotes ("who said this?", "these lyrics", "this quote is from a novel", "the following is a
+# letter from"): its other sentences are the quotation, the material the question asks about, even without quotation
+# marks
 _QUOTES = re.compile(r"\b(?:this|these|the following)\s+(?:quote|quotation|words|lines?|lyrics|excerpt|passage"
-                     r"|speech|letter|verse|stanza)\b|\b(?:said|wrote|sang|spoke|says|writes|sings)\s+(?:this|these)\b",
-                     re.I)
+                     r"|speech|letter|verse|stanza)\b|\b(?:said|wrote|sang|spoke|says|writes|sings)\s+(?:this|these)\b"
+                     r"|\b(?:is|are|was|were)\s+(?:a|an|the|some)\s+(?:\w+\s+)?(?:quote|quotation|lines?|lyrics|excerpt"
+                     r"|passage|verse|stanza)\s+(?:from|of|by|in)\b", re.I)
+# a stem that names the work a line of its own comes from ("... if you want to know the truth.\nBeing one of the most
+# controversial works, this novel ..."): the other lines are the work's words
+_WORK = re.compile(r"\b(?:this|these)\s+(?:novels?|books?|poems?|songs?|plays?|stor(?:y|ies)|speech(?:es)?|films?"
+                   r"|movies?|letters?|hymns?|anthems?)\b", re.I)
+# where the writer's sentence hands over to the quotation it introduces: a comma or a colon before a capital
+# ("wrote the following lines to describe how he composed a sky, The dark blue sky is spotted ...")
+_HANDS_OVER = re.compile(r"[,:]\s+(?=[\"'“‘]?[A-Z])")
+QUOTED_WORDS = 8   # a quotation a sentence introduces is its material when it has this many words or more
+
+
+def _says(stem: str, measure: StemMeasure, cue: re.Pattern) -> list[Sentence]:
+    at = [m.start() for m in cue.finditer(stem, measure.asked[0].start)]
+    return [s for s in measure.asked if any(s.start <= a < s.end for a in at)]
+
+
+def _apart(stem: str, sentence: Sentence, others: list[Sentence]) -> bool:
+    """Whether a sentence is on a line of its own, apart from all of ``others``."""
+    return all("\n" in stem[min(sentence.end, o.end):max(sentence.start, o.start)] for o in others)
+
+
+def _introduced(stem: str, sentence: Sentence) -> tuple[Sentence, Sentence] | None:
+    """A quoting sentence split where it hands over to the quotation it introduces (its head the writer's, its tail the
+    material), or None when no quotation of QUOTED_WORDS words or more follows its word of quoting."""
+    cue = _QUOTES.search(stem, sentence.start, sentence.end)
+    if cue is None:
+        return None
+    hand = _HANDS_OVER.search(stem, cue.end(), sentence.end)
+    if hand is None:
+        return None
+    head, tail = words_in_text(stem[sentence.start:hand.start()]), words_in_text(stem[hand.end():sentence.end])
+    if tail < QUOTED_WORDS or not head:
+        return None
+    return (Sentence(sentence.start, hand.start(), head, sentence.paragraph),
+            Sentence(hand.end(), sentence.end, tail, sentence.paragraph))
 
 
 def _quoted(stem: str, measure: StemMeasure) -> StemMeasure:
-    """The measure with the sentences a quoting stem quotes moved to its passage: all but those that say it quotes."""
-    if len(measure.asked) < 2:
+    """The measure with what a quoting stem quotes moved to its passage: the sentences but those that say it quotes,
+    the sentences on lines apart from one that names their work ("this novel"), and the quotation a sentence hands
+    over to after its word of quoting ("wrote the following lines, The dark blue sky ...")."""
+    if not measure.asked:
         return measure
-    at = [m.start() for m in _QUOTES.finditer(stem, measure.asked[0].start)]
-    if not at:
+    says = _says(stem, measure, _QUOTES)
+    if says and len(measure.asked) > 1:
+        quoted = [s for s in measure.asked if s not in says]
+    else:
+        names = _says(stem, measure, _WORK)
+        quoted = [s for s in measure.asked if s not in names and _apart(stem, s, names)] if names else []
+        says = [s for s in measure.asked if s not in quoted]
+    asked, passage = [], [*measure.passage, *quoted]
+    for s in says:
+        split = _introduced(stem, s)
+        asked.append(split[0] if split else s)
+        passage.extend(split[1:] if split else ())
+    if not passage or len(passage) == len(measure.passage):
         return measure
-    says = [s for s in measure.asked if any(s.start <= a < s.end for a in at)]
-    if not says:
-        return measure
-    return StemMeasure(says, [*measure.passage, *(s for s in measure.asked if s not in says)])
+    return StemMeasure(asked, passage)
 
 
 def _digest(text: str) -> int:
@@ -290,7 +390,7 @@ RULE = BankRule(
            "over reads as well as one at the limit. A sentence ends at a full stop, question or exclamation mark "
            "(also when the next sentence runs on without a space: 'keys.The'), at a semicolon, at a colon that opens "
            "a capitalised clause, at a line break that is not hard-wrapped prose, and where a full stop was plainly "
-           "lost: a lower-case word, then 'The', 'However', 'What' ...; a comma, then 'Besides', 'However' ...; a "
+           "lost: a lower-case word, then 'The', 'However', 'What', 'To which' ...; a comma, then 'Besides', 'However' ...; a "
            "lower-case word, then a capitalised subject and its verb ('reports Management has mandated'). The items "
            "of a list (three or more comma-separated pieces of at most four words, or titles of at most ten) count "
            "as a word each, and so do "
@@ -299,7 +399,14 @@ RULE = BankRule(
            "quotation of eight words or more, or what follows 'lyrics:' or 'the quote:', is the material asked about "
            "and counts as one word, and so does a run of eight words or more that repeats the stem's own material "
            "(a question that restates one of a game's conditions). In a stem that says it quotes ('Who said this?', "
-           "'these lyrics', 'this quote is from'), the other sentences are the quotation. A reading passage is exempt from the sentence "
+           "'these lyrics', 'this quote is from', 'the following is an excerpt from'), the other sentences are the "
+           "quotation, and so is what a sentence of quoting hands over to after a comma or a colon ('wrote the "
+           "following lines, The dark blue sky ...'); in a stem that names 'this novel', 'this song' ..., so are its "
+           "lines apart from that one (a novel's opening line above it). A title of ten words or more in title case, "
+           "with a word only a title capitalises ('I Went Back to My Fourth Wife For the Third Time ...'), counts as "
+           "one word, and so does each of three or more parallel pieces of at most ten words that open with the same "
+           "word ('from town N to town O by 4 buses, from town O ... and from town P ...'). A reading passage is "
+           "exempt from the sentence "
            "and stem limits and held to max-passage-words instead: the paragraphs before the stem's last one, when "
            "that last paragraph asks about them ('According to the passage', 'the author', 'the argument above'), "
            "is itself a question (or a lead-in the options complete, with no punctuation at its end: '... all "
@@ -399,6 +506,56 @@ stem: >-
 options:
   - {{text: The Nitty Gritty Dirt Band, correct: true, rationale: Correct. He played with it as a teenager.}}
   - {{text: The Byrds, rationale: Incorrect. He never joined it.}}
+""", """\
+id: rl-quoted-lines
+stem: >-
+  Which painter wrote the following lines to his brother to describe how he composed a sky, The dark blue sky is
+  spotted with clouds of an even darker blue than the fundamental blue of intense cobalt, and others of a lighter
+  blue, like the bluish white of the Milky Way?
+options:
+  - {text: Vincent van Gogh, correct: true, rationale: Correct. He wrote it to Theo.}
+  - {text: Henri Matisse, rationale: Incorrect. He had no brother named Theo.}
+""", """\
+id: rl-quote-from-a-letter
+stem: "The following is a quote from a letter believed to have been sent by which man to a news office in London:\\n
+  \\nSir I send you half the thing I took from the house and kept for you and the other half I sold in the market
+  for a good price and I may send you the knife that cut it if you only wait a while longer."
+options:
+  - {text: The man the letter was signed for, correct: true, rationale: Correct. It bears his name.}
+  - {text: The editor, rationale: Incorrect. He received it.}
+""", """\
+id: rl-opening-line
+stem: "If you really want to hear about it, the first thing you will want to know is where I was born, and what my
+  childhood was like, and how my parents were occupied before they had me, but I do not feel like going into it, if
+  you want to know the truth.\\nThis novel by an American writer was banned in several states for its language."
+options:
+  - {text: 'True', correct: true, rationale: Correct. It opens The Catcher in the Rye.}
+  - {text: 'False', rationale: Incorrect. It was banned.}
+""", """\
+id: rl-long-title
+stem: >-
+  Not only did he sing I Went Back to My Fourth Wife For the Third Time And Gave Her a Second Chance to Make a First
+  Class Fool Out of Me on the radio every week but he also wrote a gospel song for his church. Who is he?
+options:
+  - {text: The first singer, correct: true, rationale: Correct. He recorded both.}
+  - {text: The second singer, rationale: Incorrect. He recorded neither.}
+""", """\
+id: rl-lost-stop-before-to-which
+stem: >-
+  You need to add the following policies to the policies file: a policy that stores the identity of the user, a
+  policy that looks up the cached value and a policy that stores the value for the user To which section should
+  you add the policies?
+options:
+  - {text: The inbound section, correct: true, rationale: Correct. The lookup runs before the back end.}
+  - {text: The outbound section, rationale: Incorrect. It runs too late for the lookup.}
+""", """\
+id: rl-parallel-pieces
+stem: >-
+  Suppose you can travel from a town M to a town N by 3 buses, from town N to town O by 4 buses, from town O to
+  town P by 1 bus and from town P to town Q by 3 buses. In how many ways can you travel from M to Q?
+options:
+  - {text: '36', correct: true, rationale: Correct. The counts multiply.}
+  - {text: '11', rationale: Incorrect. The counts do not add.}
 """, f"""\
 id: rl-afterthought
 stem: >-
