@@ -8,6 +8,8 @@ command, pipes, signals, ``--version``) still start ``sys.executable -m qlint``.
 """
 from __future__ import annotations
 
+import csv
+import gzip
 import importlib.util
 import json
 import os
@@ -441,3 +443,28 @@ async def open_workspace(lsp_client, root: Path, name: str = "bank") -> None:
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=types.ClientCapabilities(), root_uri=root.as_uri(), workspace_folders=[
             types.WorkspaceFolder(uri=root.as_uri(), name=name)]))
+
+
+# ---- the judged findings on the real banks -------------------------------------------------------------------------
+
+CORPORA = SHARED / "corpora"
+VERDICTS = ROOT / "eval" / "judged" / "verdicts.csv"
+
+
+def corpus_rows(name: str) -> list[dict]:
+    """The questions of one of the shared corpora, in line order (a question's id is its corpus and line number)."""
+    path = CORPORA / f"{name}.jsonl"
+    if not path.exists():
+        path = CORPORA / f"{name}.jsonl.gz"
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle]
+
+
+def judged_verdicts(rule: str) -> list[dict]:
+    """Every judged verdict on ``rule``'s findings (corpus, id, rule, verdict, reason, agreement); the test skips
+    when the shared corpora are not beside this checkout."""
+    if not CORPORA.is_dir():
+        pytest.skip("the shared corpora are not beside this checkout")
+    with VERDICTS.open(encoding="utf-8") as handle:
+        return [v for v in csv.DictReader(handle) if v["rule"] == rule]

@@ -3,14 +3,10 @@ numbers, a long distractor) are no cue. Hand-made held-out cases included, writt
 
 from __future__ import annotations
 
-import csv
-import gzip
-import json
 
 import pytest
-from helpers import fired
+from helpers import corpus_rows, fired, judged_verdicts
 from helpers import question as q
-from helpers import ROOT, SHARED, fired
 
 from qlint.model import Question
 from qlint.rules import key_length_bias, option_length
@@ -274,19 +270,6 @@ def test_the_new_margins_are_options(run_cli, write):
 
 # ---- the judged findings on the real banks ------------------------------------------------------------------------
 
-VERDICTS = ROOT / "eval" / "judged" / "verdicts.csv"
-CORPORA = SHARED / "corpora"
-
-
-def _corpus(name: str) -> list[dict]:
-    path = CORPORA / f"{name}.jsonl"
-    if not path.exists():
-        path = CORPORA / f"{name}.jsonl.gz"
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
-
-
 def _fires(row: dict, qid: str) -> bool:
     options = [{"text": o["text"], **({"correct": True} if o.get("correct") else {})} for o in row["options"]]
     select = {"select": row["select"]} if row.get("select", 1) not in (0, 1) else {}
@@ -298,11 +281,8 @@ def _fires(row: dict, qid: str) -> bool:
 def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostly_flaws():
     # every verdict, the items the rule was studied on and the fresh sample that measured it: a change may trade
     # a few findings, but it may not lose the judged flaws or let the judged non-flaws back in
-    if not CORPORA.is_dir():
-        pytest.skip("the shared corpora are not beside this checkout")
-    with VERDICTS.open(encoding="utf-8") as handle:
-        verdicts = [v for v in csv.DictReader(handle) if v["rule"] == "option-length"]
-    rows = {name: _corpus(name) for name in {v["corpus"] for v in verdicts}}
+    verdicts = judged_verdicts("option-length")
+    rows = {name: corpus_rows(name) for name in {v["corpus"] for v in verdicts}}
     fires = {v["id"]: _fires(rows[v["corpus"]][int(v["id"].rsplit("-", 1)[1]) - 1], v["id"]) for v in verdicts}
     flaws = [v["id"] for v in verdicts if v["verdict"] == "flaw"]
     others = [v["id"] for v in verdicts if v["verdict"] != "flaw"]

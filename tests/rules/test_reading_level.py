@@ -3,13 +3,11 @@ bound), and the false-alarm classes judged on real banks (quoted material, lists
 
 from __future__ import annotations
 
-import csv
-import gzip
 import json
 from types import SimpleNamespace
 
 import pytest
-from helpers import ROOT, SHARED, lint_text
+from helpers import corpus_rows, judged_verdicts, lint_text
 from helpers import question as q
 from pydantic import ValidationError
 
@@ -315,23 +313,10 @@ def test_parallel_pieces_that_open_with_the_same_word_are_a_list(registry):
 
 # ---- the judged findings on the real banks ------------------------------------------------------------------------
 
-VERDICTS = ROOT / "eval" / "judged" / "verdicts.csv"
-CORPORA = SHARED / "corpora"
-
-
-def _corpus(name: str) -> list[dict]:
-    path = CORPORA / f"{name}.jsonl"
-    if not path.exists():
-        path = CORPORA / f"{name}.jsonl.gz"
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
-
-
 def _reported(name: str) -> set[str]:
     """The ids of a corpus's questions reading-level reports, read as one bank (a shared setup needs its peers)."""
     options, items = reading_level.Options(), []
-    for line, row in enumerate(_corpus(name), 1):
+    for line, row in enumerate(corpus_rows(name), 1):
         qid = f"{name}-{line:06d}"
         select = {"select": row["select"]} if row.get("select", 1) not in (0, 1) else {}
         try:
@@ -348,10 +333,7 @@ def _reported(name: str) -> set[str]:
 def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostly_flaws():
     # every verdict on the real banks: a change may trade a few findings, but it may not lose the judged flaws or let
     # the judged non-flaws (passages, formulas' legends, case studies, quotations) back in, in any corpus
-    if not CORPORA.is_dir():
-        pytest.skip("the shared corpora are not beside this checkout")
-    with VERDICTS.open(encoding="utf-8") as handle:
-        verdicts = [v for v in csv.DictReader(handle) if v["rule"] == "reading-level"]
+    verdicts = judged_verdicts("reading-level")
     reported = set().union(*(_reported(name) for name in {v["corpus"] for v in verdicts}))
     flaws = [v["id"] for v in verdicts if v["verdict"] == "flaw"]
     assert len(flaws) >= 39 and sum(i in reported for i in flaws) >= 0.95 * len(flaws), \
