@@ -15,7 +15,8 @@ A pack file holds one rule, or a mapping with a ``rules:`` list. Each rule
 A pattern may also be written ``{pattern: ..., unless-others: [...], unless-stem: [...]}``: a match of it in an
 option is not reported when two or more of the question's other options match one of ``unless-others``, or when
 the question's stem matches one of ``unless-stem`` (a bare "None" among "I only", "I and II only" is that set's
-own answer; among "One", "Two", or answering "How many ...?", it is zero).
+own answer; among "One", "Two" it is zero; a bank whose counting questions take "None" for zero can excuse it where
+the stem asks "how many").
 
 Tokens and swaps need no such engine: qlint builds their patterns itself from escaped
 literals joined by ``\\s+``, with one-character lookarounds for word edges, and those

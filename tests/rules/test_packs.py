@@ -116,13 +116,7 @@ def test_re2_pattern_rules_keep_their_meaning(tmp_path):
         {"text": "a"}, {"text": "b"}]), exact.options())] == ["found Color"]
 
 
-def test_a_pattern_can_be_excused_by_the_other_options(tmp_path):
-    """``{pattern, unless-others}``: a bare "None" among combinations of listed statements is that set's own answer
-    (on RE2 here, as a bank's own pack runs)."""
-    from qlint.model import Question
-
-    path = tmp_path / "house.yaml"
-    path.write_text("""\
+HOUSE_PACK = """\
 name: house-none
 code: H901
 extends: pattern
@@ -133,6 +127,16 @@ message: 'found {match}'
 scope: [options]
 failing: ['x']
 patterns:
+"""   # a bank's own pattern pack, up to its patterns
+
+
+def test_a_pattern_can_be_excused_by_the_other_options(tmp_path):
+    """``{pattern, unless-others}``: a bare "None" among combinations of listed statements is that set's own answer
+    (on RE2 here, as a bank's own pack runs)."""
+    from qlint.model import Question
+
+    path = tmp_path / "house.yaml"
+    path.write_text(HOUSE_PACK + """\
   - '^\\s*none of the above\\b'
   - pattern: '^\\s*none\\s*$'
     unless-others: ['^\\s*[ivx]+(?:\\s+and\\s+[ivx]+)*\\s+only\\s*$']
@@ -155,19 +159,7 @@ def test_a_pattern_can_be_excused_by_the_stem(tmp_path):
     from qlint.model import Question
 
     path = tmp_path / "house.yaml"
-    head = """\
-name: house-none
-code: H901
-extends: pattern
-summary: s
-why: w
-use-instead: u
-message: 'found {match}'
-scope: [options]
-failing: ['x']
-patterns:
-  - pattern: '^\\s*none\\s*$'
-"""
+    head = HOUSE_PACK + "  - pattern: '^\\s*none\\s*$'\n"
     path.write_text(head + "    unless-stem: ['\\bhow\\s+many\\b']\n", encoding="utf-8")
     rule = read_pack(path)[0]
     fired = lambda stem, *opts: [v.field for v in rule.check(Question(id="x", stem=stem, options=[
