@@ -277,6 +277,24 @@ def test_a_quotation_without_quotation_marks_is_the_material_its_stem_introduces
     assert fired(bank(f"{opening} This novel was banned in several states."), registry)
 
 
+def test_a_quotation_after_a_word_of_saying_or_cited_with_its_year_is_material(registry):
+    """A judged false-alarm class: the words of a speaker the question asks about, with no quotation marks, after
+    'said the following?' on a line of their own, after 'stated,' and a capital, or a line a trivia bank cites with
+    its film's year, '(1996)', and asks nothing else about."""
+    words = ("the need for truth and wisdom and world peace pales in comparison to the need for toothpaste that "
+             "offers white teeth and fresher breath to every one of us who watches it every night")
+    assert fired(bank(f"What character said the following?\nMy petition and my request is this:If {words}, let them come to the banquet tomorrow."), registry) == []
+    assert fired(bank(f"This writer from Florida stated, Another source of guidance is television, but {words}."),
+                 registry) == []
+    line = (f"I will not rest until I have you holding a drink and wearing your own shoe, and {words}, and I will "
+            "not sleep until it happens.")
+    assert fired(bank(f"{line} (1996)"), registry) == []
+    # the same words as the writer's own: a question after them, no word of saying, or a year that is not a citation
+    assert fired(bank(f"What character asked for this?\nMy petition and my request is this:If {words}, let them come to the banquet tomorrow."), registry)
+    assert fired(bank(f"This writer from Florida noted that television, but {words}."), registry)
+    assert fired(bank(f"{line} In which year (1996)?"), registry)
+
+
 def test_a_long_title_is_one_name_but_a_run_of_names_is_not(registry):
     """A judged false-alarm class: a song's title in title case is read as one name; names joined by prepositions
     ('Judge Harold Harley from the Marin County Hall of Justice') have no word only a title capitalises."""
@@ -345,5 +363,6 @@ def test_the_judged_flaws_still_fire_and_the_judged_findings_that_fire_are_mostl
 
 
 # judged precision per corpus, a margin under what the rule reaches (the rule must not let judged non-flaws back in);
-# OpenTriviaQA's every finding is judged now (0.76 on 45), the last 15 drawn after the quotation and title changes
-FLOORS = {"ditectrev-cloud-exams": 0.80, "opentriviaqa": 0.73, "agieval-en": 0.65, "linkedin-skill-assessments": 0.75}
+# OpenTriviaQA's every finding is judged (0.81 on the 42 that still fire once quotations after a word of saying and
+# lines cited with their year are material)
+FLOORS = {"ditectrev-cloud-exams": 0.80, "opentriviaqa": 0.78, "agieval-en": 0.65, "linkedin-skill-assessments": 0.75}

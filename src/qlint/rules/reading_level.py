@@ -171,7 +171,11 @@ def _repeated(text: str, others: list[str]) -> int:
 # letter from"): its other sentences are the quotation, the material the question asks about, even without quotation
 # marks
 _QUOTES = re.compile(r"\b(?:this|these|the following)\s+(?:quote|quotation|words|lines?|lyrics|excerpt|passage"
-                     r"|speech|letter|verse|stanza)\b|\b(?:said|wrote|sang|spoke|says|writes|sings)\s+(?:this|these)\b"
+                     r"|speech|letter|verse|stanza)\b"
+                     r"|\b(?:said|wrote|sang|spoke|says|writes|sings|stated|declared)\s+(?:this|these|the\s+following)\b"
+                     # a word of saying that hands over to the words said, at a comma or colon before a capital
+                     # ("This writer from Florida stated, Another possible source of guidance ...")
+                     r"|\b(?:said|stated|declared|wrote|remarked|proclaimed|exclaimed)(?=[,:]\s*[\"'“‘]?[A-Z])"
                      r"|\b(?:is|are|was|were)\s+(?:a|an|the|some)\s+(?:\w+\s+)?(?:quote|quotation|lines?|lyrics|excerpt"
                      r"|passage|verse|stanza)\s+(?:from|of|by|in)\b", re.I)
 # a stem that names the work a line of its own comes from ("... if you want to know the truth.\nBeing one of the most
@@ -182,6 +186,11 @@ _WORK = re.compile(r"\b(?:this|these)\s+(?:novels?|books?|poems?|songs?|plays?|s
 # ("wrote the following lines to describe how he composed a sky, The dark blue sky is spotted ...")
 _HANDS_OVER = re.compile(r"[,:]\s+(?=[\"'“‘]?[A-Z])")
 QUOTED_WORDS = 8   # a quotation a sentence introduces is its material when it has this many words or more
+
+
+# a line a trivia bank quotes and cites with its year, as a film's line is cited ("... until that happens. (1996)"),
+# asking nothing else: the whole stem is the material the options name the source of
+_CITED = re.compile(r"\(\s*1[0-9]\d\d\s*\)\s*$|\(\s*20\d\d\s*\)\s*$")
 
 
 def _says(stem: str, measure: StemMeasure, cue: re.Pattern) -> list[Sentence]:
@@ -216,6 +225,8 @@ def _quoted(stem: str, measure: StemMeasure) -> StemMeasure:
     over to after its word of quoting ("wrote the following lines, The dark blue sky ...")."""
     if not measure.asked:
         return measure
+    if _CITED.search(stem):
+        return StemMeasure([], [*measure.passage, *measure.asked])
     says = _says(stem, measure, _QUOTES)
     if says and len(measure.asked) > 1:
         quoted = [s for s in measure.asked if s not in says]
@@ -399,10 +410,12 @@ RULE = BankRule(
            "quotation of eight words or more, or what follows 'lyrics:' or 'the quote:', is the material asked about "
            "and counts as one word, and so does a run of eight words or more that repeats the stem's own material "
            "(a question that restates one of a game's conditions). In a stem that says it quotes ('Who said this?', "
-           "'these lyrics', 'this quote is from', 'the following is an excerpt from'), the other sentences are the "
-           "quotation, and so is what a sentence of quoting hands over to after a comma or a colon ('wrote the "
-           "following lines, The dark blue sky ...'); in a stem that names 'this novel', 'this song' ..., so are its "
-           "lines apart from that one (a novel's opening line above it). A title of ten words or more in title case, "
+           "'said the following?', 'these lyrics', 'this quote is from', 'the following is an excerpt from'), the "
+           "other sentences are the quotation, and so is what a sentence of quoting hands over to after a comma or a "
+           "colon ('wrote the following lines, The dark blue sky ...', 'This writer stated, Another source of ...'); "
+           "in a stem that names 'this novel', 'this song' ..., so are its lines apart from that one (a novel's "
+           "opening line above it); a stem that ends by citing a year, '(1996)', as a trivia bank cites a film's "
+           "line, is all quotation. A title of ten words or more in title case, "
            "with a word only a title capitalises ('I Went Back to My Fourth Wife For the Third Time ...'), counts as "
            "one word, and so does each of three or more parallel pieces of at most ten words that open with the same "
            "word ('from town N to town O by 4 buses, from town O ... and from town P ...'). A reading passage is "
