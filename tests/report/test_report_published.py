@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import json
 
 import pytest
 from helpers import ROOT, report_bank
@@ -150,3 +151,32 @@ def test_a_file_changed_since_it_was_hashed_is_checked_again_when_its_questions_
     path.write_text(path.read_text(encoding="utf-8").split("\n  - id:")[0] + "\n", encoding="utf-8")
     again = reread(cached, path, path.name, "an older digest", setup)
     assert again is not cached and len(again.questions) == len(again.items) < len(cached.items)
+
+
+def test_reading_figures_count_stems_and_options_as_reading_level_reports_them(tmp_path, monkeypatch):
+    """The reading figures are the rule's: a quotation the question asks about is not a long sentence, nor is a
+    long option all its own a long option, so the report's counts of long sentences and long options are the
+    stems and options reading-level reports (they used to count every sentence and option by its raw length)."""
+    quote = ("I love you in a really big way and I will pretend to like your taste in music and let you eat the last "
+             "piece of cake and hold the remote control as long as you want to because that is what friends do.")
+    run_on = ("A company that runs its web tier on a fleet of virtual machines behind a load balancer in two regions, "
+              "with a managed database that replicates to a standby in a second zone and a nightly export of every "
+              "table to object storage, wants to cut its monthly bill without losing availability.")
+    plan = " ".join(f"step {n} runs" for n in range(33)) + "."
+    stems = {"quoted": quote + " Who said this?", "long": run_on + " What should it do?", "plan": "Which plan works?"}
+    lines = ["questions:"]
+    for qid, stem in stems.items():
+        first = plan if qid == "plan" else "The first"
+        lines += [f"  - id: {qid}", f"    stem: {json.dumps(stem)}", "    options:",
+                  f"      - {{text: {json.dumps(first)}, correct: true, rationale: Correct. It fits.}}",
+                  "      - {text: The second, rationale: Incorrect. It does not fit.}"]
+    (tmp_path / "bank").mkdir()
+    (tmp_path / "bank" / "q.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    run = run_check(["bank"], use_cache=False, keep_questions=True, publish=True)
+    reported = [f for f in run.findings if f.rule == "reading-level"]
+    assert [(f.question, f.field) for f in reported] == [("long", "stem")]
+    reading = summarize(run, ["bank"]).reading
+    assert (reading.long_sentences, reading.long_options) == (1, 0)
+    longest = {q.id: q.longest_sentence for q in summarize(run, ["bank"]).questions}
+    assert reported[0].message.startswith(f"a sentence of {longest['long']} words") and longest["quoted"] < 35, longest

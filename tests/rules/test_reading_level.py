@@ -239,9 +239,12 @@ def test_a_logic_game_restating_a_condition_in_its_question_is_not_reported(regi
 
 
 def test_a_cached_feature_of_another_shape_is_refused():
-    good = reading_level.encode([[[["stem", "a sentence"]], None, None, None]])
-    assert reading_level.decode(good, 1) == good
-    for bad in ([[[["stem"]], None, None, None]], [[[], [["stem", "x"]], "digest", 1]], [[[], None]], {"a": 1}):
+    good = reading_level.encode([[[["stem", "a sentence"]], None, None, None, [41, 60, 0], None],
+                                 [[], [["stem", "x"]], 7, 9, [50, 70, 0], [12, 12, 58]], [[], None, None, None, None, None]])
+    assert reading_level.decode(good, 3) == good
+    for bad in ([[[["stem"]], None, None, None, None, None]], [[[], [["stem", "x"]], "digest", 1, None, [1, 1, 1]]],
+                [[[], [["stem", "x"]], 7, 9, None, None]], [[[], None, None, None, [1, -1, 0], None]],
+                [[[], None, None, None, None, [1, 1, 1]]], [[[], None]], {"a": 1}):
         with pytest.raises(ValueError):
             reading_level.decode(bad, 1)
 
@@ -344,7 +347,7 @@ def _reported(name: str) -> set[str]:
             continue   # a question the schema refuses is not read by the bank rules either
         items.append(SimpleNamespace(id=qid, features={reading_level.RULE.name: reading_level.extract(question,
                                                                                                       options)}))
-    return {v.item.id for v in reading_level.check(items, options)}
+    return {v.item.id for v in reading_level.check(items, options, reading_level.survey(items, options))}
 
 
 @pytest.mark.slow  # reads four of the six corpora, OpenTriviaQA's 50,000 questions among them

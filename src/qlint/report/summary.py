@@ -382,8 +382,11 @@ def _reading(run: Run, facts: list[QuestionFacts], shown: list[LoadedQuestion]) 
         min_sentences=grade_options.min_sentences, limits=limits, reported=reported,
         long_sentences=sum(f.longest_sentence > reported["max_sentence_words"] for f in facts),
         long_stems=sum(f.words > reported["max_stem_words"] for f in facts),
-        long_options=sum(words_in_text(o.text) > reported["max_option_words"] for q in shown
-                         for o in q.question.options),
+        # the options reading-level reports (over the limit and repeating another option or the stem), or, when it
+        # did not run, every option over the limit
+        long_options=(sum(1 for f in run.findings if f.rule == READING_LEVEL and (f.field or "").startswith("options["))
+                      if active else sum(words_in_text(o.text) > reported["max_option_words"] for q in shown
+                                         for o in q.question.options)),
         passages=sum(f.passage_words > 0 for f in facts),
         sentence_bins=_sentence_bins([f.longest_sentence for f in facts], limits["max_sentence_words"],
                                      reported["max_sentence_words"]),
@@ -498,21 +501,29 @@ def summarize(run: Run, paths: list[str] | None = None, *, name: str | None = No
     every = [q for r in run.results for q in r.questions or ()]
     grading, grade_options, _ = run.published(READING_GRADE)
     grades = {(q["path"], q["id"], q["line"]): q["grade"] for q in (grading or {}).get("questions", ())}
+    # the stems reading-level measured, as its findings count them (quotations, lists and shared setups read as it
+    # reads them); a stem it did not measure, too short for any limit, counts as it stands
+    measured, _, _ = run.published(READING_LEVEL)
+    figures = {(q["path"], q["id"], q["line"]): q for q in (measured or {}).get("questions", ())}
     per_question: Counter[tuple[str, str | None]] = Counter((f.path, f.question) for f in run.findings)
 
     facts = []
     for item in shown:
         q = item.question
-        measure = measure_stem(q.stem)
         level = grades.get((item.path, q.id, item.line))
+        counted = figures.get((item.path, q.id, item.line))
+        if counted is None:
+            measure = measure_stem(q.stem)
+            counted = {"longest_sentence": measure.longest, "words": measure.words,
+                       "passage_words": measure.passage_words}
         facts.append(QuestionFacts(
             id=q.id, path=item.path, line=item.line, options=len(q.options), select=q.select, keys=list(q.keys),
-            grade=level, words=measure.words, graded=level is not None,
+            grade=level, words=counted["words"], graded=level is not None,
             above_target=level is not None and level > grade_options.max_grade, length_ratio=length_ratio(q),
             objective=q.objective.strip() if q.objective and q.objective.strip() else None,
             difficulty=_difficulty(q.difficulty), tags=list(dict.fromkeys(t.strip() for t in q.tags if t.strip())),
-            findings=per_question[(item.path, q.id)], longest_sentence=measure.longest,
-            passage_words=measure.passage_words,
+            findings=per_question[(item.path, q.id)], longest_sentence=counted["longest_sentence"],
+            passage_words=counted["passage_words"],
         ))
 
     totals = {"files": len(run.shown), "questions": len(shown), "findings": len(run.findings),

@@ -115,7 +115,9 @@ def _parallel_saved(chunk: str) -> int:
     return saved
 
 
-def _sentence(stem: str, asked: list[Sentence], limit: int, reported: int) -> Iterator[tuple[str, str]]:
+def _as_read(stem: str, asked: list[Sentence], reported: int) -> list[tuple[int, Sentence]]:
+    """The words of each sentence over ``reported`` as a reader counts them (a list's items, a title, a quotation, a
+    restated condition as a word each), with the sentences still over it after that."""
     over = []
     for s in asked:
         if s.words <= reported:
@@ -125,8 +127,20 @@ def _sentence(stem: str, asked: list[Sentence], limit: int, reported: int) -> It
             n = max(1, n - _title_saved(stem[s.start:s.end]) - _parallel_saved(stem[s.start:s.end]))
         if n > reported:
             n = max(1, n - restated_words(stem, s, s.start))
-        if n > reported:
-            over.append((n, s))
+        over.append((n, s))
+    return over
+
+
+def _longest(stem: str, measure: StemMeasure, options: Options) -> int:
+    """The longest sentence of the stem as the rule counts it: as it stands when under the reported length, as read
+    when over it."""
+    reported = options.reported(options.max_sentence_words)
+    under = [s.words for s in measure.asked if s.words <= reported]
+    return max([*under, *(n for n, _ in _as_read(stem, measure.asked, reported))], default=0)
+
+
+def _sentence(stem: str, asked: list[Sentence], limit: int, reported: int) -> Iterator[tuple[str, str]]:
+    over = [(n, s) for n, s in _as_read(stem, asked, reported) if n > reported]
     if not over:
         return
     words, worst = max(over, key=lambda pair: pair[0])
@@ -248,18 +262,27 @@ def _digest(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
 
 
+def _figures(stem: str, measure: StemMeasure, options: Options) -> list[int]:
+    """What the report shows of a measured stem: its longest sentence as counted, its words, its passage's words."""
+    return [_longest(stem, measure, options), measure.words, measure.passage_words]
+
+
 def extract(question: Question, options: Options) -> list:
     """What the bank check needs of one question: its findings read alone, and, when the stem has findings that a
     shared setup would take away, its findings with the setup read as a passage and the digests of the setup
-    (its first SETUP_CHARS characters of prose) and of the whole stem's prose: ``[alone, shared, setup, whole]``,
-    the last three None when there is nothing a shared setup would change."""
+    (its first SETUP_CHARS characters of prose) and of the whole stem's prose; then the figures the report shows
+    of the stem read each way (None for a stem too short to measure, which the report counts as it stands):
+    ``[alone, shared, setup, whole, figures, shared figures]``, shared, setup, whole and shared figures None when
+    there is nothing a shared setup would change."""
     stem = question.stem
     limits = (options.max_sentence_words, options.max_stem_words, options.max_passage_words)
     alone: list[list[str]] = []
-    shared = setup = whole = None
+    shared = setup = whole = figures = shared_figures = None
     if most_words(stem) > min(limits):
         measure = measure_stem(stem)
-        alone = [list(v) for v in _stem(stem, _quoted(stem, measure), options)]
+        quoted = _quoted(stem, measure)
+        alone = [list(v) for v in _stem(stem, quoted, options)]
+        figures = _figures(stem, quoted, options)
         if alone:
             found = measure.passage + measure.asked
             start = lead_in(found, stem)
@@ -267,10 +290,12 @@ def extract(question: Question, options: Options) -> list:
             shared = [list(v) for v in _stem(stem, as_passage, options)]
             if shared != alone and start > 0:
                 setup, whole = _digest(prose(stem, found[:start])[:SETUP_CHARS]), _digest(prose(stem, found))
+                shared_figures = _figures(stem, as_passage, options)
             else:
                 shared = None
     found_options = [list(v) for v in _options(question, options)]
-    return [alone + found_options, shared + found_options if shared is not None else None, setup, whole]
+    return [alone + found_options, shared + found_options if shared is not None else None, setup, whole, figures,
+            shared_figures]
 
 
 def _pairs(data: object) -> list[list[str]]:
@@ -289,34 +314,63 @@ def decode(data: object, count: int) -> list:
         raise ValueError("not an encoding of this rule's features")
     out = []
     for feature in data:
-        if not isinstance(feature, list) or len(feature) != 4:
+        if not isinstance(feature, list) or len(feature) != 6:
             raise ValueError("not this rule's feature")
-        alone, shared, setup, whole = feature
+        alone, shared, setup, whole, figures, shared_figures = feature
         if shared is not None:
             _pairs(shared)
-            if type(setup) is not int or type(whole) is not int:
+            if type(setup) is not int or type(whole) is not int or not _counts(shared_figures):
                 raise ValueError("not digests")
-        out.append([_pairs(alone), shared, setup, whole])
+        elif shared_figures is not None:
+            raise ValueError("figures of a setup the stem does not share")
+        if figures is not None and not _counts(figures):
+            raise ValueError("not this rule's figures")
+        out.append([_pairs(alone), shared, setup, whole, figures, shared_figures])
     return out
 
 
-def check(items: Sequence[BankItem], options: Options) -> Iterator[BankViolation]:
-    """Each question's findings read alone, but with its setup read as a passage when another question of the bank,
-    asking something else, opens with the same setup: a case study, a logic game or a stimulus several questions
-    share is the material they ask about, and only each question's own lead-in is held to the limits."""
+def _counts(figures: object) -> bool:
+    return isinstance(figures, list) and len(figures) == 3 and all(type(n) is int and n >= 0 for n in figures)
+
+
+def survey(items: Sequence[BankItem], options: Options) -> dict[int, set[int]]:
+    """The setups of the bank's stems, each with (up to two of) the whole stems that open with it."""
     stems: dict[int, set[int]] = defaultdict(set)
     for item in items:
         feature = item.features.get(RULE.name)
         if feature and feature[1] is not None and len(stems[feature[2]]) < 2:
             stems[feature[2]].add(feature[3])
+    return stems
+
+
+def _shares(feature: list, stems: dict[int, set[int]]) -> bool:
+    """Whether a question's setup is one another question of the bank, asking something else, opens with too."""
+    return feature[1] is not None and len(stems.get(feature[2], ())) > 1
+
+
+def check(items: Sequence[BankItem], options: Options, stems: dict[int, set[int]]) -> Iterator[BankViolation]:
+    """Each question's findings read alone, but with its setup read as a passage when another question of the bank,
+    asking something else, opens with the same setup: a case study, a logic game or a stimulus several questions
+    share is the material they ask about, and only each question's own lead-in is held to the limits."""
     for item in items:
         feature = item.features.get(RULE.name)
         if not feature:
             continue
-        alone, shared, setup, _ = feature
-        chosen = shared if shared is not None and len(stems.get(setup, ())) > 1 else alone
-        for field, message in chosen:
+        for field, message in feature[1] if _shares(feature, stems) else feature[0]:
             yield BankViolation(item, field, message)
+
+
+def publish(items: Sequence[BankItem], options: Options, stems: dict[int, set[int]]) -> dict:
+    """The figures of every measured stem as the findings count them (a shared setup read as a passage): its
+    longest sentence, its words, its passage's words; a stem too short to measure is not listed."""
+    questions = []
+    for item in items:
+        feature = item.features.get(RULE.name)
+        if feature and feature[4] is not None:
+            longest, words, passage = feature[5] if _shares(feature, stems) else feature[4]
+            questions.append({"id": item.id, "path": item.path, "line": item.line, "longest_sentence": longest,
+                              "words": words, "passage_words": passage})
+    return {"questions": questions}
 
 
 _LONG_SENTENCE = ("A company that runs its web tier on a fleet of virtual machines behind a load balancer in two "
@@ -395,6 +449,8 @@ RULE = BankRule(
     extract=extract,
     encode=encode,
     decode=decode,
+    survey=survey,
+    publish=publish,
     notes=("Each finding names what it measured: the longest sentence over the limit (with its first words), the "
            "stem's words, or an option's words. A text is reported only when it exceeds its limit by more than the "
            "tolerance (15%: a sentence of 41 words against 35, a stem of 231 against 200), since a text a few words "
