@@ -53,6 +53,8 @@ class Batch:
     stores: Callable[[str], Store] | None = None   # where bank rules keep their work between runs (the cache)
     digests: list[str | None] = field(default_factory=list)   # each file's content digest, when there is a cache
     from_cache: int = 0   # how many of the outcomes were read from the cache
+    # the run index the outcomes are under (``run_index``), when every one is that of its file's digest
+    index: str | None = None
 
 
 def process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, registry: Registry,
@@ -110,6 +112,7 @@ def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, r
         indexed = cache.get_run(run_name, displays)  # type: ignore[union-attr]
         if indexed is not None:
             result.files, result.from_cache = indexed, len(files)  # type: ignore[assignment]
+            result.index = run_index(cache, run_name)  # type: ignore[arg-type]
             return result
     heads: list[str | None] = [None] * len(files)
     outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache, features, heads)
@@ -138,11 +141,33 @@ def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, r
         result.digests = [seen[d][1] if d in seen else None for d in displays]
         _keep_bank(result, cache, bank_before)  # type: ignore[arg-type]
     if cache is not None and None not in result.digests and None not in heads:
-        cache.put_run(Cache.bank_name(result.digests), heads)  # type: ignore[arg-type]
+        name = Cache.bank_name(result.digests)  # type: ignore[arg-type]
+        cache.put_run(name, heads)  # type: ignore[arg-type]
+        result.index = run_index(cache, name)
     if keep:
         _with_questions(outcomes, files, displays, result.digests, setup)  # type: ignore[arg-type]
     result.files = outcomes  # type: ignore[assignment]
     return result
+
+
+def run_index(cache: Cache, name: str) -> str:
+    """What names a run's outcomes: its cache key's folder (the settings, rules, packs and qlint itself) and the hash
+    of its files' digests in order (their names and contents)."""
+    return f"{cache.folder.name}/{name}"
+
+
+def known_digests(files: Sequence[Path], stored: CacheSettings, registry: Registry, active: list[ActiveRule],
+                  limits: Limits, jobs: int) -> tuple[Cache, str] | None:
+    """The cache a run of ``files`` would use and the ``run_index`` its outcomes would be under, found as the run
+    finds them (files hashed unless their stat signatures are known), checking nothing; None without a cache, on
+    its first run, or when a file cannot be read."""
+    cache = Cache.open(stored.location, config_key(stored, registry, active), warn=False)
+    if cache is None or cache.empty():
+        return None
+    digests = [digest for digest, _ in _digests(files, [relative(f) for f in files], limits, jobs, cache)]
+    if None in digests:
+        return None
+    return cache, run_index(cache, Cache.bank_name(digests))  # type: ignore[arg-type]
 
 
 def _with_questions(outcomes: list[CheckedFile], files: Sequence[Path], displays: Sequence[str],
