@@ -107,7 +107,7 @@ class Replay:
             print(summary, file=sys.stderr)
         return code
 
-    def _write(self, report: bytes) -> None:
+    def _write(self, report: memoryview) -> None:
         """The report's bytes where the run would write them, through the same text layer when it is not plain
         UTF-8 with newlines as they are."""
         output = self.options.output_file
@@ -119,7 +119,7 @@ class Replay:
                         handle.write(report)
                 else:
                     with open(output, "w", encoding="utf-8") as handle:
-                        handle.write(report.decode("utf-8"))
+                        handle.write(str(report, "utf-8"))
             except OSError as exc:
                 raise UsageError(f"cannot write {output}: {exc.strerror}") from None
             return
@@ -130,7 +130,7 @@ class Replay:
             out.flush()
             buffer.write(report)
         else:
-            out.write(report.decode("utf-8"))
+            out.write(str(report, "utf-8"))
 
     def recorder(self, stream) -> Recorder:
         """``stream``, with what the run writes to it kept for the answer."""

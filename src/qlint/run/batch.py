@@ -111,8 +111,7 @@ def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, r
     if run_name is not None and not features:   # nothing needs the features: every outcome in one read
         indexed = cache.get_run(run_name, displays)  # type: ignore[union-attr]
         if indexed is not None:
-            result.files, result.from_cache = indexed, len(files)  # type: ignore[assignment]
-            result.index = run_index(cache, run_name)  # type: ignore[arg-type]
+            result.files, result.from_cache, result.index = indexed, len(files), run_index(cache, run_name)  # type: ignore
             return result
     heads: list[str | None] = [None] * len(files)
     outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache, features, heads)

@@ -660,7 +660,7 @@ class Cache:
     ANSWERS_KEPT = 4   # a few report forms of the same files: the terminal's, CI's JSON, a SARIF upload ...
     MAX_ANSWER_BYTES = 32 * 1024 * 1024   # compressed; a bigger report is written afresh each time
 
-    def get_answer(self, name: str) -> tuple[dict[str, Any], bytes] | None:
+    def get_answer(self, name: str) -> tuple[dict[str, Any], memoryview] | None:
         """The answer kept under ``name``: its header (as ``Answer.header`` was given) and the report's bytes; None
         when there is none, or it is not whole and in the shape ``put_answer`` writes (zlib's checksum covers both)."""
         try:
@@ -670,9 +670,10 @@ class Cache:
             unpacker = zlib.decompressobj()
             data = unpacker.decompress(_read_bytes(path), Answer.MAX_REPORT_BYTES + 65536)
             _require(unpacker.eof and not unpacker.unconsumed_tail and not unpacker.unused_data)
-            report, _, head = data.rpartition(b"\n")   # the header is the last line: JSON text holds no newline
-            doc = json.loads(head)
-            _require(type(doc) is dict and doc.get("name") == name and doc.get("size") == len(report))
+            end = data.rfind(b"\n")   # the header is the last line: JSON text holds no newline
+            doc = json.loads(data[end + 1:])
+            _require(end >= 0 and type(doc) is dict and doc.get("name") == name and doc.get("size") == end)
+            report = memoryview(data)[:end]   # a report of a million findings is not copied
             os.utime(path)   # in use: the newest are kept
             return doc, report
         except (OSError, zlib.error, *DECODE_ERRORS):
