@@ -14,8 +14,8 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 import sys
-from pathlib import Path
 from typing import Any
 
 from qlint import __version__
@@ -44,8 +44,12 @@ def _baseline(options: CheckOptions) -> str | None:
     """The baseline's bytes, hashed; None without one, or when it cannot be read (the run says why)."""
     if not options.baseline:
         return None
-    try:
-        return hashlib.sha256(Path(options.baseline).read_bytes()).hexdigest()
+    try:   # a named pipe or a device is never waited on: the run reads it and says what it is
+        fd = os.open(options.baseline, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None
+            return hashlib.sha256(handle.read()).hexdigest()
     except OSError:
         return None
 

@@ -155,18 +155,17 @@ def run_index(cache: Cache, name: str) -> str:
     return f"{cache.folder.name}/{name}"
 
 
-def known_digests(files: Sequence[Path], stored: CacheSettings, registry: Registry, active: list[ActiveRule],
-                  limits: Limits, jobs: int) -> tuple[Cache, str] | None:
-    """The cache a run of ``files`` would use and the ``run_index`` its outcomes would be under, found as the run
-    finds them (files hashed unless their stat signatures are known), checking nothing; None without a cache, on
-    its first run, or when a file cannot be read."""
+def warm_cache(stored: CacheSettings, registry: Registry, active: list[ActiveRule]) -> Cache | None:
+    """The cache a run with these rules would use, when there is one and an earlier run stored anything in it."""
     cache = Cache.open(stored.location, config_key(stored, registry, active), warn=False)
-    if cache is None or cache.empty():
-        return None
+    return None if cache is None or cache.empty() else cache
+
+
+def known_index(cache: Cache, files: Sequence[Path], limits: Limits, jobs: int) -> str | None:
+    """The ``run_index`` a run of ``files`` would find its outcomes under, found as the run finds it (files hashed
+    unless their stat signatures are known), checking nothing; None when a file cannot be read."""
     digests = [digest for digest, _ in _digests(files, [relative(f) for f in files], limits, jobs, cache)]
-    if None in digests:
-        return None
-    return cache, run_index(cache, Cache.bank_name(digests))  # type: ignore[arg-type]
+    return None if None in digests else run_index(cache, Cache.bank_name(digests))  # type: ignore[arg-type]
 
 
 def _with_questions(outcomes: list[CheckedFile], files: Sequence[Path], displays: Sequence[str],

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from qlint.config import Config, ConfigError, Override, resolve_rules
 from qlint.registry import Registry
 from qlint.rule import BankRule
-from qlint.run.batch import known_digests
+from qlint.run.batch import known_index, warm_cache
 from qlint.run.cache import Cache
 from qlint.run.pipeline import SetupError, checked_paths, config_start, setup, walk_files
 from qlint.run.settings import resolve
@@ -44,6 +44,9 @@ def peek(paths: list[str], *, config_path: str | None = None, select: list[str] 
         return None
     if excluded or (all(os.path.isfile(p) for p in targets) and any(isinstance(a.rule, BankRule) for a in active)):
         return None
+    cache = warm_cache(stages.cache, registry, active)
+    if cache is None:   # a first run: nothing to give again, and no second walk of the files
+        return None
     files = list(walk_files(stages.walk, targets))
-    found = known_digests(files, stages.cache, registry, active, stages.limits, jobs) if files else None
-    return Peek(config, registry, *found) if found is not None else None
+    index = known_index(cache, files, stages.limits, jobs) if files else None
+    return Peek(config, registry, cache, index) if index is not None else None
