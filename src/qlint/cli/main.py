@@ -252,6 +252,12 @@ def check(options: CheckOptions, out, said: set[str] | None = None) -> int:
     if options.watch:
         return _watch(options, out)
     fmt = _format(options)
+    replay = _replay(options, fmt, out) if said is None else None   # a watch's runs are checked afresh
+    if replay is not None:
+        config_path, overrides = _config_given(options.config, options)
+        replayed = replay.play(config_path, overrides, lambda config, registry: _warnings(options, config, registry))
+        if replayed is not None:
+            return replayed
     run = _check_run(options, progress=fmt in _FOR_PEOPLE)
     _notes(options, run, set() if said is None else said)
     if run.excluded and not run.results:
@@ -277,8 +283,22 @@ def check(options: CheckOptions, out, said: set[str] | None = None) -> int:
     fail_on = Severity.parse(options.fail_on) if options.fail_on else run.config.settings.fail_on
     code = EXIT_OK if options.exit_zero else exit_code(findings, fail_on)
     with _reader_may_leave():   # `qlint check bank | head -1` still fails the pipeline on errors
-        _render(options, fmt, run, findings, fail_on, out, _fixes_shown(options, fixed, findings))
+        summary = _render(options, fmt, run, findings, fail_on, out, _fixes_shown(options, fixed, findings),
+                          replay.recorder if replay is not None else None)
+        if replay is not None:   # only after a whole report: a reader that left keeps none
+            replay.keep(run, code, summary)
     return code
+
+
+def _replay(options: CheckOptions, fmt: str, out):
+    """The answer this check may give from an earlier run, or keep for a later one; None when it may do neither."""
+    from qlint.cli.replay import Replay, replayable  # with the run
+    from qlint.output.text import use_colour
+
+    if not replayable(options, _show_source(options, fmt, out)):
+        return None
+    colour = False if options.output_file and options.output_file != "-" else use_colour(out, options.color)
+    return Replay(options, fmt, out, colour)
 
 
 def _format(options: CheckOptions) -> str:
@@ -300,15 +320,20 @@ def _format(options: CheckOptions) -> str:
 
 def _notes(options: CheckOptions, run, said: set[str]) -> None:
     """On stderr: each ignore that cannot apply, and, once, that named files were compared only with each other."""
-    from qlint.config import unapplied_ignores  # loaded by check, never by --version or parsing
-
-    for warning in unapplied_ignores(run.config, run.registry, options.ignore):
-        print(f"qlint: warning: {warning}", file=sys.stderr)
+    _warnings(options, run.config, run.registry)
     if run.alone and run.results and not options.quiet and "alone" not in said:
         said.add("alone")   # once: a watch's later runs do not say it again
         print("qlint: note: no config names the bank (paths), so duplicate ids and near-duplicate stems were looked "
               f"for among the named files only; to compare them with the whole bank, set paths = [\"{_bank_guess(options)}\"]"
               " in qlint.toml (or [tool.qlint] of pyproject.toml)", file=sys.stderr)
+
+
+def _warnings(options: CheckOptions, config, registry) -> None:
+    """On stderr: each ignore that cannot apply."""
+    from qlint.config import unapplied_ignores  # loaded by check, never by --version or parsing
+
+    for warning in unapplied_ignores(config, registry, options.ignore):
+        print(f"qlint: warning: {warning}", file=sys.stderr)
 
 
 _SAFE_NAME = re.compile(r"[\w.-]{1,100}")   # a folder name shown in the note as it is: no quotes, no controls
@@ -492,7 +517,10 @@ def _new_findings(options: CheckOptions, findings):
         raise UsageError(str(exc)) from None
 
 
-def _render(options: CheckOptions, fmt: str, run, findings, fail_on, out, fixes: dict | None = None) -> None:
+def _render(options: CheckOptions, fmt: str, run, findings, fail_on, out, fixes: dict | None = None,
+            record=None) -> str | None:
+    """The report, to stdout or the output file (through ``record(stream)`` when it is kept), and the summary line
+    said on stderr after an output file."""
     from qlint.output import Report, renderers  # the output formats: loaded by the commands that report
     from qlint.output.text import use_colour
 
@@ -505,15 +533,19 @@ def _render(options: CheckOptions, fmt: str, run, findings, fail_on, out, fixes:
     report = Report(findings, files=len(run.shown), questions=sum(r.question_count for r in run.shown),
                     rules=[a.rule for a in run.active], sources=_sources(options, fmt, run, findings, out))
     if not options.output_file or options.output_file == "-":   # `-o -`: standard output, as a file name means elsewhere
-        render(report, out, shown)
-        return
+        render(report, record(out) if record else out, shown)
+        return None
     try:  # streamed: a million findings need not sit in memory twice
         with open(options.output_file, "w", encoding="utf-8") as handle:
-            render(report, handle, {**shown, "colour": False})
+            render(report, record(handle) if record else handle, {**shown, "colour": False})
     except OSError as exc:
         raise UsageError(f"cannot write {options.output_file}: {exc.strerror}") from None
-    if not options.quiet:   # a CI log (GitLab's junit and code-quality steps) still says what the report holds
-        print(f"qlint: {_counts(report.summary())}; written to {options.output_file}", file=sys.stderr)
+    if options.quiet:
+        return None
+    # a CI log (GitLab's junit and code-quality steps) still says what the report holds
+    summary = f"qlint: {_counts(report.summary())}; written to {options.output_file}"
+    print(summary, file=sys.stderr)
+    return summary
 
 
 def _counts(s: dict) -> str:

@@ -53,6 +53,8 @@ class Batch:
     stores: Callable[[str], Store] | None = None   # where bank rules keep their work between runs (the cache)
     digests: list[str | None] = field(default_factory=list)   # each file's content digest, when there is a cache
     from_cache: int = 0   # how many of the outcomes were read from the cache
+    # the run index the outcomes are under (``run_index``), when every one is that of its file's digest
+    index: str | None = None
 
 
 def process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, registry: Registry,
@@ -109,7 +111,7 @@ def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, r
     if run_name is not None and not features:   # nothing needs the features: every outcome in one read
         indexed = cache.get_run(run_name, displays)  # type: ignore[union-attr]
         if indexed is not None:
-            result.files, result.from_cache = indexed, len(files)  # type: ignore[assignment]
+            result.files, result.from_cache, result.index = indexed, len(files), run_index(cache, run_name)  # type: ignore
             return result
     heads: list[str | None] = [None] * len(files)
     outcomes, todo, total_bytes = _cache_hits(files, displays, digests, cache, features, heads)
@@ -138,11 +140,32 @@ def _process_all(files: Sequence[Path], limits: Limits, stored: CacheSettings, r
         result.digests = [seen[d][1] if d in seen else None for d in displays]
         _keep_bank(result, cache, bank_before)  # type: ignore[arg-type]
     if cache is not None and None not in result.digests and None not in heads:
-        cache.put_run(Cache.bank_name(result.digests), heads)  # type: ignore[arg-type]
+        name = Cache.bank_name(result.digests)  # type: ignore[arg-type]
+        cache.put_run(name, heads)  # type: ignore[arg-type]
+        result.index = run_index(cache, name)
     if keep:
         _with_questions(outcomes, files, displays, result.digests, setup)  # type: ignore[arg-type]
     result.files = outcomes  # type: ignore[assignment]
     return result
+
+
+def run_index(cache: Cache, name: str) -> str:
+    """What names a run's outcomes: its cache key's folder (the settings, rules, packs and qlint itself) and the hash
+    of its files' digests in order (their names and contents)."""
+    return f"{cache.folder.name}/{name}"
+
+
+def warm_cache(stored: CacheSettings, registry: Registry, active: list[ActiveRule]) -> Cache | None:
+    """The cache a run with these rules would use, when there is one and an earlier run stored anything in it."""
+    cache = Cache.open(stored.location, config_key(stored, registry, active), warn=False)
+    return None if cache is None or cache.empty() else cache
+
+
+def known_index(cache: Cache, files: Sequence[Path], limits: Limits, jobs: int) -> str | None:
+    """The ``run_index`` a run of ``files`` would find its outcomes under, found as the run finds it (files hashed
+    unless their stat signatures are known), checking nothing; None when a file cannot be read."""
+    digests = [digest for digest, _ in _digests(files, [relative(f) for f in files], limits, jobs, cache)]
+    return None if None in digests else run_index(cache, Cache.bank_name(digests))  # type: ignore[arg-type]
 
 
 def _with_questions(outcomes: list[CheckedFile], files: Sequence[Path], displays: Sequence[str],

@@ -18,6 +18,7 @@ import re
 import shutil
 import stat
 import sys
+import zlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict
 from functools import lru_cache
@@ -365,11 +366,16 @@ def _create(path: Path, text: str) -> None:
 def _read(path: Path) -> str:
     """A regular file's text, read without following a symbolic link in its last component (and without
     blocking on a FIFO: the open does not wait for a writer, and the fstat refuses it)."""
+    return _read_bytes(path).decode("utf-8")
+
+
+def _read_bytes(path: Path) -> bytes:
+    """``_read``'s bytes."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise OSError(f"{path} is not a regular file")
-        return handle.read().decode("utf-8")
+        return handle.read()
 
 
 IGNORE_ALL = "# Created by qlint: never commit this folder.\n*\n"
@@ -419,6 +425,33 @@ def _keep_newest(folder: Path, suffix: str, kept: int) -> None:
         pass   # a concurrent run pruned first
 
 
+class Answer:
+    """A report on its way into the cache (``Cache.put_answer``): its bytes compressed as they are added, then a
+    header of what the run said besides, all in one zlib stream whose checksum covers every byte."""
+
+    MAX_REPORT_BYTES = 1024 * 1024 * 1024   # no answer is made of a report bigger than this
+
+    def __init__(self) -> None:
+        self.packer = zlib.compressobj(1)   # the fastest level: a JSON report still shrinks some thirty times
+        self.chunks: list[bytes] | None = []
+        self.size = 0
+
+    def add(self, data: bytes) -> None:
+        """More of the report; past the bound, the answer is given up."""
+        self.size += len(data)
+        if self.chunks is not None and self.size > self.MAX_REPORT_BYTES:
+            self.chunks = None
+        if self.chunks is not None:
+            self.chunks.append(self.packer.compress(data))
+
+    def close(self, header: dict[str, Any]) -> list[bytes] | None:
+        """The compressed answer, the header (with the report's size) last; None when it was given up."""
+        if self.chunks is None:
+            return None
+        head = json.dumps({**header, "size": self.size}, separators=(",", ":")).encode()
+        return [*self.chunks, self.packer.compress(b"\n" + head), self.packer.flush()]
+
+
 class Cache:
     """One folder of entries for one configuration key."""
 
@@ -437,9 +470,9 @@ class Cache:
         return base / (config.settings.cache_dir or FOLDER)
 
     @classmethod
-    def open(cls, base: Path, key: str, codecs: Codecs = NO_CODECS) -> Cache | None:
+    def open(cls, base: Path, key: str, codecs: Codecs = NO_CODECS, warn: bool = True) -> Cache | None:
         """The entry folder for ``key`` in ``base`` (``location``); None (run without a cache) when there is nowhere
-        safe to keep it."""
+        safe to keep it (said on stderr when the reason is worth a word, unless not to ``warn``)."""
         secret = _secret()
         if secret is None:
             return None
@@ -458,7 +491,8 @@ class Cache:
             (folder / USED).touch()
         except SymlinkedFolder as exc:
             # a checkout can carry a symlink where the cache goes; the run is still right without a cache
-            print(f"qlint: warning: not using the cache: {exc}", file=sys.stderr)
+            if warn:
+                print(f"qlint: warning: not using the cache: {exc}", file=sys.stderr)
             return None
         except OSError:
             return None  # a read-only checkout simply runs without a cache
@@ -619,11 +653,48 @@ class Cache:
         self._write(folder / f"{name}.json", json.dumps(_rows(findings, None), separators=(",", ":")))
         _keep_newest(folder, ".json", self.BANK_KEPT)   # each distinct set of files leaves one
 
+    # --- answers: a whole run's report -------------------------------------------------------------------------
+    # A run whose files, settings and report options are all those of an earlier run gives that run's report again,
+    # byte for byte, without reading a finding. Each answer is kept compressed under the name of everything it
+    # depends on (the caller's), and carries that name inside it: an answer copied under another's name is a miss.
+    ANSWERS_KEPT = 4   # a few report forms of the same files: the terminal's, CI's JSON, a SARIF upload ...
+    MAX_ANSWER_BYTES = 32 * 1024 * 1024   # compressed; a bigger report is written afresh each time
+
+    def get_answer(self, name: str) -> tuple[dict[str, Any], memoryview] | None:
+        """The answer kept under ``name``: its header (as ``Answer.header`` was given) and the report's bytes; None
+        when there is none, or it is not whole and in the shape ``put_answer`` writes (zlib's checksum covers both)."""
+        try:
+            path = self.folder / "answers" / f"{name}.z"
+            if os.lstat(path).st_size > self.MAX_ANSWER_BYTES:
+                return None
+            unpacker = zlib.decompressobj()
+            data = unpacker.decompress(_read_bytes(path), Answer.MAX_REPORT_BYTES + 65536)
+            _require(unpacker.eof and not unpacker.unconsumed_tail and not unpacker.unused_data)
+            end = data.rfind(b"\n")   # the header is the last line: JSON text holds no newline
+            doc = json.loads(data[end + 1:])
+            _require(end >= 0 and type(doc) is dict and doc.get("name") == name and doc.get("size") == end)
+            report = memoryview(data)[:end]   # a report of a million findings is not copied
+            os.utime(path)   # in use: the newest are kept
+            return doc, report
+        except (OSError, zlib.error, *DECODE_ERRORS):
+            return None
+
+    def put_answer(self, name: str, answer: Answer, header: dict[str, Any]) -> None:
+        """Keep ``answer`` with ``header`` (JSON values) under ``name``, unless it is over the size limits; only the
+        newest few answers are kept."""
+        chunks = answer.close({**header, "name": name})
+        if chunks is None or sum(map(len, chunks)) > self.MAX_ANSWER_BYTES:
+            return
+        folder = self.folder / "answers"
+        self._write(folder / f"{name}.z", b"".join(chunks), suffix=".z")
+        _keep_newest(folder, ".z", self.ANSWERS_KEPT)
+
     @staticmethod
-    def _write(target: Path, text: str) -> None:
+    def _write(target: Path, text: str | bytes, suffix: str = ".json") -> None:
         """Write through a temporary file renamed into place: a concurrent reader sees all of it or nothing."""
         try:
             _own_folder(target.parent)
-            write_atomic(target, [text.encode("utf-8")], prefix=".tmp-", suffix=".json")
+            write_atomic(target, [text if isinstance(text, bytes) else text.encode("utf-8")], prefix=".tmp-",
+                         suffix=suffix)
         except OSError:
             pass

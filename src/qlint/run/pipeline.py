@@ -56,6 +56,9 @@ class Run:
     tables: dict[str, tuple[Any, Any, bool]] = field(default_factory=dict)
     # what each bank rule's ``survey`` found when the bank stage ran it (not when the cache held its findings)
     surveys: dict[str, Any] = field(default_factory=dict)
+    # the run index (``batch.run_index``) of a run of files and folders whose outcomes are all those of their files'
+    # digests and whose findings are all reported: the name of everything the findings were made from
+    index: str | None = None
 
     @property
     def limits(self) -> Limits:
@@ -206,7 +209,7 @@ def run_check(paths: list[str], *, config_path: str | None = None, select: list[
     named_only = stdin_filename is not None if use_stdin else all(os.path.isfile(p) for p in targets)
     alone = named_only and not stages.walk.banks and any(isinstance(a.rule, BankRule) for a in active)
     run = Run(config, registry, active, outcomes, findings, report_only, shown, read, excluded, alone, stages,
-              surveys=surveys)
+              surveys=surveys, index=processed.index if processed and not use_stdin and report_only is None else None)
     if publish:   # the bank stage's tables, beside its findings: the report shows them, never computing them again
         for rule in registry:
             if isinstance(rule, BankRule) and rule.publish is not None:
