@@ -445,7 +445,9 @@ class StemMeasure:
         return max((s.words for s in self.asked), default=0)
 
 
+@lru_cache(maxsize=64)   # reading-grade and reading-level measure each stem in turn: the second gets the first's
 def measure_stem(stem: str) -> StemMeasure:
+    """The stem's sentences, split into its passage and what follows it (shared: never change the lists)."""
     found = sentences(stem)
     split = passage_length(stem, found)
     return StemMeasure(found[split:], found[:split])

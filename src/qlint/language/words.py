@@ -53,6 +53,12 @@ _ASCII_FOLD = bytes(c + 32 if 65 <= c <= 90 else 32 if chr(c) in "!\"#$%&'()*+,-
                     else c for c in range(256))
 
 
+# what accented Latin text is once decomposed, but ASCII: the combining accents of U+0300-U+036F (deleted, as every
+# combining character is) and the typographic punctuation around it (each a space, as ``[^\w\s]`` makes it)
+_LATIN_MARKS = {**{c: None for c in range(0x300, 0x370) if unicodedata.combining(chr(c))},
+                **{ord(c): " " for c in "\u2018\u2019\u201c\u201d\u00ab\u00bb\u2013\u2014\u2026"}}
+
+
 def normalize(text: str) -> str:
     """Lowercase, accents folded, punctuation dropped, whitespace collapsed."""
     if text.isascii():
@@ -60,9 +66,11 @@ def normalize(text: str) -> str:
         # str.split() splits on, and the ASCII control characters other than whitespace are \W and not \s: they
         # become spaces too
         return " ".join(text.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split())
-    else:
-        text = unicodedata.normalize("NFKD", text)
-        text = "".join(c for c in text if not unicodedata.combining(c)).lower()
+    text = unicodedata.normalize("NFKD", text)
+    bare = text.translate(_LATIN_MARKS)
+    if bare.isascii():   # accented Latin text (most of a French bank): the ASCII path, not a loop over characters
+        return " ".join(bare.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split())
+    text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
 
 

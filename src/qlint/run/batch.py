@@ -215,8 +215,10 @@ def _parallel(jobs_list: list[tuple[Path, str]], setup: FileSetup, jobs: int) ->
 
 def _work(setup: FileSetup, job: tuple[Path, str]) -> WorkerReply:
     """One file's outcome in a worker, sent back in the wire form (``pack``) with what the run index keeps of its
-    cache entry: the worker writes the entry itself, so the main process never parses the cache's JSON."""
-    outcome, text, digest, signature = check_path(job[0], job[1], setup, setup.cache(), True)
+    cache entry: the worker writes the entry itself, so the main process never parses the cache's JSON. Without a
+    cache (``--no-cache``) there is no entry, and the outcome is not encoded for one."""
+    cache = setup.cache()
+    outcome, text, digest, signature = check_path(job[0], job[1], setup, cache, cache is not None)
     head = outcome_head(text, outcome) if text is not None else None
     return pack(outcome), digest, signature, head
 
