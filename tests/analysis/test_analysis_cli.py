@@ -172,10 +172,10 @@ def test_a_file_of_one_huge_line_is_refused_quickly(tmp_path, run_cli):
     with open(tmp_path / "huge.csv", "wb") as handle:
         for _ in range(8):
             handle.write(b"z" * (1 << 24))   # 128 MB, no line break
-    start = time.monotonic()
+    start = time.process_time()   # this process's CPU time: a busy machine cannot trip it
     code, _, err = run_cli("analyze", "huge.csv", "bank.yaml", cwd=tmp_path)
     assert code == 2 and "line 1 is longer than" in err, err
-    assert time.monotonic() - start < 20   # the engine alone took over 30 s on 128 MB
+    assert time.process_time() - start < 20   # the engine alone took over 30 s on 128 MB
 
 
 def test_moodle_slots_beyond_the_bank_are_named_by_number(tmp_path, run_cli):
@@ -232,10 +232,10 @@ def test_a_huge_line_after_good_rows_is_refused_quickly_with_its_number(before, 
         for _ in range(8):
             handle.write(b"z" * (1 << 24))
         handle.write(b"\np2,boil,A\n")
-    start = time.monotonic()
+    start = time.process_time()   # this process's CPU time: a busy machine cannot trip it
     code, _, err = run_cli("analyze", "late.csv", "bank.yaml", cwd=tmp_path)
     assert code == 2 and f"line {before + 2} is longer than" in err, err
-    assert time.monotonic() - start < 20   # the engine alone took over 30 s on 128 MB
+    assert time.process_time() - start < 20   # the engine alone took over 30 s on 128 MB
 
 
 @pytest.mark.parametrize(("command", "exit_code"), [(["analyze", "long.csv", "bank.yaml"], 0),

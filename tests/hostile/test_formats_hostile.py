@@ -47,9 +47,9 @@ def _only_error(data: bytes, path: str, limits: ReadLimits | None = None):
 
 
 def test_entity_bomb_is_refused_before_parsing():
-    started = time.monotonic()
+    started = time.process_time()   # this process's CPU time: a busy machine cannot trip it
     (error,) = _only_error(BOMB, "bomb.xml")
-    assert time.monotonic() - started < 2
+    assert time.process_time() - started < 2
     assert (error.line, error.column) == (3, 3) and "entities" in error.message   # the first declaration
 
 
@@ -95,9 +95,9 @@ def test_zip_slip_entry_is_a_finding_and_never_written(tmp_path):
 def test_zip_bomb_is_refused_by_its_ratio():
     data = _zip({"imsmanifest.xml": MANIFEST, "item.xml": GOOD_ITEM + b" " * 30_000_000})
     assert len(data) < 1_000_000
-    started = time.monotonic()
+    started = time.process_time()   # this process's CPU time: a busy machine cannot trip it
     (error,) = _only_error(data, "bomb.zip")
-    assert "compressed" in error.message and time.monotonic() - started < 5
+    assert "compressed" in error.message and time.process_time() - started < 5
 
 
 def test_zip_with_too_many_entries_or_no_manifest():
@@ -117,7 +117,7 @@ def test_fifty_megabyte_file_is_a_finding_and_the_rest_is_checked(tmp_path, run_
         handle.truncate(50 * 1024 * 1024)
     (tmp_path / "bomb.xml").write_bytes(BOMB)
     (tmp_path / "ok.xml").write_bytes(GOOD_ITEM)
-    started = time.monotonic()
+    started = time.monotonic()   # wall time: the check may hand files to workers, whose time is not this process's
     code, out, err = run_cli("check", "--no-cache", "--format", "json", str(tmp_path))
     assert time.monotonic() - started < 30 and "Traceback" not in err
     found = json.loads(out)["findings"]

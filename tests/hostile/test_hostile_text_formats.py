@@ -33,7 +33,7 @@ def test_a_generous_budget_reads_every_question(name):
 def test_aiken_option_continued_over_many_lines_reads_in_linear_time():
     """Each line after an option continues it: added to a growing string, 100,000 of them took minutes."""
     text = "Which?\nA. one\n" + "more words here\n" * 100_000 + "B. two\nANSWER: A\n"
-    started = time.monotonic()
+    started = time.process_time()   # this process's CPU time: a busy machine cannot trip it
     (question,) = read(text.encode(), "a.aiken", ReadLimits()).questions
-    assert time.monotonic() - started < 5
+    assert time.process_time() - started < 5
     assert question.question.options[0].text == "one" + " more words here" * 100_000
