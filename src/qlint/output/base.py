@@ -16,6 +16,9 @@ from qlint.finding import Finding, Severity
 from qlint.rule import Rule
 
 
+_SEVERITY_OF = attrgetter("severity")
+
+
 @dataclass(frozen=True)
 class Report:
     """Everything a reporter may show: the findings, how many files and questions, the rules that ran, and the
@@ -30,7 +33,7 @@ class Report:
     sources: Mapping[tuple[str, int], str] = field(default_factory=dict)
 
     def summary(self) -> dict:
-        counts = Counter(f.severity for f in self.findings)
+        counts = Counter(map(_SEVERITY_OF, self.findings))
         by_severity = {str(s): counts.get(s, 0) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)}
         return {"files": self.files, "questions": self.questions, "findings": len(self.findings), **by_severity}
 
