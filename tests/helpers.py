@@ -12,6 +12,7 @@ import csv
 import gzip
 import importlib.util
 import json
+import random
 import os
 import shutil
 import signal
@@ -151,6 +152,43 @@ def bank_writer(seed: int):
     """The synthetic bank generator of ``benchmarks/gen_bank.py``, seeded: realistic stems and near-duplicates."""
     module = sys.modules.get("gen_bank") or load_script(ROOT / "benchmarks" / "gen_bank.py")
     return module.Writer(seed=seed)
+
+
+def stem_bank(seed: int, size: int) -> tuple:
+    """A synthetic bank's stems for the near-duplicate tests, with near-duplicates, twins and odd stems; and the
+    writer and random source that made them (for ``stem_edit``)."""
+    writer, rng = bank_writer(seed), random.Random(seed)
+    stems = [writer.stem() for _ in range(size)]
+    stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(size // 10)]
+    stems += [rng.choice(stems) for _ in range(size // 40)]                       # identical twins
+    stems += ["What is a lean canvas?", "What is lean canvas?", "", "?", "Define entropy.", "Define entropy"]
+    rng.shuffle(stems)
+    return writer, rng, stems
+
+
+def stem_edit(writer, rng: random.Random, stems: list[str]) -> list[str]:
+    """What a commit does to a bank: a file's stems changed, a few added or removed, files renamed (moved)."""
+    stems = list(stems)
+    kind = rng.randrange(5)
+    at = rng.randrange(len(stems))
+    if kind == 0:     # one file edited: a run of stems reworded, one into a near-duplicate of another
+        for i in range(at, min(at + 5, len(stems))):
+            stems[i] = writer.stem()
+        stems[at] = writer.near_duplicate(rng.choice(stems))
+    elif kind == 1:   # a file added in the middle
+        stems[at:at] = [writer.near_duplicate(rng.choice(stems)) if rng.random() < 0.5 else writer.stem()
+                        for _ in range(rng.randrange(1, 8))]
+    elif kind == 2:   # a file deleted
+        del stems[at:at + rng.randrange(1, 8)]
+    elif kind == 3:   # a file moved: the same stems elsewhere in the bank's order
+        block = stems[at:at + 6]
+        del stems[at:at + 6]
+        where = rng.randrange(len(stems) + 1)
+        stems[where:where] = block
+    else:             # a twin made, and a stem emptied
+        stems[at] = rng.choice(stems)
+        stems[rng.randrange(len(stems))] = ""
+    return stems
 
 
 def exhaustive_pairs(keys: Sequence[StemKey], threshold: float, **kwargs) -> list[tuple[int, int, float]]:

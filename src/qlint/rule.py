@@ -75,6 +75,10 @@ class Store(Protocol):
     def write(self, chunks: Iterable[bytes]) -> None:
         """Replace what is kept with these bytes, all of them or (on any error) none."""
 
+    def beside(self, part: str) -> Store:
+        """Another store of the same rule, for a second piece of its work kept apart from the first (``part``: a
+        short lowercase name)."""
+
 
 @dataclass(frozen=True)
 class BankViolation:

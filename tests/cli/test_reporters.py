@@ -370,3 +370,16 @@ def test_cli_output_file(run_cli, write, tmp_path):
 def test_finding_to_json_is_json_dumps_of_to_dict(path, message, question, rule, line, column, severity):
     finding = Finding(path, line, column, "Q999", rule, severity, message, question)
     assert finding.to_json() == json.dumps(finding.to_dict(), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("where", ["path", "message", "question", "rule"])
+def test_json_escapes_a_lone_surrogate_wherever_a_finding_carries_it(where):
+    """A file name's undecodable byte (or a stem's lone surrogate) in any finding's text: the JSON stays writable
+    as UTF-8 and reads back as the same text, and the findings around it are written as they are."""
+    odd = "x\udcff\u00e9"
+    plain = Finding("bank/é.yaml", 3, 5, "Q106", "missing-rationale", Severity.ERROR, "option 2 has no rationale", "q1")
+    findings = [plain] * 3 + [replace(plain, **{where: odd})] + [plain] * 10001   # the odd one in the first slice
+    text = render("json", Report(findings, 1, 4))
+    text.encode("utf-8")
+    assert json.loads(text)["findings"][3][where] == odd
+    assert text.count("\\udcff") == 1 and "bank/é.yaml" in text

@@ -1,10 +1,8 @@
 """The near-duplicate search kept between runs answers exactly what a full search answers, edit after edit."""
 from __future__ import annotations
 
-import random
-
 import pytest
-from helpers import bank_writer
+from helpers import stem_bank, stem_edit
 
 from qlint.neardup import index as ndindex
 from qlint.neardup import search as nd
@@ -27,52 +25,17 @@ def fulls(monkeypatch) -> list[int]:
     return calls
 
 
-def bank(seed: int, size: int) -> tuple:
-    writer, rng = bank_writer(seed), random.Random(seed)
-    stems = [writer.stem() for _ in range(size)]
-    stems += [writer.near_duplicate(rng.choice(stems)) for _ in range(size // 10)]
-    stems += [rng.choice(stems) for _ in range(size // 40)]                       # identical twins
-    stems += ["What is a lean canvas?", "What is lean canvas?", "", "?", "Define entropy.", "Define entropy"]
-    rng.shuffle(stems)
-    return writer, rng, stems
-
-
-def edit(writer, rng: random.Random, stems: list[str]) -> list[str]:
-    """What a commit does to a bank: a file's stems changed, a few added or removed, files renamed (moved)."""
-    stems = list(stems)
-    kind = rng.randrange(5)
-    at = rng.randrange(len(stems))
-    if kind == 0:     # one file edited: a run of stems reworded, one into a near-duplicate of another
-        for i in range(at, min(at + 5, len(stems))):
-            stems[i] = writer.stem()
-        stems[at] = writer.near_duplicate(rng.choice(stems))
-    elif kind == 1:   # a file added in the middle
-        stems[at:at] = [writer.near_duplicate(rng.choice(stems)) if rng.random() < 0.5 else writer.stem()
-                        for _ in range(rng.randrange(1, 8))]
-    elif kind == 2:   # a file deleted
-        del stems[at:at + rng.randrange(1, 8)]
-    elif kind == 3:   # a file moved: the same stems elsewhere in the bank's order
-        block = stems[at:at + 6]
-        del stems[at:at + 6]
-        where = rng.randrange(len(stems) + 1)
-        stems[where:where] = block
-    else:             # a twin made, and a stem emptied
-        stems[at] = rng.choice(stems)
-        stems[rng.randrange(len(stems))] = ""
-    return stems
-
-
 @pytest.mark.parametrize("max_df", [3, 60])
 def test_kept_search_equals_full_search_edit_after_edit(tmp_path, fulls, max_df):
     """max_df=3 makes a change flip shingles between rare and common at nearly every edit."""
-    writer, rng, stems = bank(3 + max_df, 300)
+    writer, rng, stems = stem_bank(3 + max_df, 300)
     memo = tmp_path / "near.memo"
     for step in range(40):
         keys = [stem_key(s) for s in stems]
         got = ndindex.search(keys, 90, store=FileStore(memo), max_df=max_df)
         assert got == reference(keys, max_df), f"step {step}"
         assert_kept_as_full(keys, memo, max_df)
-        stems = edit(writer, rng, stems)
+        stems = stem_edit(writer, rng, stems)
     assert len(fulls) == 1   # only the first search was a full one
     assert any(a for a in reference(keys, max_df))
 
@@ -94,13 +57,13 @@ PARAMS = {"threshold": 90, "min_chars": 12, "min_overlap": 0.75, "ignore_variant
 
 
 def test_without_a_memo_it_is_find_pairs():
-    _, _, stems = bank(1, 200)
+    _, _, stems = stem_bank(1, 200)
     keys = [stem_key(s) for s in stems]
     assert ndindex.search(keys, 90) == nd.find_pairs(keys, 90) and nd.find_pairs(keys, 90)
 
 
 def test_a_damaged_or_foreign_memo_means_a_full_search(tmp_path, fulls):
-    writer, rng, stems = bank(2, 200)
+    writer, rng, stems = stem_bank(2, 200)
     keys = [stem_key(s) for s in stems]
     memo = tmp_path / "near.memo"
     expected = reference(keys)
@@ -117,7 +80,7 @@ def test_a_damaged_or_foreign_memo_means_a_full_search(tmp_path, fulls):
 
 
 def test_many_changes_or_unknown_stems_fall_back_to_a_full_search(tmp_path, monkeypatch, fulls):
-    writer, rng, stems = bank(4, 200)
+    writer, rng, stems = stem_bank(4, 200)
     memo = tmp_path / "near.memo"
     ndindex.search([stem_key(s) for s in stems], 90, store=FileStore(memo))
     fulls.clear()   # from here on

@@ -200,12 +200,20 @@ class Judge:
         # team, then which one must be true?" after the same passage as "Which one must be true?")
         return not (_mostly(self.stem(a).sentences, change.gone) or _mostly(self.stem(b).sentences, change.new))
 
+    def reads(self, a: int, b: int) -> list[int]:
+        """Every question whose key the verdict on ``a`` and ``b`` may read, in the order it reads them: the two,
+        and the third questions near both (``_varies_with_others``). A verdict kept between runs is reused only
+        where all of these keys are as they were."""
+        return [a, b, *self._siblings(a, b)]
+
+    def _siblings(self, a: int, b: int) -> list[int]:
+        return sorted(self.near.get(a, set()) & self.near.get(b, set()))[:MAX_SIBLINGS]
+
     def _varies_with_others(self, a: int, b: int, change: _Change) -> bool:
         """Whether a third question near both lacks the words each of the two has at the place they differ: a
         set of questions that vary one place of a shared setup."""
         ca, cb = self.stem(a).count, self.stem(b).count
-        around = self.near.get(a, set()) & self.near.get(b, set())
-        for c in sorted(around)[:MAX_SIBLINGS]:
+        for c in self._siblings(a, b):
             cc = self.stem(c).count
             if all(cc[w] < ca[w] for w in change.gone) and all(cc[w] < cb[w] for w in change.new):
                 return True

@@ -5,13 +5,18 @@ import hashlib
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
 from qlint.finding import Finding, Severity
 from qlint.rule import Rule
+
+
+_SEVERITY_OF = attrgetter("severity")
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,7 @@ class Report:
     sources: Mapping[tuple[str, int], str] = field(default_factory=dict)
 
     def summary(self) -> dict:
-        counts = Counter(f.severity for f in self.findings)
+        counts = Counter(map(_SEVERITY_OF, self.findings))
         by_severity = {str(s): counts.get(s, 0) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)}
         return {"files": self.files, "questions": self.questions, "findings": len(self.findings), **by_severity}
 
@@ -73,6 +78,18 @@ def json_safe(text: str) -> str:
     """JSON text whose strings may hold lone surrogates, made writable as UTF-8: each becomes the JSON escape
     ``\\udcff``, which a JSON reader turns back into the same string (and ``os.fsencode`` into the name's bytes)."""
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) if _SURROGATE.search(text) else text
+
+
+_TEXTS = attrgetter("rule", "code", "path", "message")
+
+
+def json_safe_findings(findings: Sequence[Finding]) -> bool:
+    """Whether the JSON of these findings (``Finding.to_json``) is already ``json_safe``: no lone surrogate in any
+    text it carries. Their texts repeat (a bank's thousands of "option 2 has no rationale"), so each distinct one is
+    looked at once, not every finding's JSON scanned again."""
+    texts = set(chain.from_iterable(map(_TEXTS, findings)))
+    texts.update(f.question for f in findings if f.question is not None)
+    return not _SURROGATE.search("".join(texts))
 
 
 class JsonSafeStream:

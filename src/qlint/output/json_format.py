@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from qlint.output.base import Report, json_safe
+from qlint.output.base import Report, json_safe, json_safe_findings
 
 
 def render(report: Report, stream: TextIO, options: dict) -> None:
@@ -12,7 +12,8 @@ def render(report: Report, stream: TextIO, options: dict) -> None:
     stream.write('{\n  "version": 1,\n  "summary": ' + json.dumps(report.summary()) + ',\n  "findings": [')
     for start in range(0, len(report.findings), 10000):   # in slices: a million findings never make one string
         chunk = report.findings[start:start + 10000]
-        stream.write(json_safe(("," if start else "") + "\n    " + ",\n    ".join([f.to_json() for f in chunk])))
+        text = ("," if start else "") + "\n    " + ",\n    ".join([f.to_json() for f in chunk])
+        stream.write(text if json_safe_findings(chunk) else json_safe(text))
     stream.write("\n  ]\n}\n" if report.findings else "]\n}\n")
 
 

@@ -6,8 +6,9 @@ from pydantic import Field
 from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.model import Question
-from qlint.neardup.sameask import Answers, judged
+from qlint.neardup.sameask import Answers
 from qlint.neardup.stemkey import StemKey, answers_digest, decode_keys, encode_keys, option_digests, stem_key
+from qlint.neardup.verdicts import judged
 from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions, Store
 
 
@@ -41,12 +42,13 @@ def extract(question: Question, options: Options) -> StemKey:
 def confirmed_pairs(keys: Sequence[StemKey], options: Options, store: Store | None = None
                     ) -> list[tuple[int, int, float, Answers]]:
     """The pairs of questions the rule reports, with how their answers compare: similar stems (the search, kept
-    in ``store`` between runs) that ask the same thing (``qlint.neardup.sameask``)."""
+    in ``store`` between runs) that ask the same thing (``qlint.neardup.sameask``, the verdicts kept beside the
+    search)."""
     from qlint.neardup.index import search  # numpy and rapidfuzz: imported only when the search runs
 
     found = search(keys, options.threshold, store=store, min_overlap=options.min_word_overlap,
                    ignore_variants=options.ignore_variants)
-    return judged(keys, found, options.min_shared_options)
+    return judged(keys, found, options.min_shared_options, store.beside("verdicts") if store is not None else None)
 
 
 def _keys(questions: Sequence[BankItem]) -> list[StemKey]:

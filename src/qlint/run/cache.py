@@ -405,6 +405,11 @@ class FileStore:
         except OSError:
             pass
 
+    def beside(self, part: str) -> FileStore:
+        if not re.fullmatch(r"[a-z][a-z0-9-]*", part):
+            raise ValueError(f"a store's part is a short lowercase name, not {part!r}")
+        return FileStore(self.path.with_name(f"{self.path.stem}.{part}{self.path.suffix}"))
+
 
 def outcome_head(text: str, outcome: CheckedFile) -> str:
     """What a run index keeps of ``outcome``'s entry ``text``: its first line, and a second line of the questions'
