@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -369,6 +370,16 @@ def _expand(obj: object) -> Iterable[Rule]:
     raise TypeError("entry point must name a Rule, an iterable of Rules, or a callable returning them")
 
 
+def _load_plugin(ep) -> list[Rule]:
+    """A plugin's rules, its modules imported without writing their bytecode beside them: a check writes nothing
+    into the folders it was given, a plugin's among them."""
+    previous, sys.dont_write_bytecode = sys.dont_write_bytecode, True
+    try:
+        return list(_expand(ep.load()))
+    finally:
+        sys.dont_write_bytecode = previous
+
+
 def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
     """Collect rules from every ``qlint.rules`` entry point, then from rule packs. qlint's own entry point and packs
     are read from the manifest (their rules load on first use); every other one is loaded as it stands."""
@@ -385,7 +396,7 @@ def load_registry(pack_paths: Iterable[Path] = ()) -> Registry:
             _builtins(registry, entries)
             continue
         try:
-            rules = list(_expand(ep.load()))
+            rules = _load_plugin(ep)
         except (Exception, SystemExit) as exc:  # a broken plugin is reported, never fatal
             registry.problems.append(PluginProblem(f"{ep.name} ({ep.value})", f"{type(exc).__name__}: {exc}"))
             continue
