@@ -85,6 +85,9 @@ def test_a_replayed_output_file_is_the_fresh_one_byte_for_byte(bank, monkeypatch
     nothing_read(monkeypatch)
     assert qlint("bank", "--format", fmt, "-o", "report.out") == (code, out, err.replace("fresh", "report"))
     assert (bank.parent / "report.out").read_bytes() == cold
+    # another name for the output file gives the same report, and the summary names the file of this run
+    assert qlint("bank", "--format", fmt, "-o", "other.out") == (code, out, err.replace("fresh", "other"))
+    assert (bank.parent / "other.out").read_bytes() == cold
 
 
 def _edit(bank: Path) -> None:

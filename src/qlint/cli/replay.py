@@ -71,7 +71,10 @@ class Replay:
             cwd = os.path.realpath(os.getcwd())
         except OSError:
             return None
-        options = {f.name: getattr(self.options, f.name) for f in dataclasses.fields(self.options) if f.name != "jobs"}
+        # the report is the same whatever the output file is named (only the summary line names it, and it is said
+        # with this run's name): what counts is whether it goes to a file or to this stream
+        options = {f.name: getattr(self.options, f.name) for f in dataclasses.fields(self.options)
+                   if f.name not in ("jobs", "output_file")}
         output = self.options.output_file
         stream = self.out
         payload: dict[str, Any] = {
@@ -80,7 +83,7 @@ class Replay:
                        getattr(stream, "errors", None), _isatty(stream)],
             "environ": {k: os.environ.get(k) for k in ENVIRON}, "cwd": cwd, "linesep": os.linesep,
             "paths": [os.path.realpath(p) for p in self.options.paths],
-            "output": os.path.realpath(output) if output and output != "-" else output,
+            "output": "a file" if output and output != "-" else output,
             "config": [str(config.source), str(config.root), [str(p) for p in config.chain]],
             "problems": [[p.plugin, p.message] for p in registry.problems], "baseline": self.baseline,
         }
@@ -105,6 +108,12 @@ class Replay:
         code, summary = header.get("code"), header.get("summary")
         if type(code) is not int or not (summary is None or type(summary) is str):
             return None
+        written = header.get("output")
+        if summary is not None and type(written) is str and written != o.output_file:
+            # the summary names the file the earlier run wrote: this run's is said instead
+            if not summary.endswith(f"; written to {written}"):
+                return None
+            summary = summary[:len(summary) - len(written)] + str(o.output_file)
         notes(found.config, found.registry)  # type: ignore[union-attr]
         self._write(report)
         if summary is not None:
@@ -154,7 +163,8 @@ class Replay:
         folder = run.stages.cache.location / run.index.split("/")[0] if run.stages is not None else None
         if name is None or folder is None or folder.is_symlink() or not folder.is_dir():
             return
-        Cache(folder).put_answer(name, recording.answer, {"code": code, "summary": summary})
+        written = self.options.output_file if self.options.output_file != "-" else None
+        Cache(folder).put_answer(name, recording.answer, {"code": code, "summary": summary, "output": written})
 
 
 class Recorder:
