@@ -506,3 +506,22 @@ def judged_verdicts(rule: str) -> list[dict]:
         pytest.skip("the shared corpora are not beside this checkout")
     with VERDICTS.open(encoding="utf-8") as handle:
         return [v for v in csv.DictReader(handle) if v["rule"] == rule]
+
+
+_HOUSE_PACK = """\
+name: house-style
+code: H101
+extends: existence
+summary: s
+why: w
+use-instead: u
+message: "MESSAGE"
+tokens: [TOKEN]
+failing: ["TOKEN"]
+"""
+
+
+def house_pack(message: str = "say it otherwise: {match}", token: str = "loss") -> str:
+    """A bank's house-style pack of one banned word, its message as given (``{match}`` is the pack's own field)."""
+    return _HOUSE_PACK.replace("TOKEN", token).replace("MESSAGE", message)
+

@@ -8,23 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from helpers import CACHE_BANK
+from helpers import CACHE_BANK, house_pack
 from qlint.cli.main import main
 from qlint.run import cache as cache_module
 
 FORMATS = ["text", "concise", "grouped", "json", "json-lines", "sarif", "github", "gitlab", "junit", "pylint",
            "azure", "rdjson", "parsable"]
-PACK = """\
-name: house-style
-code: H101
-extends: existence
-summary: s
-why: w
-use-instead: u
-message: "say it otherwise: {match}"
-tokens: [loss]
-failing: ["loss"]
-"""
 
 
 @pytest.fixture
@@ -104,7 +93,7 @@ def _config(bank: Path) -> None:
 
 
 def _pack(bank: Path) -> None:
-    (bank.parent / "packs" / "house.yaml").write_text(PACK.replace("[loss]", "[tensor]"))
+    (bank.parent / "packs" / "house.yaml").write_text(house_pack(token="tensor"))
 
 
 # each change, and the arguments of the run before it and after it
@@ -129,7 +118,7 @@ def test_each_input_of_the_answer_changed_gives_the_fresh_result(bank, change):
     how, before, after = CHANGES[change]
     if change == "pack":
         (bank.parent / "packs").mkdir()
-        (bank.parent / "packs" / "house.yaml").write_text(PACK)
+        (bank.parent / "packs" / "house.yaml").write_text(house_pack())
         (bank.parent / "qlint.toml").write_text('rule-packs = ["packs"]\n')
     first = qlint("bank", *before)
     assert qlint("bank", *before) == first   # replayed

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from helpers import CACHE_BANK as BANK
-from helpers import run_qlint
+from helpers import house_pack, run_qlint
 
 from qlint.run.cache import FileStore
 
@@ -300,25 +300,12 @@ def test_a_pyproject_whose_tool_is_not_a_table_named_by_config_is_refused(tmp_pa
     assert code == 2 and "pyproject.toml:2: [tool] must be a table" in err, err
 
 
-PACK = """\
-name: house-style
-code: H101
-extends: existence
-summary: s
-why: w
-use-instead: u
-message: "{message}"
-tokens: [loss]
-failing: ["loss"]
-"""
-
-
 @pytest.mark.parametrize("message", ["{match:>40000}", "{match!r}", "{match.__class__}", "{0}", "{}", "{match[0]}",
                                      "{suggestion:{match}}", "{other}", "unclosed {match"])
 def test_a_pack_message_fills_in_only_match_and_suggestion(message, tmp_path):
     root = _config_bank(tmp_path)
     (root / "qlint.toml").write_text("rule-packs = ['house.yaml']\n")
-    (root / "house.yaml").write_text(PACK.format(message=message))
+    (root / "house.yaml").write_text(house_pack(message))
     code, out, err = check(root, "--no-cache")
     assert code == 2 and "house.yaml" in err and "message" in err, (code, out[-500:], err)
 
@@ -326,7 +313,7 @@ def test_a_pack_message_fills_in_only_match_and_suggestion(message, tmp_path):
 def test_a_plain_pack_message_still_works(tmp_path):
     root = _config_bank(tmp_path)
     (root / "qlint.toml").write_text("rule-packs = ['house.yaml']\n")
-    (root / "house.yaml").write_text(PACK.format(message="say {{match}} plainly: {match}"))
+    (root / "house.yaml").write_text(house_pack("say {{match}} plainly: {match}"))
     code, out, _ = check(root, "--no-cache")
     assert code == 1 and any(f["message"] == "say {match} plainly: loss" for f in findings(out))
 
