@@ -13,7 +13,7 @@ from time import monotonic
 from typing import Any
 
 from qlint.finding import Finding, Severity, finding
-from qlint.items import BankItem, CheckedFile, rejected_item, to_item
+from qlint.items import BankItem, CheckedFile, Features, rejected_item, to_item
 from qlint.problems import IMPORT_HAZARD, INTERNAL_ERROR, RATIONALES_NOT_HELD, RULE_TIMEOUT, UNSUPPORTED
 from qlint.rule import ActiveRule, BankRule, QuestionRule, Store
 from qlint.sourcemap import LoadedQuestion, ParsedFile
@@ -124,6 +124,7 @@ def check_file(result: ParsedFile, active: Sequence[ActiveRule], keep_questions:
                 item.features[a.rule.name] = a.rule.extract(loaded.question, a.options)  # type: ignore[misc]
             except (Exception, SystemExit) as exc:
                 findings.append(_crash(a.rule.name, loaded.path, loaded.line, loaded.column, item.id, exc))
+        item.features = Features(item.features)
         items.append(item)
     return CheckedFile(result.path, findings, items, result.suppressions,
                        list(result.questions) if keep_questions else None,

@@ -88,5 +88,5 @@ def test_many_changes_or_unknown_stems_fall_back_to_a_full_search(tmp_path, monk
     changed = [writer.stem() for _ in range(100)] + stems[100:]
     keys = [stem_key(s) for s in changed]
     assert ndindex.search(keys, 90, store=FileStore(memo)) == reference(keys) and len(fulls) == 1
-    unknown = [StemKey(k.text, k.numbers, k.code, k.bag, k.tokens) for k in keys]   # signature 0: never matched
+    unknown = [StemKey(k.text, k.numbers, k.code, k.bag_chars, k.tokens) for k in keys]   # signature 0: never matched
     assert ndindex.search(unknown, 90, store=FileStore(memo)) == reference(unknown) and len(fulls) == 2

@@ -10,7 +10,7 @@ from helpers import stem_bank, stem_edit
 from qlint.neardup import sameask
 from qlint.neardup import search as nd
 from qlint.neardup import verdicts
-from qlint.neardup.stemkey import answers_digest, option_digests, stem_key
+from qlint.neardup.stemkey import answers_digest, option_digests, packed, stem_key
 from qlint.run.cache import FileStore
 
 OPTIONS = ["Redis", "PostgreSQL", "a queue", "a deque", "the audit log", "the object store", "Yes", "No"]
@@ -21,7 +21,7 @@ def keyed_stem(stem: str, rng: random.Random):
     texts = rng.sample(OPTIONS, rng.choice((2, 3, 4)))
     correct = [i == 0 for i in range(len(texts))]
     digests = option_digests(texts)
-    return stem_key(stem, answers_digest(texts, correct), tuple(sorted(digests)), (digests[0],))
+    return stem_key(stem, answers_digest(texts, correct), packed(digests), digests[0])
 
 
 @pytest.fixture

@@ -241,7 +241,8 @@ def test_a_logic_game_restating_a_condition_in_its_question_is_not_reported(regi
 def test_a_cached_feature_of_another_shape_is_refused():
     good = reading_level.encode([[[["stem", "a sentence"]], None, None, None, [41, 60, 0], None],
                                  [[], [["stem", "x"]], 7, 9, [50, 70, 0], [12, 12, 58]], [[], None, None, None, None, None]])
-    assert reading_level.decode(good, 3) == good
+    assert json.loads(json.dumps(reading_level.decode(good, 3))) == good
+    assert reading_level.decode(good, 3)[2] is reading_level.NOTHING   # one for all the questions with nothing
     for bad in ([[[["stem"]], None, None, None, None, None]], [[[], [["stem", "x"]], "digest", 1, None, [1, 1, 1]]],
                 [[[], [["stem", "x"]], 7, 9, None, None]], [[[], None, None, None, [1, -1, 0], None]],
                 [[[], None, None, None, None, [1, 1, 1]]], [[[], None]], {"a": 1}):

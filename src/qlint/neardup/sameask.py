@@ -30,7 +30,7 @@ from enum import Enum
 from functools import lru_cache
 
 from qlint.language.wordlists import word_lists
-from qlint.neardup.stemkey import StemKey
+from qlint.neardup.stemkey import StemKey, digest_count, digest_set
 
 SHORT_STEM = 12      # content words below which any swapped word makes another question
 MAX_SWAPPED = 2      # content words a longer stem may have swapped for others and still ask the same
@@ -169,8 +169,8 @@ class Judge:
             if change.opposite or not self._same_despite(a, b, change, answers):
                 return None
         if (x.open or y.open) and x.choices and y.choices:
-            shared = len(set(x.choices) & set(y.choices))
-            if shared < self.min_shared * min(len(x.choices), len(y.choices)):
+            shared = len(digest_set(x.choices) & digest_set(y.choices))
+            if shared < self.min_shared * min(digest_count(x.choices), digest_count(y.choices)):
                 return None
         return answers
 
@@ -183,7 +183,7 @@ class Judge:
             return False
         if change.swapped and answers is Answers.MISKEYED:
             return False   # the same options, another key: the swapped word changed the answer
-        if min(len(x.choices), len(y.choices)) in (1, 2):
+        if min(digest_count(x.choices), digest_count(y.choices)) in (1, 2):
             return False   # Yes / No, True / False: the stem is the claim judged, and any word of it counts
         size = max(self.stem(a).size, self.stem(b).size)
         if change.swapped:
@@ -194,7 +194,7 @@ class Judge:
             if sentence < SHORT_SENTENCE or self._varies_with_others(a, b, change):
                 return False
         if (change.added or x.marks != y.marks) and size < SHORT_STEM and x.keyed and y.keyed and \
-                not set(x.keyed) & set(y.keyed):
+                not digest_set(x.keyed) & digest_set(y.keyed):
             return False   # "Who was the first US (Vice) President ...", "Voldemort's real (first) name"
         # a sentence made mostly of words the other stem lacks is a question of its own ("If Mei is on the green
         # team, then which one must be true?" after the same passage as "Which one must be true?")
@@ -239,8 +239,8 @@ def _mostly(sentences: list[list[str]], words: list[str]) -> bool:
 def _answers(x: StemKey, y: StemKey) -> Answers:
     if not (x.choices and y.choices) or x.choices == y.choices and x.keyed == y.keyed:
         return Answers.SAME
-    if (x.keyed and y.keyed and x.keyed != y.keyed and set(x.keyed) <= set(y.choices)
-            and set(y.keyed) <= set(x.choices)):
+    if (x.keyed and y.keyed and x.keyed != y.keyed and digest_set(x.keyed) <= digest_set(y.choices)
+            and digest_set(y.keyed) <= digest_set(x.choices)):
         return Answers.MISKEYED
     return Answers.DIFFER if x.choices != y.choices else Answers.SAME
 

@@ -69,7 +69,7 @@ def _shingle_chunks(keys: Sequence[StemKey], counts: np.ndarray) -> Iterator[tup
             yield np.concatenate((tri[same], two)).view(np.int64), np.concatenate((own[:-2][same], own[:-1][short]))
 
 
-(_TEXT, _NUMBERS, _CODE, _BAG, _TOKENS, _SIG, _ASKS, _ANSWERS, _CHOICES, _CORE, _GIST, _MARKS, _OPEN,
+(_TEXT, _NUMBERS, _CODE, _BAG_CHARS, _TOKENS, _SIG, _ASKS, _ANSWERS, _CHOICES, _CORE, _GIST, _MARKS, _OPEN,
  _KEYED) = (attrgetter(name) for name in StemKey._fields)
 
 
@@ -304,7 +304,7 @@ def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.
         a, b = at[:, 0], at[:, 1]
         named = [keys[i] for i in local.tolist()]
         count = len(named)
-        length, bag_length, tid = _lengths(map(_TEXT, named), count), _lengths(map(_BAG, named), count), text_id[local]
+        length, bag_length, tid = _lengths(map(_TEXT, named), count), np.fromiter(map(_BAG_CHARS, named), dtype=np.int64, count=count), text_id[local]
         keep = _same_variant(named, a, b) if ignore_variants else np.ones(len(chunk), dtype=bool)
         same = keep & (tid[a] == tid[b])
         found += [(min(x, y), max(x, y), 100.0) for x, y in chunk[same].tolist()]
@@ -313,15 +313,21 @@ def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.
         la, lb, ba, bb = length[a], length[b], bag_length[a], bag_length[b]
         reach = (200.0 * np.minimum(la, lb) >= (threshold - 1e-9) * np.maximum(la + lb, 1)) | \
                 (200.0 * np.minimum(ba, bb) >= (threshold - 1e-9) * np.maximum(ba + bb, 1))
-        rest = chunk[keep & ~same & (np.minimum(la, lb) >= min_chars) & reach]
+        compared = keep & ~same & (np.minimum(la, lb) >= min_chars) & reach
+        rest = chunk[compared]
         if not len(rest):
             continue
-        left, right = [keys[i] for i in rest[:, 0].tolist()], [keys[i] for i in rest[:, 1].tolist()]
+        ra, rb = a[compared], b[compared]
+        # each compared stem's sorted words made once for the chunk (a stem meets several others in it)
+        bags = dict.fromkeys(np.union1d(ra, rb).tolist())
+        for i in bags:
+            bags[i] = named[i].bag
         workers = -1 if len(rest) > 20000 else 1   # rapidfuzz's own threads, on every core, for big chunks
-        score = process.cpdist([k.text for k in left], [k.text for k in right], scorer=fuzz.ratio,
-                               score_cutoff=threshold, dtype=np.float64, workers=workers)
-        score = np.maximum(score, process.cpdist([k.bag for k in left], [k.bag for k in right], scorer=fuzz.ratio,
-                                                 score_cutoff=threshold, dtype=np.float64, workers=workers))
+        score = process.cpdist([named[i].text for i in ra.tolist()], [named[i].text for i in rb.tolist()],
+                               scorer=fuzz.ratio, score_cutoff=threshold, dtype=np.float64, workers=workers)
+        score = np.maximum(score, process.cpdist([bags[i] for i in ra.tolist()], [bags[i] for i in rb.tolist()],
+                                                 scorer=fuzz.ratio, score_cutoff=threshold, dtype=np.float64,
+                                                 workers=workers))
         for i in np.flatnonzero(score >= threshold).tolist():
             x, y = int(rest[i, 0]), int(rest[i, 1])
             if overlap(x, y) >= min_overlap:

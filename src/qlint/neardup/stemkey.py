@@ -9,8 +9,10 @@ import base64
 import hashlib
 import json
 import re
+import sys
 from array import array
 from functools import lru_cache
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from qlint.language.stems import KEY_STOPWORDS, key_stem
@@ -51,22 +53,50 @@ class StemKey(NamedTuple):
     text: str
     numbers: tuple[str, ...]
     code: tuple[str, ...]
-    bag: str = ""
+    bag_chars: int = 0    # the length of ``bag``, which is made only for the stems compared
     tokens: bytes = b""   # uint32 word hashes, native byte order
     sig: int = 0
     asks: str = ""      # the question after a long shared passage or scenario, as comparison text ("": none)
     answers: str = ""   # digest of the options' texts and which are keys ("": not known)
-    choices: tuple[str, ...] = ()   # a short digest of each option's text, sorted (empty: not known)
+    choices: bytes = b""   # a short digest of each option's text (``DIGEST`` bytes each), sorted (empty: not known)
     core: str = ""      # the stemmed content words, sentence by sentence (" | " between sentences)
     gist: int = 0       # a stable hash of the content words in any order (0: none)
     marks: str = ""     # what the stem asks for beyond its content words ("not,true"), sorted
     open: bool = False  # the stem leaves its question to the options ("Which of the following is true?")
-    keyed: tuple[str, ...] = ()   # the digests of the keys' texts, sorted (empty: not known)
+    keyed: bytes = b""   # the digests of the keys' texts, sorted, as ``choices`` (empty: not known)
+
+    @property
+    def bag(self) -> str:
+        """The stemmed words in sorted order: a swapped pair of words compares as the same stem. Made from the
+        text when the search compares two stems, not kept: a million stems would keep a second copy of their
+        words (the search first compares their lengths, ``bag_chars``)."""
+        return bag(self.text)
 
     @property
     def words(self) -> frozenset[str]:
         """Stemmed content words: "a deque" and "a queue" share text, not meaning."""
         return frozenset(key_stem(w) for w in self.text.split() if len(w) >= 3 and w not in CONTENT_STOPWORDS)
+
+
+def bag_of(text: str) -> str:
+    """A compared text's stemmed words, sorted."""
+    return " ".join(sorted(map(key_stem, text.split())))
+
+
+bag = lru_cache(maxsize=4096)(bag_of)   # the search compares a stem with several others
+
+
+DIGEST = 5   # bytes of an option's digest in ``choices`` and ``keyed``
+
+
+def digest_set(packed: bytes) -> set[bytes]:
+    """The option digests ``choices`` or ``keyed`` holds, as a set."""
+    return {packed[at:at + DIGEST] for at in range(0, len(packed), DIGEST)}
+
+
+def digest_count(packed: bytes) -> int:
+    """How many option digests ``choices`` or ``keyed`` holds."""
+    return len(packed) // DIGEST
 
 
 @lru_cache(maxsize=1_000_000)
@@ -118,19 +148,24 @@ def answers_digest(texts: list[str], keys: list[bool]) -> str:
                            digest_size=8).hexdigest()
 
 
-def option_digests(texts: list[str]) -> list[str]:
+def option_digests(texts: list[str]) -> list[bytes]:
     """A short digest of each option's text (case, accents, punctuation and spacing aside), in order: which options
     two questions share ("Ion zinc." and "ion Zinc" are one option)."""
-    return [hashlib.blake2b((normalize(t) or t).encode("utf-8", "surrogatepass"), digest_size=5).hexdigest()
+    return [hashlib.blake2b((normalize(t) or t).encode("utf-8", "surrogatepass"), digest_size=DIGEST).digest()
             for t in texts]
 
 
-def choice_digests(texts: list[str]) -> tuple[str, ...]:
-    """``option_digests``, sorted."""
-    return tuple(sorted(option_digests(texts)))
+def packed(digests: Iterable[bytes]) -> bytes:
+    """Option digests as ``choices`` and ``keyed`` hold them: sorted, in one bytes object."""
+    return b"".join(sorted(digests))
 
 
-def stem_key(stem: str, answers: str = "", choices: tuple[str, ...] = (), keyed: tuple[str, ...] = ()) -> StemKey:
+def choice_digests(texts: list[str]) -> bytes:
+    """``option_digests``, sorted and ``packed``."""
+    return packed(option_digests(texts))
+
+
+def stem_key(stem: str, answers: str = "", choices: bytes = b"", keyed: bytes = b"") -> StemKey:
     head = stem[:MAX_COMPARE_CHARS]
     # one normalisation of the head, its sentence ends marked by a word normalising keeps, serves the compared text
     # (key_text(head): the marks dropped), the ask marks and the content words
@@ -142,9 +177,9 @@ def stem_key(stem: str, answers: str = "", choices: tuple[str, ...] = (), keyed:
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
     asks = asked_part(stem) if len(stem) > PASSAGE_CHARS else ""
     sentences = content_sentences(stem, words)
-    return StemKey(text, numbers, code, " ".join(sorted(map(key_stem, tokens))), token_hashes(tokens),
+    return StemKey(text, numbers, code, len(bag_of(text)), token_hashes(tokens),
                    signature(text, numbers, code, asks, answers), asks, answers, choices,
-                   " | ".join(" ".join(words) for words in sentences), gist(sentences), ask_marks(marked),
+                   " | ".join(" ".join(words) for words in sentences), gist(sentences), sys.intern(ask_marks(marked)),
                    leaves_question_to_options(stem), keyed)
 
 
@@ -279,11 +314,19 @@ def signature(text: str, numbers: tuple[str, ...], code: tuple[str, ...], asks: 
 def encode_keys(keys: list[StemKey]) -> list:
     """One file's stem keys, column by column: JSON lists, and the word hashes of all of them as one base64 blob
     with their lengths (a warm run decodes a million of them)."""
-    return [[k.text for k in keys], [k.numbers for k in keys], [k.code for k in keys], [k.bag for k in keys],
+    return [[k.text for k in keys], [k.numbers for k in keys], [k.code for k in keys], [k.bag_chars for k in keys],
             [len(k.tokens) for k in keys], base64.b64encode(b"".join(k.tokens for k in keys)).decode("ascii"),
-            [k.sig for k in keys], [k.asks for k in keys], [k.answers for k in keys], [list(k.choices) for k in keys],
+            [k.sig for k in keys], [k.asks for k in keys], [k.answers for k in keys], [k.choices.hex() for k in keys],
             [k.core for k in keys], [k.gist for k in keys], [k.marks for k in keys], [k.open for k in keys],
-            [list(k.keyed) for k in keys]]
+            [k.keyed.hex() for k in keys]]
+
+
+def _digests(text: str) -> bytes:
+    """Packed option digests from their hex; ValueError unless whole digests, in hex digits alone."""
+    data = bytes.fromhex(text)   # ValueError for anything but hex digits (and spaces, which the length finds)
+    if len(data) * 2 != len(text) or len(data) % DIGEST:
+        raise ValueError("option digests out of shape")
+    return data
 
 
 def decode_keys(data: object, count: int) -> list[StemKey]:
@@ -293,10 +336,10 @@ def decode_keys(data: object, count: int) -> list[StemKey]:
     texts, numbers, codes, bags, sizes, blob, sigs, asks, answers, choices, cores, gists, marks, opens, keyed = data
     columns = (texts, numbers, codes, bags, sizes, sigs, asks, answers, choices, cores, gists, marks, opens, keyed)
     if not (all(type(c) is list and len(c) == count for c in columns) and type(blob) is str
-            and only(texts, str) and only(bags, str) and only(sizes, int) and only(sigs, int) and only(asks, str)
-            and only(answers, str) and lists_of(numbers, str) and lists_of(codes, str) and lists_of(choices, str)
+            and only(texts, str) and only(bags, int) and only(sizes, int) and only(sigs, int) and only(asks, str)
+            and only(answers, str) and lists_of(numbers, str) and lists_of(codes, str) and only(choices, str)
             and only(cores, str) and only(gists, int) and only(marks, str) and only(opens, bool)
-            and lists_of(keyed, str)):
+            and only(keyed, str)):
         raise ValueError("not an encoding of stem keys")
     hashes = base64.b64decode(blob, validate=True)
     if sizes and not (min(sizes) >= 0 and sum(sizes) == len(hashes) and all(n % 4 == 0 for n in sizes)):
@@ -305,9 +348,11 @@ def decode_keys(data: object, count: int) -> list[StemKey]:
                                                                                    and max(gists) < 1 << 64)):
         raise ValueError("signature out of range")
     out, at = [], 0
+    if bags and min(bags) < 0:
+        raise ValueError("a length out of range")
     for t, n, c, b, size, sig, q, a, ch, co, g, m, o, k in zip(texts, numbers, codes, bags, sizes, sigs, asks,
                                                                answers, choices, cores, gists, marks, opens, keyed):
-        out.append(StemKey(t, tuple(n), tuple(c), b, hashes[at:at + size], sig, q, a, tuple(ch), co, g, m, o,
-                           tuple(k)))
+        out.append(StemKey(t, tuple(n), tuple(c), b, hashes[at:at + size], sig, q, a, _digests(ch), co, g, sys.intern(m), o,
+                           _digests(k)))
         at += size
     return out

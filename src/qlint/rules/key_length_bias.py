@@ -52,11 +52,26 @@ def extract(question: Question, options: Options) -> Longest:
     # a picture has no length, and a number's or a piece of code's says nothing of a writer's qualifying
     if (len(lengths) < 2 or any(IMAGE.search(o.text) for o in question.options)
             or any(is_code(question.options[i].text) or is_numeric(text) for text, i in compared)):
-        return Longest(len(lengths), keys, -1, 0.0)
+        return _shared(len(lengths), keys, -1, 0.0)
     lengths.sort(reverse=True)
     (first, index), (second, _) = lengths[0], lengths[1]
     clear = first >= options.min_ratio * second and first - second >= options.min_extra_chars
-    return Longest(len(lengths), keys, index if clear else -1, round(first / max(1, second), 2))
+    return _shared(len(lengths), keys, index if clear else -1, round(first / max(1, second), 2))
+
+
+_SHARED: dict[tuple[int, int, int, float], Longest] = {}
+
+
+def _shared(compared: int, keys: int, longest: int, ratio: float) -> Longest:
+    """The one record of these values (a bank has a few thousand distinct ones for a million questions): it is
+    only ever read. Odd values beyond the first 65,536 are kept apart."""
+    values = (compared, keys, longest, ratio)
+    found = _SHARED.get(values)
+    if found is None:
+        found = Longest(*values)
+        if len(_SHARED) < 65536:
+            _SHARED[values] = found
+    return found
 
 
 def encode(features: list[Longest]) -> list[list]:
@@ -71,7 +86,7 @@ def decode(data: object, count: int) -> list[Longest]:
         compared, keys, longest, ratio = row
         if not all(type(v) is int for v in (compared, keys, longest)) or type(ratio) not in (int, float):
             raise ValueError("not a longest-option record")
-        out.append(Longest(compared, keys, longest, float(ratio)))
+        out.append(_shared(compared, keys, longest, float(ratio)))
     return out
 
 
@@ -81,7 +96,13 @@ class Group:
 
     kind: str      # "bank", "folder" or "objective"
     name: str
-    members: list[tuple[BankItem, Longest]]
+    items: list[BankItem]   # each with its feature, a ``Longest`` that ``_eligible`` accepts
+
+    @property
+    def members(self) -> Iterator[tuple[BankItem, Longest]]:
+        """The questions with their features (made when asked: a group of a million keeps only its questions)."""
+        name = RULE.name
+        return ((item, item.features[name]) for item in self.items)
 
     @property
     def hits(self) -> list[tuple[BankItem, Longest]]:
@@ -111,22 +132,30 @@ def _eligible(item: BankItem) -> Longest | None:
 def groups(items: Sequence[BankItem]) -> list[Group]:
     """The bank, each of its folders (when it has several) and each declared objective, without repeats: a folder
     that holds the whole bank, or an objective that is a folder, is tested once."""
-    members = [(item, f) for item in items if (f := _eligible(item)) is not None]
+    members = [item for item in items if _eligible(item) is not None]
     folders: dict[str, list] = defaultdict(list)
     objectives: dict[str, list] = defaultdict(list)
-    for item, f in members:
-        folders[posixpath.dirname(item.path.replace("\\", "/")) or "."].append((item, f))
+    for item in members:
+        folders[posixpath.dirname(item.path.replace("\\", "/")) or "."].append(item)
         if item.objective and item.objective.strip():
-            objectives[item.objective.strip()].append((item, f))
+            objectives[item.objective.strip()].append(item)
     out = [Group("bank", "", members)]
-    seen = {frozenset(id(item) for item, _ in members)}
+    # every group lists its questions in bank order: two that hold the same questions have the same size, first
+    # and last question, and are then compared item by item (by identity, in C)
+    seen: dict[tuple[int, int, int], list[list[BankItem]]] = defaultdict(list)
+    seen[_ends(members)].append(members)
     for kind, table in (("folder", folders), ("objective", objectives)):
         for name in sorted(table):
-            key = frozenset(id(item) for item, _ in table[name])
-            if key not in seen:
-                seen.add(key)
-                out.append(Group(kind, name, table[name]))
+            group = table[name]
+            alike = seen[_ends(group)]
+            if not any(group == other for other in alike):
+                alike.append(group)
+                out.append(Group(kind, name, group))
     return out
+
+
+def _ends(group: list[BankItem]) -> tuple[int, int, int]:
+    return (len(group), id(group[0]), id(group[-1])) if group else (0, 0, 0)
 
 
 @dataclass
@@ -151,20 +180,20 @@ def verdicts(items: Sequence[BankItem], options: Options) -> list[Verdict]:
     folder, a folder through an objective inside it) is reported through those: it is reported itself when it is
     still biased without their questions."""
     found = groups(items)
-    tested = [g for g in found if len(g.members) >= options.min_questions]
+    tested = [g for g in found if len(g.items) >= options.min_questions]
     alpha = options.alpha / max(1, len(tested))
     out = []
     for g in found:
         p, reported = _biased(g, alpha, options) if g in tested else (None, False)
         out.append(Verdict(g, p, reported))
-    members = {id(v.group): {id(item) for item, _ in v.group.members} for v in out}
     flagged = [v for v in out if v.reported]
+    members = {id(v.group): {id(item) for item in v.group.items} for v in flagged}
     for v in flagged:
         own = members[id(v.group)]
         narrower = set().union(*(members[id(w.group)] for w in flagged if members[id(w.group)] < own))
         if narrower:
-            rest = Group(v.group.kind, v.group.name, [(i, f) for i, f in v.group.members if id(i) not in narrower])
-            v.reported = len(rest.members) >= options.min_questions and _biased(rest, alpha, options)[1]
+            rest = Group(v.group.kind, v.group.name, [i for i in v.group.items if id(i) not in narrower])
+            v.reported = len(rest.items) >= options.min_questions and _biased(rest, alpha, options)[1]
     return out
 
 
@@ -181,7 +210,7 @@ def check(items: Sequence[BankItem], options: Options, found: list[Verdict]) -> 
         if not v.reported or v.p_value is None:
             continue
         g = v.group
-        n, hits, expected = len(g.members), len(g.hits), g.expected
+        n, hits, expected = len(g.items), len(g.hits), g.expected
         worst = _starkest(g)
         named = ", ".join(f"{item.id} ({f.ratio:.1f}x)" for item, f in worst[:WORST])
         item, f = worst[0]
@@ -198,7 +227,7 @@ def publish(items: Sequence[BankItem], options: Options, found: list[Verdict]) -
     rows = []
     for v in found:
         g = v.group
-        n, hits, expected = len(g.members), len(g.hits), g.expected
+        n, hits, expected = len(g.items), len(g.hits), g.expected
         rows.append({"kind": g.kind, "name": g.name, "questions": n, "key_longest": hits,
                      "rate": round(hits / n, 4) if n else None, "chance": round(expected / n, 4) if n else None,
                      "tested": v.p_value is not None, "p_value": v.p_value, "flagged": v.reported,

@@ -7,7 +7,7 @@ from qlint.finding import Severity
 from qlint.items import BankItem
 from qlint.model import Question
 from qlint.neardup.sameask import Answers
-from qlint.neardup.stemkey import StemKey, answers_digest, decode_keys, encode_keys, option_digests, stem_key
+from qlint.neardup.stemkey import StemKey, answers_digest, decode_keys, encode_keys, option_digests, packed, stem_key
 from qlint.neardup.verdicts import judged
 from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions, Store
 
@@ -35,8 +35,8 @@ _SAYS = {Answers.SAME: "", Answers.DIFFER: ", and their options differ",
 def extract(question: Question, options: Options) -> StemKey:
     texts = [o.text for o in question.options]
     digests = option_digests(texts)
-    return stem_key(question.stem, answers_digest(texts, [o.correct for o in question.options]), tuple(sorted(digests)),
-                    tuple(sorted(d for d, o in zip(digests, question.options) if o.correct)))
+    return stem_key(question.stem, answers_digest(texts, [o.correct for o in question.options]), packed(digests),
+                    packed(d for d, o in zip(digests, question.options) if o.correct))
 
 
 def confirmed_pairs(keys: Sequence[StemKey], options: Options, store: Store | None = None

@@ -294,8 +294,14 @@ def extract(question: Question, options: Options) -> list:
             else:
                 shared = None
     found_options = [list(v) for v in _options(question, options)]
+    if not (alone or found_options or figures):
+        return NOTHING
     return [alone + found_options, shared + found_options if shared is not None else None, setup, whole, figures,
             shared_figures]
+
+
+# the feature of most questions, too short to measure and with no finding: one for all (it is only ever read)
+NOTHING = ((), None, None, None, None, None)
 
 
 def _pairs(data: object) -> list[list[str]]:
@@ -325,7 +331,10 @@ def decode(data: object, count: int) -> list:
             raise ValueError("figures of a setup the stem does not share")
         if figures is not None and not _counts(figures):
             raise ValueError("not this rule's figures")
-        out.append([_pairs(alone), shared, setup, whole, figures, shared_figures])
+        if not alone and shared is None and figures is None and setup is None and whole is None:
+            out.append(NOTHING)
+        else:
+            out.append([_pairs(alone), shared, setup, whole, figures, shared_figures])
     return out
 
 

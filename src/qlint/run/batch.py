@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from qlint.engine import timed_out
 from qlint.files import Signature, read_file, relative
 from qlint.finding import Finding, Severity
-from qlint.items import CheckedFile
+from qlint.items import CheckedFile, shared, shared_tuple
 from qlint.limits import Limits
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Store
@@ -295,16 +295,22 @@ class _Wire(pickle.Pickler):
 def unpack(data: bytes) -> CheckedFile:
     """The outcome ``pack`` sent: names shared across its findings, as a cached entry's are."""
     path, paths, kinds, ids, fields, rows, fixes, items, suppressions, questions, count, rejected = pickle.loads(data)
-    shared = sys.intern
-    paths = [shared(p) for p in paths]
-    codes = [shared(c) for c, _ in kinds]
-    rules = [shared(r) for _, r in kinds]
-    ids = [q if q is None else shared(q) for q in ids]
+    intern = sys.intern
+    paths = [intern(p) for p in paths]
+    codes = [intern(c) for c, _ in kinds]
+    rules = [intern(r) for _, r in kinds]
+    ids = [q if q is None else intern(q) for q in ids]
     severity = _SEVERITIES
     found = [Finding(paths[p], line, col, codes[k], rules[k], severity[sev], msg, ids[q], fields[n], None, end, end_col)
              for p, line, col, k, sev, msg, q, n, end, end_col in rows]
     for index, fix in fixes:
         found[index].fix = fix
+    for item in items:   # one copy of each key set, objective and tag in this process, whichever worker sent it
+        item.keys = shared_tuple(item.keys)
+        if item.objective is not None:
+            item.objective = shared(item.objective)
+        if item.tags:
+            item.tags = shared_tuple(tuple(map(shared, item.tags)))
     return CheckedFile(path, found, items, suppressions, questions, count, rejected)
 
 

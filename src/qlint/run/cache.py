@@ -32,7 +32,7 @@ from qlint import __version__
 from qlint.edits import Fix
 from qlint.files import write_atomic
 from qlint.finding import Finding, Severity
-from qlint.items import NO_IGNORE, BankItem, CheckedFile, rejected_item
+from qlint.items import NO_IGNORE, BankItem, CheckedFile, Features, Places, rejected_item, shared, shared_tuple
 from qlint.shapes import only
 from qlint.sourcemap import RejectedQuestion, Suppression
 
@@ -203,6 +203,7 @@ def encode(outcome: CheckedFile, codecs: Codecs = NO_CODECS) -> str:
     path = outcome.path
     items = outcome.items
     columns: dict[str, Any] = {k: [getattr(item, k) for item in items] for k in _COLUMNS}
+    columns["positions"] = [dict(p) for p in columns["positions"]]
     columns["path"] = [item.path if item.path != path else None for item in items]
     names = sorted({name for item in items for name in item.features})
     missing = object()
@@ -284,8 +285,9 @@ def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> Chec
     items = []
     rows = zip(*(columns[k] for k in _FIELDS), *feats.values())
     for qid, p, line, col, end, select, keys, n, objective, tags, difficulty, ignore, positions, *values in rows:
-        items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, tuple(keys), n, objective, tuple(tags),
-                              difficulty, ignore or NO_IGNORE, positions, dict(zip(names, values))))
+        items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, shared_tuple(tuple(keys)), n,
+                              shared(objective), shared_tuple(tuple(map(shared, tags))), difficulty, ignore or NO_IGNORE,
+                              Places(positions), Features(dict(zip(names, values)))))
     return CheckedFile(path, findings, items, suppressions, rejected=rejected)
 
 
