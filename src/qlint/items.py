@@ -133,25 +133,25 @@ def to_item(loaded: LoadedQuestion) -> BankItem:
     q = loaded.question
     return BankItem(
         id=q.id, path=loaded.path, line=loaded.line, column=loaded.column, end_line=loaded.end_line,
-        select=q.select, keys=shared_tuple(q.keys), option_count=len(q.options), objective=shared(q.objective),
-        tags=shared_tuple(tuple(map(shared, q.tags))), difficulty=q.difficulty,
+        select=q.select, keys=one_copy(q.keys), option_count=len(q.options), objective=shared(q.objective),
+        tags=one_copy(tuple(map(shared, q.tags))), difficulty=q.difficulty,
         ignore=dict(q.qlint.ignore) if q.qlint and q.qlint.ignore else NO_IGNORE,
         positions=Places({k: pack(*v) for k, v in loaded.positions.items() if k in _KEPT_NAMES or k.startswith("qlint.")}),
     )
 
 
-_TUPLES: dict[tuple, tuple] = {}
+_COPIES: dict[Any, Any] = {}
 
 
-def shared_tuple(values: tuple) -> tuple:
-    """A question's keys or tags as the one tuple every question with the same ones shares ((0,), (1,), a bank's
-    few sets of tags); a bank of a million questions has a few thousand distinct ones, and odd ones beyond those
-    are kept as they are."""
-    found = _TUPLES.get(values)
+def one_copy(value: Any) -> Any:
+    """A read-only value (a question's keys or tags, a rule's small record) as the one copy every question with an
+    equal value shares: a bank of a million questions has a few thousand distinct ones ((0,), (1,), a bank's few sets
+    of tags). Past 65,536 distinct values, a value is kept as it is."""
+    found = _COPIES.get(value)
     if found is None:
-        if len(_TUPLES) >= 8192:
-            return values
-        found = _TUPLES[values] = values
+        if len(_COPIES) >= 65536:
+            return value
+        found = _COPIES[value] = value
     return found
 
 

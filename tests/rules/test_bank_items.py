@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from qlint.items import Features, Places, shared_tuple, to_item
+from qlint import items
+from qlint.items import Features, Places, one_copy, to_item
 from qlint.neardup.stemkey import DIGEST, bag_of, decode_keys, digest_count, digest_set, encode_keys, stem_key
 from qlint.rules import key_length_bias, near_duplicate_stem
 from qlint.model import Question
@@ -63,11 +64,12 @@ def test_an_item_keeps_only_the_positions_bank_rules_report_at_and_shares_its_na
     assert a.tags is b.tags and a.keys is b.keys and a.objective is b.objective
 
 
-def test_shared_tuples_are_bounded():
-    for n in range(9000):
-        shared_tuple(("tag", n))
+def test_shared_copies_are_bounded(monkeypatch):
+    monkeypatch.setattr(items, "_COPIES", {})   # this process's copies as they were, after the test
+    for n in range(70000):
+        one_copy(("tag", n))
     odd = ("odd", "one")
-    assert shared_tuple(odd) is odd   # past the bound, kept as it is
+    assert one_copy(odd) is odd and one_copy(tuple(["odd", "one"])) is not odd   # past the bound, kept as it is
 
 
 def _key(stem: str, options: list[str], keyed: int = 0):

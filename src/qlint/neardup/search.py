@@ -304,7 +304,8 @@ def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.
         a, b = at[:, 0], at[:, 1]
         named = [keys[i] for i in local.tolist()]
         count = len(named)
-        length, bag_length, tid = _lengths(map(_TEXT, named), count), np.fromiter(map(_BAG_CHARS, named), dtype=np.int64, count=count), text_id[local]
+        length, tid = _lengths(map(_TEXT, named), count), text_id[local]
+        bag_length = np.fromiter(map(_BAG_CHARS, named), dtype=np.int64, count=count)
         keep = _same_variant(named, a, b) if ignore_variants else np.ones(len(chunk), dtype=bool)
         same = keep & (tid[a] == tid[b])
         found += [(min(x, y), max(x, y), 100.0) for x, y in chunk[same].tolist()]
@@ -317,17 +318,12 @@ def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.
         rest = chunk[compared]
         if not len(rest):
             continue
-        ra, rb = a[compared], b[compared]
-        # each compared stem's sorted words made once for the chunk (a stem meets several others in it)
-        bags = dict.fromkeys(np.union1d(ra, rb).tolist())
-        for i in bags:
-            bags[i] = named[i].bag
+        left, right = [named[i] for i in a[compared].tolist()], [named[i] for i in b[compared].tolist()]
         workers = -1 if len(rest) > 20000 else 1   # rapidfuzz's own threads, on every core, for big chunks
-        score = process.cpdist([named[i].text for i in ra.tolist()], [named[i].text for i in rb.tolist()],
-                               scorer=fuzz.ratio, score_cutoff=threshold, dtype=np.float64, workers=workers)
-        score = np.maximum(score, process.cpdist([bags[i] for i in ra.tolist()], [bags[i] for i in rb.tolist()],
-                                                 scorer=fuzz.ratio, score_cutoff=threshold, dtype=np.float64,
-                                                 workers=workers))
+        score = process.cpdist([k.text for k in left], [k.text for k in right], scorer=fuzz.ratio,
+                               score_cutoff=threshold, dtype=np.float64, workers=workers)
+        score = np.maximum(score, process.cpdist([k.bag for k in left], [k.bag for k in right], scorer=fuzz.ratio,
+                                                 score_cutoff=threshold, dtype=np.float64, workers=workers))
         for i in np.flatnonzero(score >= threshold).tolist():
             x, y = int(rest[i, 0]), int(rest[i, 1])
             if overlap(x, y) >= min_overlap:

@@ -11,8 +11,8 @@ import json
 import re
 import sys
 from array import array
-from functools import lru_cache
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 from qlint.language.stems import KEY_STOPWORDS, key_stem
@@ -352,7 +352,7 @@ def decode_keys(data: object, count: int) -> list[StemKey]:
         raise ValueError("a length out of range")
     for t, n, c, b, size, sig, q, a, ch, co, g, m, o, k in zip(texts, numbers, codes, bags, sizes, sigs, asks,
                                                                answers, choices, cores, gists, marks, opens, keyed):
-        out.append(StemKey(t, tuple(n), tuple(c), b, hashes[at:at + size], sig, q, a, _digests(ch), co, g, sys.intern(m), o,
-                           _digests(k)))
+        out.append(StemKey(t, tuple(n), tuple(c), b, hashes[at:at + size], sig, q, a, _digests(ch), co, g,
+                           sys.intern(m), o, _digests(k)))
         at += size
     return out

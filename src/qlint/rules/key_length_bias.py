@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pydantic import Field
 
 from qlint.finding import Severity
-from qlint.items import BankItem
+from qlint.items import BankItem, one_copy
 from qlint.language.chisquare import binomial_sum_tail
 from qlint.language.phrases import is_meta
 from qlint.language.words import IMAGE, is_code, is_numeric, plain, strip_code
@@ -52,26 +52,11 @@ def extract(question: Question, options: Options) -> Longest:
     # a picture has no length, and a number's or a piece of code's says nothing of a writer's qualifying
     if (len(lengths) < 2 or any(IMAGE.search(o.text) for o in question.options)
             or any(is_code(question.options[i].text) or is_numeric(text) for text, i in compared)):
-        return _shared(len(lengths), keys, -1, 0.0)
+        return one_copy(Longest(len(lengths), keys, -1, 0.0))
     lengths.sort(reverse=True)
     (first, index), (second, _) = lengths[0], lengths[1]
     clear = first >= options.min_ratio * second and first - second >= options.min_extra_chars
-    return _shared(len(lengths), keys, index if clear else -1, round(first / max(1, second), 2))
-
-
-_SHARED: dict[tuple[int, int, int, float], Longest] = {}
-
-
-def _shared(compared: int, keys: int, longest: int, ratio: float) -> Longest:
-    """The one record of these values (a bank has a few thousand distinct ones for a million questions): it is
-    only ever read. Odd values beyond the first 65,536 are kept apart."""
-    values = (compared, keys, longest, ratio)
-    found = _SHARED.get(values)
-    if found is None:
-        found = Longest(*values)
-        if len(_SHARED) < 65536:
-            _SHARED[values] = found
-    return found
+    return one_copy(Longest(len(lengths), keys, index if clear else -1, round(first / max(1, second), 2)))
 
 
 def encode(features: list[Longest]) -> list[list]:
@@ -86,7 +71,7 @@ def decode(data: object, count: int) -> list[Longest]:
         compared, keys, longest, ratio = row
         if not all(type(v) is int for v in (compared, keys, longest)) or type(ratio) not in (int, float):
             raise ValueError("not a longest-option record")
-        out.append(_shared(compared, keys, longest, float(ratio)))
+        out.append(one_copy(Longest(compared, keys, longest, float(ratio))))
     return out
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from qlint.engine import timed_out
 from qlint.files import Signature, read_file, relative
 from qlint.finding import Finding, Severity
-from qlint.items import CheckedFile, shared, shared_tuple
+from qlint.items import CheckedFile, shared, one_copy
 from qlint.limits import Limits
 from qlint.registry import Registry
 from qlint.rule import ActiveRule, Store
@@ -306,11 +306,11 @@ def unpack(data: bytes) -> CheckedFile:
     for index, fix in fixes:
         found[index].fix = fix
     for item in items:   # one copy of each key set, objective and tag in this process, whichever worker sent it
-        item.keys = shared_tuple(item.keys)
+        item.keys = one_copy(item.keys)
         if item.objective is not None:
             item.objective = shared(item.objective)
         if item.tags:
-            item.tags = shared_tuple(tuple(map(shared, item.tags)))
+            item.tags = one_copy(tuple(map(shared, item.tags)))
     return CheckedFile(path, found, items, suppressions, questions, count, rejected)
 
 

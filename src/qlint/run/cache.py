@@ -32,7 +32,7 @@ from qlint import __version__
 from qlint.edits import Fix
 from qlint.files import write_atomic
 from qlint.finding import Finding, Severity
-from qlint.items import NO_IGNORE, BankItem, CheckedFile, Features, Places, rejected_item, shared, shared_tuple
+from qlint.items import NO_IGNORE, BankItem, CheckedFile, Features, Places, rejected_item, shared, one_copy
 from qlint.shapes import only
 from qlint.sourcemap import RejectedQuestion, Suppression
 
@@ -285,8 +285,8 @@ def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> Chec
     items = []
     rows = zip(*(columns[k] for k in _FIELDS), *feats.values())
     for qid, p, line, col, end, select, keys, n, objective, tags, difficulty, ignore, positions, *values in rows:
-        items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, shared_tuple(tuple(keys)), n,
-                              shared(objective), shared_tuple(tuple(map(shared, tags))), difficulty, ignore or NO_IGNORE,
+        items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, one_copy(tuple(keys)), n,
+                              shared(objective), one_copy(tuple(map(shared, tags))), difficulty, ignore or NO_IGNORE,
                               Places(positions), Features(dict(zip(names, values)))))
     return CheckedFile(path, findings, items, suppressions, rejected=rejected)
 
