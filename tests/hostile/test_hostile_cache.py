@@ -201,6 +201,16 @@ def _nan_scores(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def _postings_file(memo: Path) -> Path:
+    return FileStore(memo).beside("postings").path
+
+
+def _token(memo: Path) -> str:
+    data = memo.read_bytes()
+    size = int.from_bytes(data[-8:], "little")
+    return json.loads(data[len(data) - 8 - size:len(data) - 8])["token"]
+
+
 def _shape(name: str, shape):
     def change(meta):
         meta["arrays"][name][2] = shape
@@ -211,7 +221,13 @@ def _shape(name: str, shape):
 MEMO_DAMAGE = {
     "footer-deeply-nested": _memo_footer(lambda meta: DEEP),
     "footer-infinite-bits": _memo_footer(lambda meta: json.dumps({**meta, "bits": float("inf")})),
-    "huge-shape": _shape("codes", [10 ** 30]),
+    "huge-shape": _shape("sig", [10 ** 30]),
+    "huge-postings-count": _memo_footer(lambda meta: json.dumps({**meta, "postings": 10 ** 30})),
+    "token-not-hex": _memo_footer(lambda meta: json.dumps({**meta, "token": "not hex"})),
+    "postings-of-another-run": lambda path: _postings_file(path).write_bytes(
+        _postings_file(path).read_bytes().replace(bytes.fromhex(_token(path)), b"\0" * 16, 1)),
+    "postings-cut-short": lambda path: _postings_file(path).write_bytes(_postings_file(path).read_bytes()[:-3]),
+    "postings-gone": lambda path: _postings_file(path).unlink(),
     "nan-scores": _nan_scores,
     # already a full search before the shape checks; kept so they keep covering them
     "footer-a-list": _memo_footer(lambda meta: "[1, 2]"),

@@ -14,11 +14,16 @@ import pytest
 
 from qlint import items
 from qlint.items import Features, Places, one_copy, to_item
-from qlint.neardup.stemkey import DIGEST, bag_of, decode_keys, digest_count, digest_set, encode_keys, stem_key
+from qlint.neardup.stemkey import (DIGEST, MAX_COMPARE_CHARS, bag_of, content_sentences, decode_keys, digest_count,
+                                   digest_set, encode_keys, stem_key)
 from qlint.rules import key_length_bias, near_duplicate_stem
 from qlint.model import Question
 from qlint.rules.near_duplicate_stem import Options
 from qlint.sourcemap import LoadedQuestion
+
+
+def _spelled(sentences: list[list[str]]) -> str:
+    return " | ".join(" ".join(words) for words in sentences)
 
 
 def q(id: str = "x", stem: str = "Which port does DNS use by default?", options: list[str] | None = None, key: int = 0,
@@ -95,6 +100,37 @@ def test_sorted_words_are_made_from_the_text_and_only_their_length_is_kept():
     key = stem_key("Which protocol resolves names to addresses on a network?")
     assert key.bag == bag_of(key.text) and key.bag_chars == len(key.bag)
     assert key.bag.split() == sorted(key.bag.split())
+
+
+@pytest.mark.parametrize("stem", [
+    "Which protocol resolves names to addresses on a network?",
+    "A server is slow. Users complain at noon; the logs show nothing. What should the administrator check first?",
+    "Who was the U. S. President in 1990? Name him.",                  # single letters joined, not across a stop
+    "Le virus de l'hépatite B :",
+    "The patient is 54.\n\nShe takes aspirin.\nWhich drug interacts with it?",
+    "x" * 10 + ". " + "A long case study sentence goes on. " * 150 + "\n\nWhich step comes next? Pick one.",
+    "",
+    ". ; : \n",
+])
+def test_content_words_are_made_from_the_text_and_its_sentence_ends(stem):
+    key = stem_key(stem)
+    assert key.core == _spelled(content_sentences(stem))
+    assert (key.tail != "") == (len(stem) > MAX_COMPARE_CHARS)
+    assert decode_keys(json.loads(json.dumps(encode_keys([key]))), 1)[0].core == key.core
+
+
+def test_sentence_ends_are_kept_as_a_few_bytes_not_a_second_text():
+    key = stem_key("A server is slow. Users complain at noon; the logs show nothing. What should be checked first?")
+    assert len(key.ends) == 4 * 3 and key.core.count(" | ") == 3
+    assert stem_key("Which protocol resolves names to addresses?").ends == b""
+
+
+@pytest.mark.parametrize("ends", ["abc", "00" * 3, "zz" * 4])
+def test_a_cached_key_with_sentence_ends_out_of_shape_is_refused(ends):
+    data = json.loads(json.dumps(encode_keys([stem_key("One sentence. Two sentences?")])))
+    data[10] = [ends]
+    with pytest.raises(ValueError):
+        decode_keys(data, 1)
 
 
 def test_key_length_groups_that_hold_the_same_questions_are_tested_once():

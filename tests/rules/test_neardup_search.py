@@ -84,3 +84,25 @@ def test_rare_groups_are_the_runs_of_two_to_max_df_equal_codes():
         starts, sizes = rare_groups(codes, 3)
         assert list(zip(starts.tolist(), sizes.tolist())) == runs
         assert spans(starts, sizes).tolist() == [s + k for s, z in runs for k in range(z)]
+
+
+def test_packed_postings_group_on_their_codes_and_give_the_rare_groups_stems(monkeypatch):
+    import numpy as np
+
+    from qlint.neardup import search
+
+    monkeypatch.setattr(search, "_BLOCK", 5)   # the block loops run many times on a few entries
+    rng = random.Random(4)
+    for _ in range(100):
+        bits = rng.randrange(1, 8)
+        entries = sorted({(rng.randrange(12), rng.randrange(1 << bits)) for _ in range(rng.randrange(0, 60))})
+        codes = np.array([c for c, _ in entries], dtype=np.int64)
+        stems = [s for _, s in entries]
+        packed = np.array([(c << bits) | s for c, s in entries], dtype=np.int64)
+        assert [a.tolist() for a in search.unpacked(packed, bits)] == [codes.tolist(), stems]
+        starts, sizes = search.rare_groups(packed, 3, bits)
+        expected = search.rare_groups(codes, 3)
+        assert starts.tolist() == expected[0].tolist() and sizes.tolist() == expected[1].tolist()
+        members, local = search.rare_members(packed, starts, sizes, bits)
+        assert members.tolist() == [stems[i] for i in search.spans(starts, sizes).tolist()]
+        assert members.dtype == np.int32 and local.tolist() == (np.cumsum(sizes) - sizes).tolist()

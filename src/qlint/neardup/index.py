@@ -1,8 +1,9 @@
 """The near-duplicate search kept between runs: after a commit that changes a few stems, only those are searched again.
 
 A full search (``qlint.neardup.search``) lists every stem's shingles (postings), counts the pairs that share enough rare
-ones, and confirms them with rapidfuzz. This module keeps what it built in one file of the cache: the postings,
-how many rare shingles each stem has, the confirmed pairs, and every stem's signature. The next run matches its
+ones, and confirms them with rapidfuzz. This module keeps what it built in two files of the cache: the postings in
+one, written as soon as they are made (so that a million stems' postings are not held while pairs are counted), and
+how many rare shingles each stem has, the confirmed pairs and every stem's signature in the other. The next run matches its
 stems to the kept ones by signature. The stems it cannot match are new; the kept ones left unmatched are gone.
 A pair can only appear or vanish where one of its stems is new, or holds a shingle whose rarity the change
 flipped: those stems are searched again, against the whole bank; every other pair is kept as found. The answer
@@ -11,6 +12,7 @@ is the full search's, pair for pair (``tests/rules/test_neardup_index.py`` compa
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -21,11 +23,13 @@ from qlint.neardup import search as nd
 from qlint.neardup.stemkey import StemKey
 from qlint.rule import Store
 
-MAGIC = b"qlint near-duplicate index 2\n"
+MAGIC = b"qlint near-duplicate index 3\n"
+POSTINGS_MAGIC = b"qlint near-duplicate postings 1\n"
+TOKEN = 16   # bytes of the token that ties a postings file to the index file written with it
 MAX_CHANGED = 0.05   # stems new or gone, as a share of the bank, above which a full search costs about as much
 MIN_CHANGED = 256    # ... but this many are always searched incrementally
 _SIG = attrgetter("sig")
-_ARRAYS = {"codes": np.int64, "stems": np.int32, "sig": np.uint64, "per_stem": np.int32, "pairs": np.int64,
+_ARRAYS = {"sig": np.uint64, "per_stem": np.int32, "pairs": np.int64,
            "scores": np.float64}
 Pair = tuple[int, int, float]
 
@@ -63,16 +67,16 @@ def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, store: Sto
     bits = nd.stem_bits(len(keys))
     writer = _Writer(store, params, bits) if store is not None else None
     counts = nd.shingle_counts(keys, text_id)
-    codes, stems = nd.postings(keys, counts, bits)
-    starts, sizes = nd.rare_groups(codes, params["max_df"])
+    packed = nd.postings(keys, counts, bits)
+    starts, sizes = nd.rare_groups(packed, params["max_df"], bits)
+    members, starts = nd.rare_members(packed, starts, sizes, bits)
     if writer is not None:
-        writer.add("codes", codes)   # written now and let go: on a million stems they are hundreds of MB
-    del codes
-    candidates, per_stem = nd.near_candidates(stems, starts, sizes, text_id, params["min_shared"])
-    del starts, sizes
+        writer.postings(packed)   # written now, in a file of their own, and let go: on a million stems 0.3 GB
+    del packed
+    candidates, per_stem = nd.near_candidates(members, starts, sizes, text_id, params["min_shared"])
+    del members, starts, sizes
     near = _confirm(keys, candidates, text_id, params)
     if writer is not None:
-        writer.add("stems", stems)
         writer.finish(_signatures(keys), per_stem, near)
     return near
 
@@ -99,8 +103,7 @@ def _update(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, params: di
     near += _kept_pairs(kept, new_of_old, affected)
     if store is not None and (len(added) or gone.any() or not np.array_equal(sig, kept.sig)):
         writer = _Writer(store, params, bits)
-        writer.add("codes", codes)
-        writer.add("stems", stems)
+        writer.postings((codes << np.int64(bits)) | stems)
         writer.finish(sig, per_stem, near)
     return near
 
@@ -111,7 +114,7 @@ def _merged_postings(kept: Kept, keys: Sequence[StemKey], text_id: np.ndarray, a
     rarity the change flipped."""
     # the added stems' postings, numbered in this bank
     new_keys = [keys[i] for i in added.tolist()]
-    a_codes, a_local = nd.postings(new_keys, nd.shingle_counts(new_keys, text_id[added]), bits)
+    a_codes, a_local = nd.unpacked(nd.postings(new_keys, nd.shingle_counts(new_keys, text_id[added]), bits), bits)
     a_stems = added[a_local].astype(np.int32)
     # which shingles changed their count, and which of those became rare or stopped being rare
     entry_gone = gone[kept.stems]
@@ -208,14 +211,23 @@ def _match(old: np.ndarray, new: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return old_of_new, new_of_old
 
 
-# --- the file: arrays back to back, then a JSON footer naming them, then the footer's length -------------------
+# --- the files: the postings in a store of their own (written first, and let go), then the rest: arrays back to
+# back, a JSON footer naming them and the postings file's token, the footer's length ------------------------------
 class _Writer:
     """Collects a Kept an array at a time and hands it to the store in one write: a concurrent run reads the old
-    bytes or the new, never half of them."""
+    bytes or the new, never half of them. The postings go first, each file whole or not at all; a token both files
+    hold ties them, so a postings file another run wrote in between is never read with this index."""
 
     def __init__(self, store: Store, params: dict, bits: int) -> None:
-        self.store, self.meta, self.at = store, {"params": params, "bits": bits, "arrays": {}}, len(MAGIC)
+        self.store, self.at = store, len(MAGIC)
+        self.token = os.urandom(TOKEN)
+        self.meta = {"params": params, "bits": bits, "arrays": {}, "token": self.token.hex(), "postings": 0}
         self.chunks: list[bytes | memoryview] = [MAGIC]
+
+    def postings(self, packed: np.ndarray) -> None:
+        packed = np.ascontiguousarray(packed, dtype=np.int64)
+        self.store.beside("postings").write([POSTINGS_MAGIC, self.token, packed.view(np.uint8).data])
+        self.meta["postings"] = len(packed)
 
     def add(self, name: str, array: np.ndarray) -> None:
         array = np.ascontiguousarray(array)
@@ -256,10 +268,26 @@ def _load(store: Store, params: dict) -> Kept | None:
             if offset + count * np.dtype(dtype).itemsize > end:
                 return None
             arrays[name] = np.frombuffer(data, dtype=dtype, count=count, offset=offset).reshape(shape)
-        kept = Kept(meta["bits"], **arrays)
+        bits, postings = meta["bits"], _postings(store, meta)
+        if postings is None or not 0 < bits < 63:
+            return None
+        kept = Kept(bits, *nd.unpacked(postings, bits), **arrays)
     except Exception:   # whatever a damaged file raises (RecursionError, OverflowError, ...): search afresh
         return None
     return kept if _consistent(kept) else None
+
+
+def _postings(store: Store, meta: dict) -> np.ndarray | None:
+    """The postings written with the index ``meta`` names: None when their file is missing, damaged, cut short or
+    was written by another run."""
+    token, count = meta.get("token"), meta.get("postings")
+    if type(token) is not str or type(count) is not int or count < 0:
+        return None
+    data = store.beside("postings").read()
+    head = POSTINGS_MAGIC + bytes.fromhex(token)
+    if data is None or not data.startswith(head) or len(data) != len(head) + 8 * count:
+        return None
+    return np.frombuffer(data, dtype=np.int64, count=count, offset=len(head))
 
 
 def _consistent(kept: Kept) -> bool:

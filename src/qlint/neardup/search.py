@@ -69,8 +69,8 @@ def _shingle_chunks(keys: Sequence[StemKey], counts: np.ndarray) -> Iterator[tup
             yield np.concatenate((tri[same], two)).view(np.int64), np.concatenate((own[:-2][same], own[:-1][short]))
 
 
-(_TEXT, _NUMBERS, _CODE, _BAG_CHARS, _TOKENS, _SIG, _ASKS, _ANSWERS, _CHOICES, _CORE, _GIST, _MARKS, _OPEN,
- _KEYED) = (attrgetter(name) for name in StemKey._fields)
+(_TEXT, _NUMBERS, _CODE, _BAG_CHARS, _TOKENS, _SIG, _ASKS, _ANSWERS, _CHOICES, _ENDS, _GIST, _MARKS, _OPEN,
+ _KEYED, _TAIL) = (attrgetter(name) for name in StemKey._fields)
 
 
 def _ids(values: Iterable, count: int, empty: object = None) -> np.ndarray:
@@ -119,13 +119,13 @@ def stem_bits(n: int) -> int:
     return max(1, int(n - 1).bit_length())
 
 
-def postings(keys: Sequence[StemKey], counts: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
-    """(code, stem) of every distinct shingle of every stem, sorted by code then stem.
+def postings(keys: Sequence[StemKey], counts: np.ndarray, bits: int) -> np.ndarray:
+    """Every distinct shingle of every stem as one int64, code then stem (``unpacked`` splits them), sorted.
 
-    Code and stem are packed in one int64 to sort them together: the code is cut to the bits the stem number
-    leaves (a rare clash only adds a candidate, which is then confirmed). Each chunk of stems is packed and made
-    distinct on its own (a stem's shingles all fall in its chunk), into one array sorted in place: on a million
-    stems no second copy of it is ever made.
+    The code is cut to the bits the stem number leaves (a rare clash only adds a candidate, which is then
+    confirmed). Each chunk of stems is packed and made distinct on its own (a stem's shingles all fall in its
+    chunk), into one array sorted in place: on a million stems no second copy of it is ever made, nor an array of
+    stems beside it (``rare_members`` takes the few in rare groups).
     """
     trigrams = np.maximum(counts - 2, 0)
     pairs = np.where((counts >= 2) & (counts < SHORT_STEM), counts - 1, 0)
@@ -139,29 +139,52 @@ def postings(keys: Sequence[StemKey], counts: np.ndarray, bits: int) -> tuple[np
         codes = codes[np.r_[True, codes[1:] != codes[:-1]]] if len(codes) else codes
         packed[at:at + len(codes)] = codes
         at += len(codes)
-    packed = packed[:at]
-    packed.sort(kind="stable")   # sorted runs, one per chunk: a merge sort takes them as they are
-    stems = np.empty(at, dtype=np.int32)
-    np.bitwise_and(packed, np.int64((1 << bits) - 1), out=stems, casting="unsafe")
-    packed >>= np.int64(bits)
-    return packed, stems
+    packed = packed[:at]   # a stem's repeated shingles are counted once
+    packed.sort()   # in place, and faster than merging the chunks' sorted runs
+    return packed
 
 
-def rare_groups(codes: np.ndarray, max_df: int) -> tuple[np.ndarray, np.ndarray]:
-    """Start and size (int32) of each run of 2 to ``max_df`` equal codes in sorted ``codes``: the rare shingles.
+def unpacked(packed: np.ndarray, bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``postings``' entries as (code, stem) arrays."""
+    return packed >> np.int64(bits), (packed & np.int64((1 << bits) - 1)).astype(np.int32)
+
+
+_BLOCK = 1 << 20   # entries compared at a time: the temporaries of a million stems' postings stay small
+
+
+def rare_groups(codes: np.ndarray, max_df: int, bits: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Start and size (int32) of each run of 2 to ``max_df`` equal codes in sorted ``codes`` (``postings``' entries
+    when ``bits`` is the bits of their stem numbers, compared on their codes alone): the rare shingles.
 
     Found from where a code equals the one before it, so no array with an entry per distinct code is made:
     nearly every shingle of a big bank is seen once, and such arrays would cost hundreds of MB on a million stems.
     """
     n = len(codes)
+    shift = np.int64(bits)
     same = np.zeros(n + 1, dtype=bool)   # same[i]: codes[i] equals codes[i - 1]
-    np.equal(codes[1:], codes[:-1], out=same[1:n])
+    for lo in range(0, max(n - 1, 0), _BLOCK):
+        hi = min(n - 1, lo + _BLOCK)
+        np.equal(codes[lo + 1:hi + 1] >> shift, codes[lo:hi] >> shift, out=same[lo + 1:hi + 1])
     opens = np.flatnonzero(same[1:] & ~same[:-1])   # a run of equal codes begins here ...
     closes = np.flatnonzero(same[:-1] & ~same[1:])  # ... and ends here
     del same
     sizes = closes - opens + 1
     rare = sizes <= max_df
     return opens[rare].astype(np.int32), sizes[rare].astype(np.int32)
+
+
+def rare_members(packed: np.ndarray, starts: np.ndarray, sizes: np.ndarray, bits: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The stems of the rare groups of ``postings``' entries, group after group (int32), and where each group now
+    starts: the pair counting reads these alone, and the postings can go."""
+    members = np.empty(int(sizes.sum()), dtype=np.int32)
+    mask, at = np.int64((1 << bits) - 1), 0
+    step = max(1, _BLOCK // max(int(sizes.max(initial=1)), 1))
+    for lo in range(0, len(starts), step):
+        where = spans(starts[lo:lo + step], sizes[lo:lo + step])
+        np.bitwise_and(packed[where], mask, out=members[at:at + len(where)], casting="unsafe")
+        at += len(where)
+    return members, (np.cumsum(sizes, dtype=np.int64) - sizes).astype(np.int32)
 
 
 def spans(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -225,10 +248,12 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     pairs = chained(text_id)
     counts = shingle_counts(keys, text_id)
     if counts.sum() >= 2:
-        codes, stems = postings(keys, counts, stem_bits(len(keys)))
-        starts, sizes = rare_groups(codes, max_df)
-        del codes
-        pairs = np.concatenate((pairs, near_candidates(stems, starts, sizes, text_id, min_shared)[0]))
+        bits = stem_bits(len(keys))
+        packed = postings(keys, counts, bits)
+        starts, sizes = rare_groups(packed, max_df, bits)
+        members, starts = rare_members(packed, starts, sizes, bits)
+        del packed
+        pairs = np.concatenate((pairs, near_candidates(members, starts, sizes, text_id, min_shared)[0]))
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 
 

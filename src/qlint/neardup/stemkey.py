@@ -59,11 +59,12 @@ class StemKey(NamedTuple):
     asks: str = ""      # the question after a long shared passage or scenario, as comparison text ("": none)
     answers: str = ""   # digest of the options' texts and which are keys ("": not known)
     choices: bytes = b""   # a short digest of each option's text (``DIGEST`` bytes each), sorted (empty: not known)
-    core: str = ""      # the stemmed content words, sentence by sentence (" | " between sentences)
+    ends: bytes = b""   # uint16 places in the text's words where a sentence ends, native byte order
     gist: int = 0       # a stable hash of the content words in any order (0: none)
     marks: str = ""     # what the stem asks for beyond its content words ("not,true"), sorted
     open: bool = False  # the stem leaves its question to the options ("Which of the following is true?")
     keyed: bytes = b""   # the digests of the keys' texts, sorted, as ``choices`` (empty: not known)
+    tail: str = ""      # a stem longer than the compared head: its closing question's words, normalised, ends marked
 
     @property
     def bag(self) -> str:
@@ -71,6 +72,12 @@ class StemKey(NamedTuple):
         text when the search compares two stems, not kept: a million stems would keep a second copy of their
         words (the search first compares their lengths, ``bag_chars``)."""
         return bag(self.text)
+
+    @property
+    def core(self) -> str:
+        """The stemmed content words, sentence by sentence (" | " between sentences). Made from the text and its
+        sentence ends when two stems are compared, not kept: on a million stems it would be a second text each."""
+        return core(self.text, self.ends, self.tail)
 
     @property
     def words(self) -> frozenset[str]:
@@ -176,11 +183,12 @@ def stem_key(stem: str, answers: str = "", choices: bytes = b"", keyed: bytes = 
     code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
     asks = asked_part(stem) if len(stem) > PASSAGE_CHARS else ""
-    sentences = content_sentences(stem, words)
+    tail = _tail_words(stem)
+    sentences = _sentences(words + [_BREAK, *tail.split()] if tail else words)
     return StemKey(text, numbers, code, len(bag_of(text)), token_hashes(tokens),
-                   signature(text, numbers, code, asks, answers), asks, answers, choices,
-                   " | ".join(" ".join(words) for words in sentences), gist(sentences), sys.intern(ask_marks(marked)),
-                   leaves_question_to_options(stem), keyed)
+                   signature(text, numbers, code, asks, answers), asks, answers, choices, _ends(words) if
+                   len(tokens) < len(words) else b"", gist(sentences), sys.intern(ask_marks(marked)),
+                   leaves_question_to_options(stem), keyed, tail)
 
 
 # --- what a stem asks: its content words, sentence by sentence, and the words that say what it asks for --------
@@ -244,9 +252,20 @@ def content_sentences(stem: str, words: list[str] | None = None) -> list[list[st
     when not given)."""
     if words is None:
         words = LEAD_INS.sub(" ", normalize(_mark_ends(stem[:MAX_COMPARE_CHARS]))).split()
-    if len(stem) > MAX_COMPARE_CHARS:
-        tail = _PARAGRAPHS.split(stem[-MAX_COMPARE_CHARS:].strip())[-1]
-        words = words + [_BREAK] + normalize(_mark_ends(tail)).split()
+    tail = _tail_words(stem)
+    return _sentences(words + [_BREAK, *tail.split()] if tail else words)
+
+
+def _tail_words(stem: str) -> str:
+    """The normalised words of the question that closes a stem longer than the compared head, sentence ends marked
+    ("" for a stem the head holds whole)."""
+    if len(stem) <= MAX_COMPARE_CHARS:
+        return ""
+    return " ".join(normalize(_mark_ends(_PARAGRAPHS.split(stem[-MAX_COMPARE_CHARS:].strip())[-1])).split())
+
+
+def _sentences(words: list[str]) -> list[list[str]]:
+    """Normalised words with sentence ends marked, as the stemmed content words of each sentence."""
     if 1 in map(len, words):
         words = _joined(words)
     out, sentence = [], []
@@ -260,6 +279,34 @@ def content_sentences(stem: str, words: list[str] | None = None) -> list[list[st
     if sentence:
         out.append(sentence)
     return out
+
+
+def _ends(words: list[str]) -> bytes:
+    """Where the sentence ends marked in ``words`` fall among the other words, as uint32 places (each once)."""
+    places, at = [], 0
+    for word in words:
+        if word != _BREAK:
+            at += 1
+        elif not places or places[-1] != at:
+            places.append(at)
+    return array("I", places).tobytes()
+
+
+@lru_cache(maxsize=4096)   # the search compares a stem with several others
+def core(text: str, ends: bytes, tail: str = "") -> str:
+    """A key's stemmed content words, sentence by sentence (" | " between sentences), from its compared text, the
+    places of its sentence ends (``_ends``) and its closing question's words (``_tail_words``)."""
+    tokens = text.split()
+    words: list[str] = []
+    at = 0
+    for place in array("I", ends):
+        words += tokens[at:place]
+        words.append(_BREAK)
+        at = max(at, place)
+    words += tokens[at:]
+    if tail:
+        words += [_BREAK, *tail.split()]
+    return " | ".join(" ".join(sentence) for sentence in _sentences(words))
 
 
 def gist(sentences: list[list[str]]) -> int:
@@ -317,28 +364,33 @@ def encode_keys(keys: list[StemKey]) -> list:
     return [[k.text for k in keys], [k.numbers for k in keys], [k.code for k in keys], [k.bag_chars for k in keys],
             [len(k.tokens) for k in keys], base64.b64encode(b"".join(k.tokens for k in keys)).decode("ascii"),
             [k.sig for k in keys], [k.asks for k in keys], [k.answers for k in keys], [k.choices.hex() for k in keys],
-            [k.core for k in keys], [k.gist for k in keys], [k.marks for k in keys], [k.open for k in keys],
-            [k.keyed.hex() for k in keys]]
+            [k.ends.hex() for k in keys], [k.gist for k in keys], [k.marks for k in keys], [k.open for k in keys],
+            [k.keyed.hex() for k in keys], [k.tail for k in keys]]
+
+
+def _packed_bytes(text: str, size: int) -> bytes:
+    """Bytes from their hex; ValueError unless whole records of ``size`` bytes, in hex digits alone."""
+    data = bytes.fromhex(text)   # ValueError for anything but hex digits (and spaces, which the length finds)
+    if len(data) * 2 != len(text) or len(data) % size:
+        raise ValueError("packed values out of shape")
+    return data
 
 
 def _digests(text: str) -> bytes:
     """Packed option digests from their hex; ValueError unless whole digests, in hex digits alone."""
-    data = bytes.fromhex(text)   # ValueError for anything but hex digits (and spaces, which the length finds)
-    if len(data) * 2 != len(text) or len(data) % DIGEST:
-        raise ValueError("option digests out of shape")
-    return data
+    return _packed_bytes(text, DIGEST)
 
 
 def decode_keys(data: object, count: int) -> list[StemKey]:
     """``encode_keys``'s output back as ``count`` keys; ValueError for anything not in that shape."""
-    if not (type(data) is list and len(data) == 15):
+    if not (type(data) is list and len(data) == 16):
         raise ValueError("not an encoding of stem keys")
-    texts, numbers, codes, bags, sizes, blob, sigs, asks, answers, choices, cores, gists, marks, opens, keyed = data
-    columns = (texts, numbers, codes, bags, sizes, sigs, asks, answers, choices, cores, gists, marks, opens, keyed)
+    texts, numbers, codes, bags, sizes, blob, sigs, asks, answers, choices, ends, gists, marks, opens, keyed, tails = data
+    columns = (texts, numbers, codes, bags, sizes, sigs, asks, answers, choices, ends, gists, marks, opens, keyed, tails)
     if not (all(type(c) is list and len(c) == count for c in columns) and type(blob) is str
             and only(texts, str) and only(bags, int) and only(sizes, int) and only(sigs, int) and only(asks, str)
             and only(answers, str) and lists_of(numbers, str) and lists_of(codes, str) and only(choices, str)
-            and only(cores, str) and only(gists, int) and only(marks, str) and only(opens, bool)
+            and only(ends, str) and only(tails, str) and only(gists, int) and only(marks, str) and only(opens, bool)
             and only(keyed, str)):
         raise ValueError("not an encoding of stem keys")
     hashes = base64.b64decode(blob, validate=True)
@@ -350,9 +402,10 @@ def decode_keys(data: object, count: int) -> list[StemKey]:
     out, at = [], 0
     if bags and min(bags) < 0:
         raise ValueError("a length out of range")
-    for t, n, c, b, size, sig, q, a, ch, co, g, m, o, k in zip(texts, numbers, codes, bags, sizes, sigs, asks,
-                                                               answers, choices, cores, gists, marks, opens, keyed):
-        out.append(StemKey(t, tuple(n), tuple(c), b, hashes[at:at + size], sig, q, a, _digests(ch), co, g,
-                           sys.intern(m), o, _digests(k)))
+    for t, n, c, b, size, sig, q, a, ch, e, g, m, o, k, tl in zip(texts, numbers, codes, bags, sizes, sigs, asks,
+                                                                  answers, choices, ends, gists, marks, opens, keyed,
+                                                                  tails):
+        out.append(StemKey(t, tuple(n), tuple(c), b, hashes[at:at + size], sig, q, a, _digests(ch),
+                           _packed_bytes(e, 4) if e else b"", g, sys.intern(m), o, _digests(k), tl))
         at += size
     return out
