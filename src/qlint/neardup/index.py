@@ -3,9 +3,9 @@
 A full search (``qlint.neardup.search``) lists every stem's shingles (postings), counts the pairs that share enough rare
 ones, and confirms them with rapidfuzz. This module keeps what it built in two files of the cache: the postings in
 one, written as soon as they are made (so that a million stems' postings are not held while pairs are counted), and
-how many rare shingles each stem has, the confirmed pairs and every stem's signature in the other. The next run matches its
-stems to the kept ones by signature. The stems it cannot match are new; the kept ones left unmatched are gone.
-A pair can only appear or vanish where one of its stems is new, or holds a shingle whose rarity the change
+how many rare shingles each stem has, the confirmed pairs and every stem's signature in the other. The next run
+matches its stems to the kept ones by signature. The stems it cannot match are new; the kept ones left unmatched
+are gone. A pair can only appear or vanish where one of its stems is new, or holds a shingle whose rarity the change
 flipped: those stems are searched again, against the whole bank; every other pair is kept as found. The answer
 is the full search's, pair for pair (``tests/rules/test_neardup_index.py`` compares them on random edits).
 """
@@ -67,9 +67,7 @@ def _full(keys: Sequence[StemKey], text_id: np.ndarray, params: dict, store: Sto
     bits = nd.stem_bits(len(keys))
     writer = _Writer(store, params, bits) if store is not None else None
     counts = nd.shingle_counts(keys, text_id)
-    packed = nd.postings(keys, counts, bits)
-    starts, sizes = nd.rare_groups(packed, params["max_df"], bits)
-    members, starts = nd.rare_members(packed, starts, sizes, bits)
+    packed, members, starts, sizes = nd.rare_postings(keys, counts, bits, params["max_df"])
     if writer is not None:
         writer.postings(packed)   # written now, in a file of their own, and let go: on a million stems 0.3 GB
     del packed

@@ -219,6 +219,16 @@ def count_pairs(members: np.ndarray, starts: np.ndarray, sizes: np.ndarray, n: i
         yield code // n64, code % n64, shared
 
 
+def rare_postings(keys: Sequence[StemKey], counts: np.ndarray, bits: int, max_df: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``postings`` of ``keys`` and their rare groups: (postings, the groups' stems, each group's start in
+    them, its size)."""
+    packed = postings(keys, counts, bits)
+    starts, sizes = rare_groups(packed, max_df, bits)
+    members, starts = rare_members(packed, starts, sizes, bits)
+    return packed, members, starts, sizes
+
+
 def near_candidates(stems: np.ndarray, starts: np.ndarray, sizes: np.ndarray, text_id: np.ndarray,
                     min_shared: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Pairs of different texts that share enough rare shingles (given as ``rare_groups``), as an (n, 2) array,
@@ -248,11 +258,7 @@ def candidate_pairs(keys: Sequence[StemKey], max_df: int = 60, min_shared: int =
     pairs = chained(text_id)
     counts = shingle_counts(keys, text_id)
     if counts.sum() >= 2:
-        bits = stem_bits(len(keys))
-        packed = postings(keys, counts, bits)
-        starts, sizes = rare_groups(packed, max_df, bits)
-        members, starts = rare_members(packed, starts, sizes, bits)
-        del packed
+        _, members, starts, sizes = rare_postings(keys, counts, stem_bits(len(keys)), max_df)
         pairs = np.concatenate((pairs, near_candidates(members, starts, sizes, text_id, min_shared)[0]))
     return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
 

@@ -59,7 +59,7 @@ class StemKey(NamedTuple):
     asks: str = ""      # the question after a long shared passage or scenario, as comparison text ("": none)
     answers: str = ""   # digest of the options' texts and which are keys ("": not known)
     choices: bytes = b""   # a short digest of each option's text (``DIGEST`` bytes each), sorted (empty: not known)
-    ends: bytes = b""   # uint16 places in the text's words where a sentence ends, native byte order
+    ends: bytes = b""   # uint32 places in the text's words where a sentence ends, native byte order
     gist: int = 0       # a stable hash of the content words in any order (0: none)
     marks: str = ""     # what the stem asks for beyond its content words ("not,true"), sorted
     open: bool = False  # the stem leaves its question to the options ("Which of the following is true?")
@@ -184,7 +184,7 @@ def stem_key(stem: str, answers: str = "", choices: bytes = b"", keyed: bytes = 
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
     asks = asked_part(stem) if len(stem) > PASSAGE_CHARS else ""
     tail = _tail_words(stem)
-    sentences = _sentences(words + [_BREAK, *tail.split()] if tail else words)
+    sentences = _sentences(_with_tail(words, tail))
     return StemKey(text, numbers, code, len(bag_of(text)), token_hashes(tokens),
                    signature(text, numbers, code, asks, answers), asks, answers, choices, _ends(words) if
                    len(tokens) < len(words) else b"", gist(sentences), sys.intern(ask_marks(marked)),
@@ -252,8 +252,12 @@ def content_sentences(stem: str, words: list[str] | None = None) -> list[list[st
     when not given)."""
     if words is None:
         words = LEAD_INS.sub(" ", normalize(_mark_ends(stem[:MAX_COMPARE_CHARS]))).split()
-    tail = _tail_words(stem)
-    return _sentences(words + [_BREAK, *tail.split()] if tail else words)
+    return _sentences(_with_tail(words, _tail_words(stem)))
+
+
+def _with_tail(words: list[str], tail: str) -> list[str]:
+    """The head's words followed, as a sentence of their own, by the closing question's (``_tail_words``)."""
+    return words + [_BREAK, *tail.split()] if tail else words
 
 
 def _tail_words(stem: str) -> str:
@@ -304,9 +308,7 @@ def core(text: str, ends: bytes, tail: str = "") -> str:
         words.append(_BREAK)
         at = max(at, place)
     words += tokens[at:]
-    if tail:
-        words += [_BREAK, *tail.split()]
-    return " | ".join(" ".join(sentence) for sentence in _sentences(words))
+    return " | ".join(" ".join(sentence) for sentence in _sentences(_with_tail(words, tail)))
 
 
 def gist(sentences: list[list[str]]) -> int:
