@@ -205,6 +205,13 @@ def _postings_file(memo: Path) -> Path:
     return FileStore(memo).beside("postings").path
 
 
+def _fifo(path: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("needs named pipes")
+    path.unlink()
+    os.mkfifo(path)
+
+
 def _token(memo: Path) -> str:
     data = memo.read_bytes()
     size = int.from_bytes(data[-8:], "little")
@@ -228,6 +235,8 @@ MEMO_DAMAGE = {
         _postings_file(path).read_bytes().replace(bytes.fromhex(_token(path)), b"\0" * 16, 1)),
     "postings-cut-short": lambda path: _postings_file(path).write_bytes(_postings_file(path).read_bytes()[:-3]),
     "postings-gone": lambda path: _postings_file(path).unlink(),
+    "postings-a-fifo": lambda path: _fifo(_postings_file(path)),   # never read: a read would wait for a writer
+    "index-a-fifo": lambda path: _fifo(path),
     "nan-scores": _nan_scores,
     # already a full search before the shape checks; kept so they keep covering them
     "footer-a-list": _memo_footer(lambda meta: "[1, 2]"),

@@ -396,7 +396,7 @@ class FileStore:
 
     def read(self) -> bytes | None:
         try:
-            return self.path.read_bytes()
+            return _read_bytes(self.path)   # a FIFO or a link put in its place is nothing kept, not a hang
         except OSError:
             return None
 
