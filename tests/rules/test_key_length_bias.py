@@ -90,3 +90,65 @@ def test_a_warm_run_reports_what_a_cold_run_does(tmp_path, monkeypatch):
     cold = [f.message for f in run_check(["bank"], select=["key-length-bias"]).findings]
     warm = [f.message for f in run_check(["bank"], select=["key-length-bias"]).findings]
     assert cold == warm and len(cold) == 1
+
+
+def _items(layout: list[tuple[str, str | None, bool]]):
+    """Bank items for the verdicts alone: (folder, objective, whether the long option is the key) per question."""
+    from qlint.items import BankItem, Features, Places
+
+    out = []
+    for n, (folder, objective, keyed) in enumerate(layout):
+        feature = key_length_bias.Longest(4, 1, 0 if keyed else 1 + n % 3, 1.6)
+        out.append(BankItem(f"q{n}", f"{folder}/a.yaml", 1 + 10 * n, 1, 9 + 10 * n, 1, (0,), 4, objective, (), None,
+                            {}, Places({}), Features({key_length_bias.RULE.name: feature})))
+    return out
+
+
+def _reference(items, options) -> list[tuple[str, str, bool]]:
+    """The reporting the rule's card states, the obvious way: every flagged group checked against every other."""
+    found = key_length_bias.groups(items)
+    tested = [g for g in found if len(g.items) >= options.min_questions]
+    alpha = options.alpha / max(1, len(tested))
+    flagged = [g for g in tested if key_length_bias._biased(g, alpha, options)[1]]
+    out = []
+    for g in found:
+        reported = g in flagged
+        if reported:
+            own = {id(i) for i in g.items}
+            narrower = set().union(*({id(i) for i in w.items} for w in flagged if {id(i) for i in w.items} < own))
+            if narrower:
+                rest = key_length_bias.Group(g.kind, g.name, [i for i in g.items if id(i) not in narrower])
+                reported = len(rest.items) >= options.min_questions and key_length_bias._biased(rest, alpha, options)[1]
+        out.append((g.kind, g.name, reported))
+    return out
+
+
+def test_narrower_groups_are_found_as_the_card_says_and_groups_are_never_compared_by_value(monkeypatch):
+    import random
+
+    options = key_length_bias.Options()
+    rng = random.Random(7)
+    for _ in range(20):
+        # folders biased or not, objectives inside a folder, across folders, or none
+        layout = []
+        for f in range(rng.randint(1, 8)):
+            bias = rng.choice((0.2, 0.5, 0.95))
+            for _ in range(rng.randint(5, 40)):
+                objective = rng.choice((None, f"in-{f}", "shared", f"in-{f}-b"))
+                layout.append((f"d{f}", objective, rng.random() < bias))
+        items = _items(layout)
+        expected = _reference(items, options)
+        with monkeypatch.context() as patched:
+            def refuse(self, other):
+                raise AssertionError("groups compared by value")
+            patched.setattr(key_length_bias.Group, "__eq__", refuse)
+            got = [(v.group.kind, v.group.name, v.reported) for v in key_length_bias.verdicts(items, options)]
+        assert got == expected
+
+
+def test_a_bank_biased_only_through_its_thousands_of_folders_is_reported_through_them():
+    # every one of 3,000 folders is biased: each is reported, and the bank, biased only through them, is not
+    items = _items([(f"d{f}", None, True) for f in range(3000) for _ in range(10)])
+    found = key_length_bias.verdicts(items, key_length_bias.Options())
+    assert sum(v.reported for v in found) == 3000
+    assert not next(v for v in found if v.group.kind == "bank").reported

@@ -6,6 +6,7 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from pydantic import Field
 
@@ -93,15 +94,31 @@ class Group:
     def hits(self) -> list[tuple[BankItem, Longest]]:
         return [(item, f) for item, f in self.members if f.longest in item.keys]
 
+    @cached_property
+    def _tally(self) -> tuple[int, float, dict[float, int]]:
+        """In one pass over the questions: how many have the key as the clearly longest option, how many chance
+        would give, and how many questions have each chance (a test, its effect floor and the finding read all
+        three, and a bank's group has every question)."""
+        hits, expected = 0, 0
+        by_chance: dict[float, int] = defaultdict(int)
+        for item, f in self.members:
+            chance = f.keys / f.compared
+            expected += chance
+            by_chance[chance] += 1
+            hits += f.longest in item.keys
+        return hits, float(expected), by_chance
+
+    @property
+    def hit_count(self) -> int:
+        return self._tally[0]
+
     @property
     def expected(self) -> float:
-        return sum(f.keys / f.compared for _, f in self.members)
+        return self._tally[1]
 
     def p_value(self) -> float:
-        by_chance: dict[float, int] = defaultdict(int)
-        for _, f in self.members:
-            by_chance[f.keys / f.compared] += 1
-        return binomial_sum_tail([(n, p) for p, n in sorted(by_chance.items())], len(self.hits))
+        by_chance = self._tally[2]
+        return binomial_sum_tail([(n, p) for p, n in sorted(by_chance.items())], self.hit_count)
 
     def where(self) -> str:
         return {"bank": "the bank", "folder": f"{self.name}/", "objective": f"objective {self.name!r}"}[self.kind]
@@ -153,7 +170,7 @@ class Verdict:
 
 
 def _biased(g: Group, alpha: float, options: Options) -> tuple[float, bool]:
-    hits = len(g.hits)
+    hits = g.hit_count
     if not hits or hits < options.min_lift * g.expected:
         return g.p_value(), False   # below the effect floor: whatever the p-value, not worth a finding
     p = g.p_value()
@@ -165,17 +182,28 @@ def verdicts(items: Sequence[BankItem], options: Options) -> list[Verdict]:
     folder, a folder through an objective inside it) is reported through those: it is reported itself when it is
     still biased without their questions."""
     found = groups(items)
-    tested = [g for g in found if len(g.items) >= options.min_questions]
+    # by identity: comparing groups as dataclasses would compare every folder's name with every other's
+    tested = {id(g) for g in found if len(g.items) >= options.min_questions}
     alpha = options.alpha / max(1, len(tested))
     out = []
     for g in found:
-        p, reported = _biased(g, alpha, options) if g in tested else (None, False)
+        p, reported = _biased(g, alpha, options) if id(g) in tested else (None, False)
         out.append(Verdict(g, p, reported))
     flagged = [v for v in out if v.reported]
-    members = {id(v.group): {id(item) for item in v.group.items} for v in flagged}
-    for v in flagged:
-        own = members[id(v.group)]
-        narrower = set().union(*(members[id(w.group)] for w in flagged if members[id(w.group)] < own))
+    members = [{id(item) for item in v.group.items} for v in flagged]
+    # the flagged groups each question is in (the bank, its folder, its objective: three at most), so that a
+    # group's narrower ones are found among those holding their first question, not among every other group
+    holding: dict[int, list[int]] = defaultdict(list)
+    for n, own in enumerate(members):
+        for question in own:
+            holding[question].append(n)
+    inside: dict[int, list[int]] = defaultdict(list)
+    for n, v in enumerate(flagged):
+        for m in holding[id(v.group.items[0])] if v.group.items else ():
+            if m != n and members[n] < members[m]:
+                inside[m].append(n)
+    for m, v in enumerate(flagged):
+        narrower = set().union(*(members[n] for n in inside[m]))
         if narrower:
             rest = Group(v.group.kind, v.group.name, [i for i in v.group.items if id(i) not in narrower])
             v.reported = len(rest.items) >= options.min_questions and _biased(rest, alpha, options)[1]
@@ -195,7 +223,7 @@ def check(items: Sequence[BankItem], options: Options, found: list[Verdict]) -> 
         if not v.reported or v.p_value is None:
             continue
         g = v.group
-        n, hits, expected = len(g.items), len(g.hits), g.expected
+        n, hits, expected = len(g.items), g.hit_count, g.expected
         worst = _starkest(g)
         named = ", ".join(f"{item.id} ({f.ratio:.1f}x)" for item, f in worst[:WORST])
         item, f = worst[0]
@@ -212,7 +240,7 @@ def publish(items: Sequence[BankItem], options: Options, found: list[Verdict]) -
     rows = []
     for v in found:
         g = v.group
-        n, hits, expected = len(g.items), len(g.hits), g.expected
+        n, hits, expected = len(g.items), g.hit_count, g.expected
         rows.append({"kind": g.kind, "name": g.name, "questions": n, "key_longest": hits,
                      "rate": round(hits / n, 4) if n else None, "chance": round(expected / n, 4) if n else None,
                      "tested": v.p_value is not None, "p_value": v.p_value, "flagged": v.reported,
