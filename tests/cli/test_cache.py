@@ -258,3 +258,24 @@ def test_a_first_run_hashes_files_as_it_checks_them_and_records_what_a_hashing_p
     assert all((folder / d[:2] / f"{d}.json").is_file() for d in digests.values())
     assert len(list(folder.glob("bank/*.json"))) == 1
     assert run(bank, cache) == cold
+
+
+def test_what_the_cache_keeps_of_a_bank_is_readable_by_its_owner_alone(tmp_path):
+    # entries, run index, bank findings, kept reports and rule memos hold the bank's text (an unreleased exam, say):
+    # 0600 whatever the umask; only the markers (.gitignore, CACHEDIR.TAG, an entry folder's empty .last-used), which
+    # hold none, are readable by others
+    import stat
+
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    old = os.umask(0o022)
+    try:
+        run(bank, cache)
+        (bank / sorted(BANK)[0]).write_text(BANK[sorted(BANK)[0]].replace("stem: ", "stem: Edited. ", 1))
+        run(bank, cache)
+        run(bank, cache)
+    finally:
+        os.umask(old)
+    files = [p for p in cache.rglob("*") if p.is_file() and p.name not in (".gitignore", "CACHEDIR.TAG", ".last-used")]
+    assert len(files) > len(BANK)
+    assert {p.relative_to(cache).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in files
+            if stat.S_IMODE(p.stat().st_mode) != 0o600} == {}
