@@ -125,11 +125,12 @@ class Blueprint(_Model):
             seen.add(key.casefold())
         return self
 
-    def share(self, domain: Domain) -> float:
-        """A domain's target share of the exam (its weight, or its count over all domains' counts)."""
+    def share(self, domain: Domain, counts: int | None = None) -> float:
+        """A domain's target share of the exam (its weight, or its count over all domains' counts, which a caller
+        asking for every domain's share sums once and passes as ``counts``)."""
         if domain.weight is not None:
             return domain.weight
-        return domain.count / sum(d.count or 0 for d in self.domains)   # type: ignore[operator]
+        return domain.count / (sum(d.count or 0 for d in self.domains) if counts is None else counts)  # type: ignore[operator]
 
     def where(self, *path: str | int) -> tuple[str, int] | None:
         """The file and line that set a part of the blueprint (``where("domains", 0)``), when it was read from a
@@ -231,12 +232,18 @@ def _off(share: float, target: float, tolerance: float, n: int) -> str:
     return "ok"
 
 
-def _objective_share(blueprint: Blueprint, domain: Domain, objective: Objective) -> float | None:
+def _count_total(domain: Domain) -> int | None:
+    """The sum of a domain's objective counts, when every objective gives one; computed once per domain, not once
+    per objective (a blueprint may list thousands of them)."""
+    counts = [o.count for o in domain.objectives]
+    return sum(counts) if all(c is not None for c in counts) else None   # type: ignore[arg-type]
+
+
+def _objective_share(domain_share: float, counts: int | None, objective: Objective) -> float | None:
     if objective.weight is not None:
         return objective.weight
-    counts = [o.count for o in domain.objectives]
-    if objective.count is not None and all(c is not None for c in counts) and sum(counts):   # type: ignore[arg-type]
-        return blueprint.share(domain) * objective.count / sum(counts)   # type: ignore[arg-type]
+    if objective.count is not None and counts:
+        return domain_share * objective.count / counts
     return None
 
 
@@ -278,14 +285,16 @@ def coverage(blueprint: Blueprint, questions: Iterable[tuple[str | None, Any]], 
     counted = sum(per_domain.values())
     size = counted if form else blueprint.form_size
     rows = []
+    domain_counts = sum(d.count or 0 for d in blueprint.domains)
     for d, domain in enumerate(blueprint.domains):
-        target_share = blueprint.share(domain)
+        target_share = blueprint.share(domain, domain_counts)
         row = Row("domain", domain.key, domain.name, d, None, target_share,
                   target_share * size if size else None, None, per_domain[d], per_domain[d] / counted if counted else 0.0)
         row.status = _off(row.share, target_share, _tolerance(blueprint, domain), counted) if counted else "missing"
         rows.append(row)
+        counts = _count_total(domain)
         for o, objective in enumerate(domain.objectives):
-            share = _objective_share(blueprint, domain, objective)
+            share = _objective_share(target_share, counts, objective)
             minimum = None if form else (blueprint.min_questions if objective.min_questions is None
                                          else objective.min_questions)
             n = per_objective[(d, o)]

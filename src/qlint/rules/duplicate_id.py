@@ -8,6 +8,7 @@ from qlint.items import BankItem
 from qlint.rule import BankRule, BankViolation, Invalid, NoOptions
 
 _ID = attrgetter("id")
+NAMED = 5   # other places a finding names; the rest are counted
 
 
 def check(questions: Sequence[BankItem], options: NoOptions) -> Iterator[BankViolation]:
@@ -20,9 +21,14 @@ def check(questions: Sequence[BankItem], options: NoOptions) -> Iterator[BankVio
         if item.id in shared:
             seen.setdefault(item.id, []).append(item)
     for qid, items in seen.items():
-        for item in items:
-            others = ", ".join(f"{o.path}:{o.locate('id')[0]}" for o in items if o is not item)
-            yield BankViolation(item, "id", f"id {qid!r} is also used at {others}")
+        places = [f"{o.path}:{o.locate('id')[0]}" for o in items]
+        for n, item in enumerate(items):
+            # the first few other places, not all of them: a templated import that gives one id to thousands of
+            # questions would otherwise make a message of thousands of places for each of them
+            others = [place for at, place in enumerate(places[:NAMED + 1]) if at != n][:NAMED]
+            more = len(items) - 1 - len(others)
+            named = ", ".join(others) + (f" and {more:,} more" if more else "")
+            yield BankViolation(item, "id", f"id {qid!r} is also used at {named}")
 
 
 RULE = BankRule(

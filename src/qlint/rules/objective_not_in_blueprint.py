@@ -25,6 +25,7 @@ def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViola
     known = targets(blueprint)
     spelled = spellings(blueprint)
     hint = "; `qlint stats` lists the blueprint's objectives"
+    hints: dict[str, str] = {}   # one did-you-mean per distinct objective, not one per question
     for item in questions:
         objective = item.objective.strip() if isinstance(item.objective, str) else ""
         if not objective:
@@ -32,8 +33,9 @@ def check(questions: Sequence[BankItem], options: Options) -> Iterator[BankViola
                 yield BankViolation(item, "id", "the question has no `objective`: the blueprint's coverage cannot "
                                                 "count it")
         elif objective.casefold() not in known:
-            yield BankViolation(item, "objective", f"objective {objective!r} is not in the blueprint"
-                                                   f"{did_you_mean(objective, spelled, hint)}")
+            if objective not in hints:
+                hints[objective] = did_you_mean(objective, spelled, hint)
+            yield BankViolation(item, "objective", f"objective {objective!r} is not in the blueprint{hints[objective]}")
 
 
 _HEADER = """\

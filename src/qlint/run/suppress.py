@@ -46,23 +46,35 @@ class _Index:
     """Where each suppression applies: by line, by question, by file; and every one, to report the unused."""
 
     def __init__(self) -> None:
-        self.by_line: dict[tuple[str, int], list[_Key]] = {}
-        self.by_question: dict[tuple[str, str], list[_Key]] = {}
-        self.by_file: dict[str, list[_Key]] = {}
+        # where -> rule -> the first suppression there that names it: a finding is one lookup per table, however
+        # many suppressions its file has (a file with a comment per question would otherwise be scanned whole for
+        # each of its findings)
+        self.by_line: dict[tuple[str, int], dict[str, _Key]] = {}
+        self.by_question: dict[tuple[str, str], dict[str, _Key]] = {}
+        self.by_file: dict[str, dict[str, _Key]] = {}
         self.every: list[_Key] = []
 
     def add(self, key: _Key, table: dict, where: object) -> None:
         self.every.append(key)
-        table.setdefault(where, []).append(key)
+        first = table.setdefault(where, {})
+        for rule in key.rules:
+            first.setdefault(rule, key)
 
     def hit(self, finding: Finding) -> _Key | None:
-        """The suppression that silences ``finding``, if one does."""
-        if finding.rule in _NEVER_SUPPRESSED:
+        """The suppression that silences ``finding``, if one does: one on its line, else one for its file, else one
+        for its question (the first of each that names its rule)."""
+        rule = finding.rule
+        if rule in _NEVER_SUPPRESSED:
             return None
-        candidates = [*self.by_line.get((finding.path, finding.line), ()), *self.by_file.get(finding.path, ())]
-        if finding.question is not None:
-            candidates += self.by_question.get((finding.path, finding.question), ())
-        return next((key for key in candidates if finding.rule in key.rules), None)
+        key = self.by_line.get((finding.path, finding.line), _NONE).get(rule)
+        if key is None:
+            key = self.by_file.get(finding.path, _NONE).get(rule)
+        if key is None and finding.question is not None:
+            key = self.by_question.get((finding.path, finding.question), _NONE).get(rule)
+        return key
+
+
+_NONE: dict[str, _Key] = {}   # no suppression here; never changed
 
 
 _FORMS = {"line": "ignore", "question": "ignore-question", "file": "ignore-file"}
