@@ -520,19 +520,30 @@ def words_in_text(text: str) -> int:
 RESTATED_WORDS = 8   # a run of this many words that repeats the text above it is a reference to that text
 
 
+def word_runs(text: str) -> set[tuple[str, ...]]:
+    """Every run of RESTATED_WORDS words of ``text`` (lower-cased): what ``covered_by`` looks words up in. Made once
+    for a text that several others are compared with."""
+    seen = LOWER_WORD.findall(text.lower())
+    return {tuple(seen[i:i + RESTATED_WORDS]) for i in range(len(seen) - RESTATED_WORDS + 1)}
+
+
+def covered_by(text: str, runs: set[tuple[str, ...]]) -> list[bool]:
+    """For each word of ``text``, whether it lies in a run of RESTATED_WORDS or more words found in ``runs``
+    (``word_runs`` of another text). Linear in the text's length."""
+    words = LOWER_WORD.findall(text.lower())
+    if not runs or len(words) < RESTATED_WORDS:
+        return []
+    covered = [False] * len(words)
+    for i in range(len(words) - RESTATED_WORDS + 1):
+        if tuple(words[i:i + RESTATED_WORDS]) in runs:
+            covered[i:i + RESTATED_WORDS] = [True] * RESTATED_WORDS
+    return covered
+
+
 def _covered(text: str, other: str) -> list[bool]:
     """For each word of ``text``, whether it lies in a run of RESTATED_WORDS or more words that ``other`` has too.
     Linear in the two lengths."""
-    seen = LOWER_WORD.findall(other.lower())
-    words = LOWER_WORD.findall(text.lower())
-    if len(seen) < RESTATED_WORDS or len(words) < RESTATED_WORDS:
-        return []
-    grams = {tuple(seen[i:i + RESTATED_WORDS]) for i in range(len(seen) - RESTATED_WORDS + 1)}
-    covered = [False] * len(words)
-    for i in range(len(words) - RESTATED_WORDS + 1):
-        if tuple(words[i:i + RESTATED_WORDS]) in grams:
-            covered[i:i + RESTATED_WORDS] = [True] * RESTATED_WORDS
-    return covered
+    return covered_by(text, word_runs(other))
 
 
 def repeated_words(text: str, other: str) -> int:
@@ -547,9 +558,37 @@ def restated_words(text: str, sentence: Sentence, before: int) -> int:
     that if K is not assigned ...") refers to it, and a reference is read as one thing. Linear in the two lengths."""
     if before <= 0:
         return 0
-    covered = _covered(text[sentence.start:sentence.end], text[:before])
+    return _less_runs(_covered(text[sentence.start:sentence.end], text[:before]))
+
+
+def _less_runs(covered: list[bool]) -> int:
     runs = sum(1 for i, c in enumerate(covered) if c and (i == 0 or not covered[i - 1]))
     return sum(covered) - runs
+
+
+class Restatements:
+    """``restated_words`` for the sentences of one text, asked in the order of their starts (each sentence against
+    the text before it): the runs of words before each are added to those before the last as the reading moves on,
+    not made again from the start of the text for each sentence (a stem of hundreds of long sentences cost the
+    square of its length). A sentence asked out of order is measured as ``restated_words`` measures it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.upto = 0
+        self.seen: list[str] = []
+        self.runs: set[tuple[str, ...]] = set()
+
+    def __call__(self, sentence: Sentence, before: int) -> int:
+        if before <= 0:
+            return 0
+        if before < self.upto:
+            return restated_words(self.text, sentence, before)
+        first = max(0, len(self.seen) - RESTATED_WORDS + 1)
+        self.seen += LOWER_WORD.findall(self.text[self.upto:before].lower())
+        self.upto = before
+        seen = self.seen
+        self.runs.update(tuple(seen[i:i + RESTATED_WORDS]) for i in range(first, len(seen) - RESTATED_WORDS + 1))
+        return _less_runs(covered_by(self.text[sentence.start:sentence.end], self.runs))
 
 
 def lead_in(found: list[Sentence], text: str) -> int:

@@ -4,15 +4,17 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from bisect import bisect_left
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain
 
 from pydantic import Field, model_validator
 
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.language.readability import (Sentence, StemMeasure, lead_in, measure_stem, most_words, prose,
-                                        repeated_words, restated_words, words_as_read, words_in_text)
+from qlint.language.readability import (Restatements, Sentence, StemMeasure, covered_by, lead_in, measure_stem,
+                                        most_words, prose, word_runs, words_as_read, words_in_text)
 from qlint.language.words import short
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
@@ -119,6 +121,7 @@ def _as_read(stem: str, asked: list[Sentence], reported: int) -> list[tuple[int,
     """The words of each sentence over ``reported`` as a reader counts them (a list's items, a title, a quotation, a
     restated condition as a word each), with the sentences still over it after that."""
     over = []
+    restated = Restatements(stem)
     for s in asked:
         if s.words <= reported:
             continue
@@ -126,7 +129,7 @@ def _as_read(stem: str, asked: list[Sentence], reported: int) -> list[tuple[int,
         if n > reported:
             n = max(1, n - _title_saved(stem[s.start:s.end]) - _parallel_saved(stem[s.start:s.end]))
         if n > reported:
-            n = max(1, n - restated_words(stem, s, s.start))
+            n = max(1, n - restated(s, s.start))
         over.append((n, s))
     return over
 
@@ -168,17 +171,32 @@ def _options(question: Question, options: Options) -> Iterator[tuple[str, str]]:
     what the options share belongs in the stem once; a long option all its own (a solution of several steps among
     other solutions) is as long as what it proposes."""
     reported = options.reported(options.max_option_words)
-    texts = [o.text for o in question.options]
-    for i, option in enumerate(question.options):
-        words = words_in_text(option.text) if most_words(option.text) > reported else 0
-        if words > reported and 2 * _repeated(option.text, [question.stem, *texts[:i], *texts[i + 1:]]) >= words:
+    long = [(i, words) for i, o in enumerate(question.options)
+            if most_words(o.text) > reported and (words := words_in_text(o.text)) > reported]
+    if not long:
+        return
+    texts = [question.stem, *(o.text for o in question.options)]
+    runs = [word_runs(t) for t in texts]
+    # how many texts hold each run: an option none of whose runs another text holds repeats nothing, whatever the
+    # number of options (one long option among hundreds is not compared with each of them)
+    held = Counter(chain.from_iterable(runs))
+    for i, words in long:
+        own = runs[i + 1]
+        if any(held[r] > 1 for r in own) and _half_repeated(texts[i + 1], words, i + 1, runs):
             yield f"options[{i}].text", (f"option {i + 1} has {_count(words)} words "
                                          f"({_limit(options.max_option_words, reported)}); shorten it, or move "
                                          "what the options share into the stem")
 
 
-def _repeated(text: str, others: list[str]) -> int:
-    return max((repeated_words(text, other) for other in others), default=0)
+def _half_repeated(text: str, words: int, own: int, runs: list[set[tuple[str, ...]]]) -> bool:
+    """Whether another text than ``own`` (the stem, the other options) says, word for word in runs of
+    RESTATED_WORDS or more, at least half of ``text``'s ``words``; the first that does settles it, and a text that
+    shares no run with it is not looked at."""
+    mine = runs[own]
+    for t, other in enumerate(runs):
+        if t != own and not mine.isdisjoint(other) and 2 * sum(covered_by(text, other)) >= words:
+            return True
+    return False
 
 
 # a stem that says it quotes ("who said this?", "these lyrics", "this quote is from a novel", "the following is a
@@ -208,13 +226,28 @@ _CITED = re.compile(r"\(\s*1[0-9]\d\d\s*\)\s*$|\(\s*20\d\d\s*\)\s*$")
 
 
 def _says(stem: str, measure: StemMeasure, cue: re.Pattern) -> list[Sentence]:
+    """The asked sentences a match of ``cue`` starts in (each found by bisection among the matches' starts)."""
     at = [m.start() for m in cue.finditer(stem, measure.asked[0].start)]
-    return [s for s in measure.asked if any(s.start <= a < s.end for a in at)]
+    return [s for s in measure.asked if (i := bisect_left(at, s.start)) < len(at) and at[i] < s.end]
 
 
-def _apart(stem: str, sentence: Sentence, others: list[Sentence]) -> bool:
-    """Whether a sentence is on a line of its own, apart from all of ``others``."""
-    return all("\n" in stem[min(sentence.end, o.end):max(sentence.start, o.start)] for o in others)
+def _apart_from(stem: str, others: list[Sentence]) -> Callable[[Sentence], bool]:
+    """Whether a sentence (not one of ``others``, which are in text order) is on a line of its own, apart from all
+    of them: a line break between it and the nearest of them before it and after it is one between it and every
+    one of them. Each answer is two bisections, not a look at every one of ``others``."""
+    breaks = [m.start() for m in re.finditer("\n", stem)]
+    starts = [o.start for o in others]
+
+    def broken(start: int, end: int) -> bool:
+        i = bisect_left(breaks, start)
+        return i < len(breaks) and breaks[i] < end
+
+    def apart(sentence: Sentence) -> bool:
+        j = bisect_left(starts, sentence.start)
+        before = j == 0 or broken(others[j - 1].end, sentence.start)
+        return before and (j == len(others) or broken(sentence.end, others[j].start))
+
+    return apart
 
 
 def _introduced(stem: str, sentence: Sentence) -> tuple[Sentence, Sentence] | None:
@@ -241,13 +274,18 @@ def _quoted(stem: str, measure: StemMeasure) -> StemMeasure:
         return measure
     if _CITED.search(stem):
         return StemMeasure([], [*measure.passage, *measure.asked])
+    # the sentences are told apart by identity: they are measure.asked's own (comparing them as dataclasses, in
+    # lists, cost the square of a stem's sentences)
     says = _says(stem, measure, _QUOTES)
     if says and len(measure.asked) > 1:
-        quoted = [s for s in measure.asked if s not in says]
+        saying = {id(s) for s in says}
+        quoted = [s for s in measure.asked if id(s) not in saying]
     else:
         names = _says(stem, measure, _WORK)
-        quoted = [s for s in measure.asked if s not in names and _apart(stem, s, names)] if names else []
-        says = [s for s in measure.asked if s not in quoted]
+        named, apart = {id(s) for s in names}, _apart_from(stem, names)
+        quoted = [s for s in measure.asked if id(s) not in named and apart(s)] if names else []
+        kept = {id(s) for s in quoted}
+        says = [s for s in measure.asked if id(s) not in kept]
     asked, passage = [], [*measure.passage, *quoted]
     for s in says:
         split = _introduced(stem, s)
