@@ -93,3 +93,21 @@ def test_questions_with_objectives_not_in_the_blueprint_are_hinted_once_per_obje
     seconds, found = _cpu(lambda: list(objective_not_in_blueprint.check(items, options)))
     assert seconds < BOUND and len(found) == 2000
     assert found[0].message == found[20].message
+
+
+def test_long_runs_of_digits_and_spaces_in_an_option_cost_linear_time_in_the_rules_that_read_numbers_and_lists():
+    from qlint.rules import complex_option, option_order
+
+    for text in ("1" * 20000, "A" + " " * 20000 + "B", "x" + "\t " * 10000 + "y, z", "3" * 20000 + " over 4"):
+        question = _question("Which?", [text, "2", "3"])
+        seconds, _ = _cpu(lambda: (list(option_order.RULE.check(question, option_order.RULE.options())),
+                                   list(complex_option.RULE.check(question, complex_option.RULE.options()))))
+        assert seconds < BOUND
+
+
+def test_the_exact_key_position_test_of_a_big_group_gives_a_probability_not_an_overflow():
+    # comb(2000, i) * p**i as floats overflowed: reachable when min-questions is set above a group of that size
+    from qlint.rules.answer_position_bias import _binomial_tail
+
+    assert 0.0 < _binomial_tail(2000, 4, 700) < 1e-20
+    assert abs(_binomial_tail(20, 4, 9) - 0.0409251677065185) < 1e-12

@@ -25,7 +25,10 @@ _NUMQ = re.compile(
 _TIMES = "|".join(sorted(_TIME, key=len, reverse=True))
 _WORDQ = re.compile(r"\b(?P<w>" + "|".join(sorted(_WORDS, key=len, reverse=True)) + r")\b(?:\s+(?:a|an)\b)?\s*"
                     rf"(?P<scale>{_SCALES})?\s*(?P<unit>(?:{_TIMES})s?)?\b", re.I)
-_RANGE = re.compile(r"(?P<a>\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(?P<b>\d+(?:\.\d+)?)")
+# a number is matched from its first digit, its digits taken whole (possessive): tried from every digit of a long run
+# of them, as a plain \d+ is, the search cost the square of the run
+_RANGE = re.compile(r"(?<!\d)(?P<a>\d++(?:\.\d+)?)\s*(?:-|–|to)\s*(?P<b>\d+(?:\.\d+)?)")
+_FRACTION_WORDS = re.compile(r"(?<!\d)\d++\s+over\s+\d+")   # "3 over 4"
 _IDENT = re.compile(r"(?:\b[A-Z]{2,}|\b(?:" + "|".join(_Q["identifier_words"]) + r"))\s*-?\s*$")
 _WORDOP = re.compile(r"\b(?:plus|minus|times|divided|squared|cubed|over|root|log|sin|cos|tan)\b", re.I)
 _EXPR = re.compile(r"[=*^×÷()\[\]{}<>|\\]|\d\s*[-+]\s*\d|[a-z]\d|\d[a-z]{1}\b(?<!\d[smhgl]\b)", re.I)
@@ -100,7 +103,7 @@ def quantity(text: str) -> tuple[float, str] | None:
     t = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"\1/\2", t)
     t = re.sub(r"\s+\$\s+(?=\D|$)|^\$\s+(?=\D)", " ", t).strip()   # stray LaTeX math delimiters
     t = re.sub(r"\s+\$\s+(?=\d)", " $", t)
-    if _WORDOP.search(re.sub(r"\d+\s+over\s+\d+", "", t)):
+    if _WORDOP.search(_FRACTION_WORDS.sub("", t)):
         return None
     rng = _RANGE.search(t)
     if rng and float(rng["b"]) > float(rng["a"]) and not re.search(r"[\d()*/^=]", t[:rng.start()] + t[rng.end():]):

@@ -2,13 +2,12 @@
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from math import comb
 
 from pydantic import Field
 
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.language.chisquare import chi_square_uniform
+from qlint.language.chisquare import binomial_sum_tail, chi_square_uniform
 from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
 
 LETTERS = "ABCDEFGHIJ"
@@ -35,8 +34,9 @@ def _expected_run_limit(n: int, k: int, alpha: float) -> int:
 
 def _binomial_tail(n: int, k: int, count: int) -> float:
     """P(X >= count) for X ~ Binomial(n, 1/k): the exact chance that one position gets this many keys or more."""
-    p = 1 / k
-    return min(1.0, sum(comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(count, n + 1)))
+    # in log space: comb(n, i) as a float overflows past n of about a thousand (a group that big is tested exactly
+    # when min-questions is set above it)
+    return binomial_sum_tail([(n, 1 / k)], count)
 
 
 def _spread_test(counts: list[int], large: bool) -> tuple[str, float, float]:

@@ -19,10 +19,12 @@ _PAIR = r"(?:[1-9]|[IVX]{1,4}|[ivx]{1,4}|[A-Ea-e])\s*(?:-|–|→|->|=|:)\s*(?:[
 _MATCHING = re.compile(rf"^\s*{_PAIR}(?:\s*[,;]?\s+{_PAIR}|\s*[,;]\s*{_PAIR}){{1,9}}\s*\.?\s*$")
 _JOINER = re.compile(r"\s(?:and|or|&)\s", re.I)
 # the parts of an option that lists things ("wind and solar", "wind, coal and solar")
-_LIST = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&)\s+", re.I)
+# each from the first space of a run, the run taken whole (possessive): tried from every space of a long run, as a
+# plain \s* is, the search cost the square of the run
+_LIST = re.compile(r"(?<!\s)\s*+,\s*+(?:and\s+|or\s+)?|(?<!\s)\s++(?:and|or|&)\s+", re.I)
 _SINGLE = re.compile(rf"^\s*{_REF}\s+only\s*\.?\s*$")
 _TOKEN = re.compile(r"\(?\b([A-Ea-e]|[IVXivx]{1,4}|[1-9])\b\)?")
-_SPLIT = re.compile(r"\s*[,;]\s+|\s+/\s+")   # "True, False"; not "35,000"
+_SPLIT = re.compile(r"(?<!\s)\s*+[,;]\s+|(?<!\s)\s++/\s+")   # "True, False"; not "35,000"
 
 
 class Options(RuleOptions):

@@ -28,7 +28,8 @@ class Options(RuleOptions):
 # a number that is part of a name, not a quantity: joined to letters ("ResNet-50", "GPT-4", "fp16", "int8",
 # "COVID-19"), a version with two dots ("3.10.1"), or a whole option that is a capitalised name and a number
 # ("Python 3.12", "Windows 10"), whose numbers do not sort as decimals (3.10 comes after 3.8)
-_NAME_NUMBER = re.compile(r"[A-Za-z]-?\d|\d[A-Za-z]{2,}|\d+\.\d+\.\d|^\s*[A-Z][\w.+#]*\s+v?\d+(?:\.\d+)*\s*$")
+# a version's digits from the first of their run, taken whole: from every digit of a long run the search cost its square
+_NAME_NUMBER = re.compile(r"[A-Za-z]-?\d|\d[A-Za-z]{2,}|(?<!\d)\d++\.\d+\.\d|^\s*[A-Z][\w.+#]*\s+v?\d+(?:\.\d+)*\s*$")
 _UNITS = frozenset(u for kind in ("time_units", "metric_units") for unit in word_lists("quantities")[kind]
                    for u in (unit, unit + "s")) | frozenset(word_lists("quantities")["suffix_units"])
 # a capitalised word that may stand before a plain quantity ("About 40", "Rs. 750")
