@@ -202,6 +202,13 @@ def model_question(texts: list[str], stem: str = "Which one?") -> Question:
     return Question(id="q", stem=stem, options=tuple(Option(text=t, correct=i == 0) for i, t in enumerate(texts)))
 
 
+def cpu_seconds(work):
+    """``work()``'s result and the CPU time this process spent on it (a busy machine cannot make it look slow)."""
+    started = time.process_time()
+    result = work()
+    return time.process_time() - started, result
+
+
 
 # ---- git repositories with pre-commit's hook installed: the hook as a bank repository meets it -----------------
 

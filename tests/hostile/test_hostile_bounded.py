@@ -1,17 +1,18 @@
-"""Rules and suppressions on inputs shaped to make them cost the square of their size: runs of dashes and spaces in
-an option, thousands of questions under one id, a file with a suppression per question, a bank adopting a blueprint
-of thousands of objectives (reading-level's shapes: test_hostile_reading_level.py). Each finished in seconds to minutes before; each bound here is
-this process's CPU time (a busy machine cannot trip it) and many times what the linear code needs."""
+"""Rules and suppressions on inputs shaped to make them cost the square of their size: runs of dashes, spaces or
+digits in an option, thousands of questions under one id, a file with a suppression per question, a bank adopting a
+blueprint of thousands of objectives (reading-level's shapes: test_hostile_reading_level.py). Each took seconds to
+minutes before; each bound here is this process's CPU time (a busy machine cannot trip it) and many times what the
+linear code needs."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
+
+from helpers import cpu_seconds, model_question
 
 from qlint.blueprint import coverage, validate
 from qlint.config import resolve_rules
 from qlint.finding import finding
 from qlint.items import BankItem, CheckedFile, Places
-from qlint.model import Option, Question
 from qlint.rules import duplicate_id, objective_not_in_blueprint, rationale_in_option
 from qlint.run.pipeline import setup
 from qlint.run.suppress import apply_suppressions
@@ -20,28 +21,20 @@ from qlint.sourcemap import Suppression, pack
 BOUND = 5.0   # seconds of CPU; the linear code takes well under one
 
 
-def _question(stem: str, options: list[str] | None = None) -> Question:
-    texts = options or ["Option one here", "Option two here"]
-    return Question(id="q", stem=stem, options=tuple(Option(text=t, correct=i == 0) for i, t in enumerate(texts)))
-
-
-def _cpu(work) -> tuple[float, object]:
-    started = time.process_time()
-    result = work()
-    return time.process_time() - started, result
 
 
 def test_runs_of_dashes_and_spaces_in_an_option_cost_linear_time():
     # a run given back a character at a time to the commentary patterns after a break: a minute for 10,000
     for text in ("Set it " + "-" * 20000 + " x", "Set it; " + " \t" * 10000 + "x", "a -" + " " * 20000 + "- b",
                  "Set it. " + " " * 20000 + "Teams pick this because"):
-        question = _question("Which one?", [text, "Other"])
-        seconds, _ = _cpu(lambda: list(rationale_in_option.RULE.check(question, rationale_in_option.RULE.options())))
+        question = model_question([text, "Other"])
+        rule = rationale_in_option.RULE
+        seconds, _ = cpu_seconds(lambda: list(rule.check(question, rule.options())))
         assert seconds < BOUND
 
 
 def test_commentary_after_a_long_break_is_still_seen():
-    question = _question("Which one?", ["Use a queue;" + " " * 5000 + "this is a common trap for beginners", "Other"])
+    question = model_question(["Use a queue;" + " " * 5000 + "this is a common trap for beginners", "Other"])
     assert list(rationale_in_option.RULE.check(question, rationale_in_option.RULE.options()))
 
 
@@ -49,7 +42,7 @@ def test_thousands_of_questions_under_one_id_name_a_few_places_each():
     # every copy's message listed every other copy: 8,000 copies made 2.3 GB of report
     items = [BankItem("same", f"f{i}.yaml", 1, 1, 5, 1, (0,), 4, None, (), None, {}, Places({"id": pack(1, 5)}))
              for i in range(8000)]
-    seconds, found = _cpu(lambda: list(duplicate_id.check(items, None)))
+    seconds, found = cpu_seconds(lambda: list(duplicate_id.check(items, None)))
     assert seconds < BOUND and len(found) == 8000
     assert found[0].message == ("id 'same' is also used at f1.yaml:1, f2.yaml:1, f3.yaml:1, f4.yaml:1, f5.yaml:1 "
                                 "and 7,994 more")
@@ -66,7 +59,8 @@ def test_a_suppression_per_question_is_looked_up_not_scanned():
     suppressions = [Suppression(i + 1, 1, i + 1, "file", ("stray-whitespace",), "legacy") for i in range(n)]
     found = [finding("a.yaml", i + 1, 1, ("Q101", "missing-rationale"), "option 1 has no rationale", f"q{i}")
              for i in range(n)]
-    seconds, kept = _cpu(lambda: apply_suppressions(found, [CheckedFile("a.yaml", [], [], suppressions)], active))
+    files = [CheckedFile("a.yaml", [], [], suppressions)]
+    seconds, kept = cpu_seconds(lambda: apply_suppressions(found, files, active))
     assert seconds < BOUND
     assert sum(f.rule == "missing-rationale" for f in kept) == n   # suppressions of another rule silence nothing
 
@@ -78,7 +72,7 @@ def _blueprint(objectives: int):
 
 def test_a_blueprint_of_thousands_of_objectives_is_covered_in_linear_time():
     blueprint = _blueprint(10000)
-    seconds, found = _cpu(lambda: coverage(blueprint, [(f"obj-{i}", None) for i in range(10000)]))
+    seconds, found = cpu_seconds(lambda: coverage(blueprint, [(f"obj-{i}", None) for i in range(10000)]))
     assert seconds < BOUND
     objectives = [row for row in found.rows if row.kind == "objective"]
     assert len(objectives) == 10000 and {row.target_share for row in objectives} == {1 / 10000}
@@ -90,7 +84,7 @@ def test_questions_with_objectives_not_in_the_blueprint_are_hinted_once_per_obje
     items = [BankItem(f"q{i}", "a.yaml", 1 + i, 1, 1 + i, 1, (0,), 4, f"objective-{i % 20}", (), None, {},
                       Places({"objective": pack(1 + i, 3)})) for i in range(2000)]
     options = objective_not_in_blueprint.Options(blueprint=blueprint)
-    seconds, found = _cpu(lambda: list(objective_not_in_blueprint.check(items, options)))
+    seconds, found = cpu_seconds(lambda: list(objective_not_in_blueprint.check(items, options)))
     assert seconds < BOUND and len(found) == 2000
     assert found[0].message == found[20].message
 
@@ -99,8 +93,8 @@ def test_long_runs_of_digits_and_spaces_in_an_option_cost_linear_time_in_the_rul
     from qlint.rules import complex_option, option_order
 
     for text in ("1" * 20000, "A" + " " * 20000 + "B", "x" + "\t " * 10000 + "y, z", "3" * 20000 + " over 4"):
-        question = _question("Which?", [text, "2", "3"])
-        seconds, _ = _cpu(lambda: (list(option_order.RULE.check(question, option_order.RULE.options())),
+        question = model_question([text, "2", "3"], stem="Which?")
+        seconds, _ = cpu_seconds(lambda: (list(option_order.RULE.check(question, option_order.RULE.options())),
                                    list(complex_option.RULE.check(question, complex_option.RULE.options()))))
         assert seconds < BOUND
 

@@ -4,23 +4,12 @@ to minutes for one question before (outside any time budget: it is a bank rule's
 is this process's CPU time (a busy machine cannot trip it) and many times what the linear code needs."""
 from __future__ import annotations
 
-import time
+from helpers import cpu_seconds, model_question
 
-from qlint.model import Option, Question
 from qlint.rules import reading_level
 
 BOUND = 5.0   # seconds of CPU; the linear code takes well under one
-
-
-def _question(stem: str, options: list[str] | None = None) -> Question:
-    texts = options or ["Option one here", "Option two here"]
-    return Question(id="q", stem=stem, options=tuple(Option(text=t, correct=i == 0) for i, t in enumerate(texts)))
-
-
-def _cpu(work) -> tuple[float, object]:
-    started = time.process_time()
-    result = work()
-    return time.process_time() - started, result
+DEFAULT_OPTIONS = ["Option one here", "Option two here"]
 
 
 def _sentence(i: int, words: int = 60) -> str:
@@ -30,7 +19,8 @@ def _sentence(i: int, words: int = 60) -> str:
 def test_a_stem_of_hundreds_of_long_sentences_is_measured_in_linear_time():
     # each sentence over the limit was compared with a table of the whole text before it, made again for each
     stem = "Which one is right? " + " ".join(_sentence(i) for i in range(400))
-    seconds, found = _cpu(lambda: reading_level.extract(_question(stem), reading_level.Options()))
+    question = model_question(DEFAULT_OPTIONS, stem)
+    seconds, _ = cpu_seconds(lambda: reading_level.extract(question, reading_level.Options()))
     assert seconds < BOUND
 
 
@@ -43,14 +33,16 @@ def test_a_quoting_stem_of_thousands_of_lines_is_measured_in_linear_time():
         f"This quote {i} is here and it goes on a while." if i % 2 else f"The line {i} goes on and on here."
         for i in range(3200))
     for text in (stem, quote):
-        seconds, _ = _cpu(lambda: reading_level.extract(_question(text), reading_level.Options()))
+        question = model_question(DEFAULT_OPTIONS, text)
+        seconds, _ = cpu_seconds(lambda: reading_level.extract(question, reading_level.Options()))
         assert seconds < BOUND
 
 
 def test_hundreds_of_long_options_that_share_their_words_are_compared_in_linear_time():
     shared = " ".join(f"shared{j}" for j in range(100))
     options = [f"{shared} step {k}" for k in range(400)]
-    seconds, _ = _cpu(lambda: reading_level.extract(_question("Which order?", options), reading_level.Options()))
+    question = model_question(options, stem="Which order?")
+    seconds, _ = cpu_seconds(lambda: reading_level.extract(question, reading_level.Options()))
     assert seconds < BOUND
 
 
@@ -62,7 +54,7 @@ def _letters(n: int) -> str:
 def test_long_options_that_repeat_one_another_are_still_reported_and_others_are_not():
     shared = " ".join(_letters(j) for j in range(100))
     alone = [" ".join(_letters(1000 * (k + 1) + j) for j in range(100)) for k in range(3)]
-    question = _question("Which order?", [f"{shared} step 1", f"{shared} step 2", *alone])
+    question = model_question([f"{shared} step 1", f"{shared} step 2", *alone], stem="Which order?")
     fields = [field for field, _ in reading_level._options(question, reading_level.Options())]
     assert fields == ["options[0].text", "options[1].text"]
 
