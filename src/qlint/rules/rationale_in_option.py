@@ -39,19 +39,22 @@ _WHICH = re.compile(_DATA["which_verdict"], re.I)
 # commentary opens a later sentence, or a clause after a break: "...; this sounds plausible", "... - a common trap",
 # "..., but it would be dangerous if true", "Stare decisis (this is a common misconception)"; one search with the
 # break as its prefix, each branch opening with a definite character, so most positions fail at once
-# a sentence ends at a stop that follows no title or initial ("Mr. Wrong" is a name, not a verdict)
-_NOT_TITLE = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bvs)(?<!\bNo)(?<!\b[A-Z])"
+# a sentence ends at a stop that follows no title or initial ("Mr. Wrong" is a name, not a verdict); the stop is
+# read first and what precedes it is checked after it (each look-behind spans the stop), so that a search skips
+# every position that holds no stop without testing a look-behind there
+_STOP = r"[.!?](?<!\bMr.)(?<!\bMrs.)(?<!\bMs.)(?<!\bDr.)(?<!\bSt.)(?<!\bvs.)(?<!\bNo.)(?<!\b[A-Z].)"
 # each run of dashes and spaces is taken whole (possessive): a long run given back a character at a time to the
 # patterns after it cost the square of its length at every start (a minute for 10,000 spaces after a semicolon)
-_BREAK = (r"(?:" + _NOT_TITLE + r"[.!?]\s++(?-i:(?=[A-Z(]))|\s[-–—]++\s*+|[–—]\s*+|[(\[]\s*+|;\s++"
+_BREAK = (r"(?:" + _STOP + r"\s++(?-i:(?=[A-Z(]))|\s[-–—]++\s*+|[–—]\s*+|[(\[]\s*+|;\s++"
           r"|,\s++(?=but\b|however\b))")
-_BREAK_CHARS = frozenset(".!?;-–—([")
+# a character that opens or ends a break (one set: a search tests each character once)
+_BREAK_CHAR = re.compile(r"[.!?;\-–—(\[]")
 _COMMENT = re.compile(_BREAK + r"\s*(?:" + "|".join(_DATA["comment_sentences"]) + ")", re.I)
 
 
 # where a later sentence or clause begins: a sentence end (not after a title or an initial: "Mr. Wrong" is a name),
 # a semicolon, a dash, a bracket, or ", but" and kin
-_LATER = re.compile(_NOT_TITLE + r"[.!?]\s+(?=[A-Z(\"'])|;\s+|\s[-–—]+\s|\(|,\s+(?=(?:but|however|yet|although|though|while|whereas)\b)")
+_LATER = re.compile(_STOP + r"\s+(?=[A-Z(\"'])|;\s+|\s[-–—]+\s|\(|,\s+(?=(?:but|however|yet|although|though|while|whereas)\b)")
 _TOKENS = re.compile(r"[a-z]+(?:['’][a-z]+)?|[a-z]+-[a-z]+")
 _WORDS = {name: frozenset(_DATA[name]) for name in ("concessions", "negations", "fitness", "unfit", "context",
                                                     "appeal", "audience", "anaphors")}
@@ -83,15 +86,6 @@ def _form(text: str) -> bool:
     """The option is a set of labelled fields: it opens with one and has at least two."""
     fields = [m.start() for m in _FIELD.finditer(text)]
     return len(fields) >= 2 and fields[0] == 0
-
-
-def _comments(text: str) -> bool:
-    """A later sentence or clause comments on the option itself (its appeal, its verdict, who picks it)."""
-    if text.startswith(("\"", "“", "'")):
-        return False   # a quoted utterance: its sentences are the answer
-    if not _BREAK_CHARS.intersection(text) and ", but" not in text and ", however" not in text:
-        return False   # most options have no break for commentary to follow: skip the search
-    return _COMMENT.search(text) is not None
 
 
 def _writer_speaks(segment: str, before: str) -> bool:
@@ -143,10 +137,14 @@ def _problem(text: str, options: Options) -> tuple[str, re.Match | None] | None:
         return "states its own verdict (e.g. \"(correct)\"); move it into the rationale", verdict
     if "which" in lower and (which := _WHICH.search(text)):
         return "judges itself (\", which is wrong because ...\"); move the commentary into the rationale", which
-    if _comments(text):
-        return ("comments on itself (why it is tempting or wrong); move the commentary into the rationale",
-                _COMMENT.search(text))
-    if _BREAK_CHARS.intersection(text) and not text.startswith(("\"", "“", "'")) and (where := _voice(text)):
+    if text.startswith(("\"", "“", "'")):
+        return None   # a quoted utterance: its sentences are the answer, none of them comments on it
+    # a later sentence or clause that comments on the option (its appeal, its verdict, who picks it) follows a
+    # break, which most options lack: both searches are skipped for them
+    breaks = _BREAK_CHAR.search(text) is not None
+    if (breaks or ", but" in text or ", however" in text) and (comment := _COMMENT.search(text)):
+        return "comments on itself (why it is tempting or wrong); move the commentary into the rationale", comment
+    if breaks and (where := _voice(text)):
         return ("comments on itself (why it is tempting, or that it does not fit the question); move the commentary "
                 "into the rationale", _Span(text, *where))
     return None
