@@ -32,9 +32,17 @@ def _alts(body: str) -> str:
     return "(?:" + "|".join(re.escape(a) for a in body.split("|")) + ")"
 
 
+# the letters an option about the other options opens with (after any spaces), in either case; "İ" and "ı" are what
+# else matches "i" when case is ignored
+_META_FIRST = frozenset("aAbBcCdDiInN\u0130\u0131")
+
+
 def is_meta(text: str) -> bool:
-    """About the other options, or "the value cannot be determined (from the information given)"."""
-    return bool(_META_OPTION.search(text)) or (len(text.split()) <= 12 and bool(_UNDETERMINED.search(text)))
+    """About the other options, or "the value cannot be determined (from the information given)". A text is scanned
+    only for what it can hold: the first pattern opens with one of _META_FIRST, and every match of the second has
+    " be " in it (in a case no other character folds to)."""
+    return ((text.lstrip()[:1] in _META_FIRST and bool(_META_OPTION.search(text)))
+            or (" be " in text.lower() and len(text.split()) <= 12 and bool(_UNDETERMINED.search(text))))
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[])|\n+")

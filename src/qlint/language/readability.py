@@ -144,8 +144,10 @@ _SUBJECT_VERB = re.compile(r"[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:(?:has|have|had|is|
 _TAKES_A_NAME = frozenset("a an the of in on at to for from by with and or but nor that which who whom whose as than "
                           "named called via like about into onto over under if when while because since until where "
                           "whether so then also not only both either neither uses use using used".split())
-_MARK = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]|; | (?:--|–|—) | (?=" + _OPENERS + r"\b)|, (?=" + _ADVERBS + r"\b)"
-                   r"| (?=[A-Z][a-z]+ [A-Za-z])")
+# (the first character is read before the alternatives, each of which then checks it by a lookbehind: a pattern that
+# opens with a set of characters is what lets the scan skip to the next one in C)
+_MARK = re.compile(r"[.!?…:\n(;, ](?:(?<=[.!?…])[.!?…]*[\"')\]”’»]*|(?<=[:\n(])|(?<=;) |(?<= )(?:--|–|—) "
+                   r"|(?<= )(?=" + _OPENERS + r"\b)|(?<=,) (?=" + _ADVERBS + r"\b)|(?<= )(?=[A-Z][a-z]+ [A-Za-z]))")
 _RUN_IN = re.compile(r"[A-Z][a-z]")
 _OPENER = re.compile(_OPENERS + r"\b")
 _PREVIOUS_WORD = re.compile(r"(?:^|\s)([a-z][a-z-]*)$")
@@ -170,8 +172,26 @@ def _is_word(token: str) -> bool:
     return any(map(str.isalnum, token))
 
 
+# a whitespace-delimited token that is a word (``_is_word``), from its first letter or digit to its end: one match a
+# word ([^\W_] is what str.isalnum accepts, \S what str.split does not split at)
+_WORD_TOKEN = re.compile(r"[^\W_]\S*")
+
+
 def _words(chunk: str) -> int:
-    return sum(map(_is_word, chunk.split()))
+    return len(_WORD_TOKEN.findall(chunk))
+
+
+# the characters besides the ASCII letters that an ASCII letter of a pattern matches when the pattern ignores case
+# ("İ" and "ı" match "i", "ſ" matches "s", the Kelvin sign matches "k")
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def may_spell(text: str, words: tuple[str, ...]) -> bool:
+    """Whether ``text`` may spell one of ``words`` (lower-case ASCII letters) in any case, as a pattern that ignores
+    case matches it: False only when it surely does not, so that a pattern every match of which spells one of them
+    need not scan a text that has none (most stems). One pass of C over the text for each word."""
+    lower = text.lower()
+    return any(w in lower for w in words) or (not text.isascii() and any(c in text for c in _FOLDS_TO_ASCII))
 
 
 def _abbreviation_before(text: str, dot: int) -> bool:
@@ -404,15 +424,26 @@ def grade_parts(text: str, found: list[Sentence]) -> GradeParts:
 _CANDIDATE = re.compile(r"[a-z]{5,}")
 
 
+# each word of five letters or more looked at so far -> whether it has three syllables or more: a text's words are
+# answered by one set difference and one filter in C (emptied when it reaches MEMO_WORDS words, to stay bounded)
+_LONG: dict[str, bool] = {}
+MEMO_WORDS = 200_000
+
+
 def long_words_in(text: str) -> frozenset[str]:
     """The distinct words of three syllables or more in a text, lower-case, in one pass of C (shorter words have
     fewer syllables; unlike ``grade_parts``, words inside identifiers count too)."""
-    return frozenset(w for w in set(_CANDIDATE.findall(text.lower())) if _is_long(w))
+    found = set(_CANDIDATE.findall(text.lower()))
+    new = found.difference(_LONG)
+    if new:
+        if len(_LONG) + len(new) > MEMO_WORDS:
+            _LONG.clear()
+            new = found
+        _LONG.update((w, syllables(w) >= 3) for w in new)
+    return frozenset(filter(_LONG.__getitem__, found))
 
 
-@lru_cache(maxsize=200_000)
-def _is_long(word: str) -> bool:
-    return syllables(word) >= 3
+_SPLITTERS = b".!?:(`$/\\<"   # the characters that can split a token, but "…" (not ASCII)
 
 
 def most_words(text: str) -> int:
@@ -422,6 +453,8 @@ def most_words(text: str) -> int:
     stop run into the next sentence, a list item, a code span, a URL, a formula or a markup break inside it)."""
     if len(text) < 80:
         return (len(text) + 1) // 2
+    if text.isascii():   # the splitting characters deleted from the bytes in one pass of C
+        return len(text.split()) + len(text) - len(text.encode("ascii").translate(None, _SPLITTERS))
     return len(text.split()) + sum(map(text.count, ".!?:(…`$/\\<"))
 
 

@@ -75,13 +75,14 @@ def normalize(text: str) -> str:
 
 
 def plain(text: str) -> str:
-    """Markup removed, whitespace collapsed."""
-    return " ".join(MARKUP.sub(" ", text).split())
+    """Markup removed, whitespace collapsed (a text without a bracket has no markup to remove)."""
+    return " ".join((MARKUP.sub(" ", text) if "[" in text else text).split())
 
 
 def strip_code(text: str) -> str:
-    """Backticked spans replaced by their contents (for measuring prose that quotes code)."""
-    return CODE_SPAN.sub(lambda m: m.group(0).strip("`"), text)
+    """Backticked spans replaced by their contents (for measuring prose that quotes code; a text without a backtick
+    has none)."""
+    return CODE_SPAN.sub(lambda m: m.group(0).strip("`"), text) if "`" in text else text
 
 
 def short(text: str, limit: int = 60) -> str:

@@ -13,8 +13,8 @@ from pydantic import Field, model_validator
 
 from qlint.finding import Severity
 from qlint.items import BankItem
-from qlint.language.readability import (Restatements, Sentence, StemMeasure, covered_by, lead_in, measure_stem,
-                                        most_words, prose, word_runs, words_as_read, words_in_text)
+from qlint.language.readability import (Restatements, Sentence, StemMeasure, covered_by, lead_in, may_spell,
+                                        measure_stem, most_words, prose, word_runs, words_as_read, words_in_text)
 from qlint.language.words import short
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
@@ -210,10 +210,17 @@ _QUOTES = re.compile(r"\b(?:this|these|the following)\s+(?:quote|quotation|words
                      r"|\b(?:said|stated|declared|wrote|remarked|proclaimed|exclaimed)(?=[,:]\s*[\"'“‘]?[A-Z])"
                      r"|\b(?:is|are|was|were)\s+(?:a|an|the|some)\s+(?:\w+\s+)?(?:quote|quotation|lines?|lyrics|excerpt"
                      r"|passage|verse|stanza)\s+(?:from|of|by|in)\b", re.I)
+# every match of _QUOTES spells one of these words (a stem that spells none is not scanned)
+_QUOTE_WORDS = ("quot", "words", "line", "lyrics", "excerpt", "passage", "speech", "letter", "verse", "stanza", "said",
+                "wrote", "sang", "spoke", "says", "writes", "sings", "stated", "declared", "remarked", "proclaimed",
+                "exclaimed")
 # a stem that names the work a line of its own comes from ("... if you want to know the truth.\nBeing one of the most
 # controversial works, this novel ..."): the other lines are the work's words
 _WORK = re.compile(r"\b(?:this|these)\s+(?:novels?|books?|poems?|songs?|plays?|stor(?:y|ies)|speech(?:es)?|films?"
                    r"|movies?|letters?|hymns?|anthems?)\b", re.I)
+# ... and every match of _WORK spells "this" or "these" and one of these
+_WORK_WORDS = ("novel", "book", "poem", "song", "play", "story", "stories", "speech", "film", "movie", "letter", "hymn",
+               "anthem")
 # where the writer's sentence hands over to the quotation it introduces: a comma or a colon before a capital
 # ("wrote the following lines to describe how he composed a sky, The dark blue sky is spotted ...")
 _HANDS_OVER = re.compile(r"[,:]\s+(?=[\"'“‘]?[A-Z])")
@@ -276,19 +283,24 @@ def _quoted(stem: str, measure: StemMeasure) -> StemMeasure:
         return StemMeasure([], [*measure.passage, *measure.asked])
     # the sentences are told apart by identity: they are measure.asked's own (comparing them as dataclasses, in
     # lists, cost the square of a stem's sentences)
-    says = _says(stem, measure, _QUOTES)
+    quotes = may_spell(stem, _QUOTE_WORDS)
+    says = _says(stem, measure, _QUOTES) if quotes else []
     if says and len(measure.asked) > 1:
         saying = {id(s) for s in says}
         quoted = [s for s in measure.asked if id(s) not in saying]
     else:
-        names = _says(stem, measure, _WORK)
-        named, apart = {id(s) for s in names}, _apart_from(stem, names)
-        quoted = [s for s in measure.asked if id(s) not in named and apart(s)] if names else []
+        names = (_says(stem, measure, _WORK)
+                 if may_spell(stem, _WORK_WORDS) and may_spell(stem, ("this", "these")) else [])
+        if names:
+            named, apart = {id(s) for s in names}, _apart_from(stem, names)
+            quoted = [s for s in measure.asked if id(s) not in named and apart(s)]
+        else:
+            quoted = []
         kept = {id(s) for s in quoted}
         says = [s for s in measure.asked if id(s) not in kept]
     asked, passage = [], [*measure.passage, *quoted]
     for s in says:
-        split = _introduced(stem, s)
+        split = _introduced(stem, s) if quotes else None
         asked.append(split[0] if split else s)
         passage.extend(split[1:] if split else ())
     if not passage or len(passage) == len(measure.passage):
