@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from qlint.language import readability
 from qlint.language.phrases import _META_OPTION, _UNDETERMINED, is_meta
-from qlint.language.readability import _OPENERS, _ADVERBS, long_words_in, may_spell, most_words, syllables
+from qlint.language.readability import _ADVERBS, _OPENERS, long_words_in, may_spell, most_words, syllables
 from qlint.language.words import CODE_SPAN, MARKUP, plain, strip_code
 from qlint.rules.reading_level import _QUOTE_WORDS, _QUOTES, _WORK, _WORK_WORDS
 
@@ -104,3 +104,24 @@ def test_the_memo_of_long_words_stays_bounded(monkeypatch):
     assert len(readability._LONG) <= 3
     assert long_words_in("banana simple") == {"banana"}
 
+
+# ---- what is not prose -----------------------------------------------------------------------------------------------
+
+# what is not prose as one pattern, each alternative from its first character
+_OPAQUE = re.compile(
+    r"(?P<cut>```[\s\S]*?(?:```|\Z)|~~~[\s\S]*?(?:~~~|\Z)|^[ \t]*\|[^\n]*\|[ \t]*$|!\[[^\[\]\n]*\]\([^()\n]*\)"
+    r"|\$\$[^$]*\$\$|\\(?:begin|end)\{[^}\n]{0,40}\}|\\\\|\\hline|<br\s*/?>|</?p>)"
+    r"|(?P<word>`[^`\n]+`|(?:https?://|www\.)[^\s<>]*[^\s<>.,;:!?)\]'\"]|\$[^$\n]{1,300}\$"
+    r"|\"[^\"\n]{40,2000}\"|“[^“”\n]{40,2000}(?:”|$)|‘[^‘’\n]{40,2000}(?:’|$)"
+    r"|(?i:lyrics|quote|quotation|commented|wrote)[^:\n]{0,30}: [^\n]{1,2000})",
+    re.M)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_texts(["```", "~~~", "`", "code", "|", " | ", "\n|", "\n  |", "\t", "![i](p)", "![", "](", ")", "$$", "$",
+               "x", "\\begin{a}", "\\end{b}", "\\\\", "\\hline", "\\", "<br>", "<br />", "<p>", "</p>", "<", "http://a.b",
+               "https://", "www.", "www.a.b/c.", ".", "\"", "“", "”", "‘", "’", "a quotation of forty characters or so ",
+               "lyrics", "LYRICS", "Quote", "quotation", "commented", "Wrote", ": ", ":", " ", "\n", "é"], 40))
+def test_what_is_not_prose_is_found_as_the_one_pattern_finds_it(text):
+    expected = [(m.span(), m.group("word") is not None) for m in _OPAQUE.finditer(text)]
+    assert [(m.span(), m.group("word") is not None) for m in readability._not_prose(text)] == expected

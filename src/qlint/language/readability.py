@@ -10,6 +10,7 @@ air-gapped CI have none).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -109,18 +110,36 @@ class Sentence:
 
 
 # What is not prose. A fenced code block, a table row, an image, a display formula, a LaTeX environment marker,
-# row break or rule, an HTML line or paragraph break: each ends a sentence and has no words. An inline code span,
-# a URL or an inline formula is one word. Every alternative scans forward to its own end or fails at once, so a
-# pass over the text is linear in its length (no pattern here can backtrack over a long run).
-_OPAQUE = re.compile(
-    r"(?P<cut>```[\s\S]*?(?:```|\Z)|~~~[\s\S]*?(?:~~~|\Z)|^[ \t]*\|[^\n]*\|[ \t]*$|!\[[^\[\]\n]*\]\([^()\n]*\)"
-    r"|\$\$[^$]*\$\$|\\(?:begin|end)\{[^}\n]{0,40}\}|\\\\|\\hline|<br\s*/?>|</?p>)"
-    r"|(?P<word>`[^`\n]+`|(?:https?://|www\.)[^\s<>]*[^\s<>.,;:!?)\]'\"]|\$[^$\n]{1,300}\$"
-    # a quotation of some length, or what follows "lyrics:" or "the quote:": the material the question asks about,
-    # read as one thing, not the writer's sentence (each alternative stops at its closing mark or the line's end)
-    r"|\"[^\"\n]{40,2000}\"|“[^“”\n]{40,2000}(?:”|$)|‘[^‘’\n]{40,2000}(?:’|$)"
-    r"|(?i:lyrics|quote|quotation|commented|wrote)[^:\n]{0,30}: [^\n]{1,2000})",
-    re.M)
+# row break or rule, an HTML line or paragraph break: each ends a sentence and has no words (_CUT). An inline code
+# span, a URL or an inline formula is one word (_WORD). Every alternative scans forward to its own end or fails at
+# once, so a pass over the text is linear in its length (no pattern here can backtrack over a long run). Each is
+# written after its first character, which ``_opaque`` reads before them all, and checks that character by a
+# lookbehind: a pattern that opens with a set of characters is one the scan skips through in C.
+_CUT = (r"(?<=`)``[\s\S]*?(?:```|\Z)", r"(?<=~)~~[\s\S]*?(?:~~~|\Z)", r"(?:(?<=^\|)|(?<=^[ \t])[ \t]*\|)[^\n]*\|[ \t]*$",
+        r"(?<=!)\[[^\[\]\n]*\]\([^()\n]*\)", r"(?<=\$)\$[^$]*\$\$", r"(?<=\\)(?:begin|end)\{[^}\n]{0,40}\}",
+        r"(?<=\\)\\", r"(?<=\\)hline", r"(?<=<)br\s*/?>", r"(?<=<)/?p>")
+_WORD = (r"(?<=`)[^`\n]+`", r"(?:(?<=h)ttps?://|(?<=w)ww\.)[^\s<>]*[^\s<>.,;:!?)\]'\"]", r"(?<=\$)[^$\n]{1,300}\$",
+         # a quotation of some length, or what follows "lyrics:" or "the quote:": the material the question asks
+         # about, read as one thing, not the writer's sentence (each alternative stops at its closing mark or the
+         # line's end)
+         r"(?<=\")[^\"\n]{40,2000}\"", r"(?<=“)[^“”\n]{40,2000}(?:”|$)", r"(?<=‘)[^‘’\n]{40,2000}(?:’|$)",
+         r"(?i:(?<=l)yrics|(?<=q)uote|(?<=q)uotation|(?<=c)ommented|(?<=w)rote)[^:\n]{0,30}: [^\n]{1,2000}")
+# the alternatives whose first characters are common (a space, a letter): left out of the pattern for a text that
+# lacks what they need ("|", "://" or "www.", ": "), where they cannot match
+_TABLE_ROW, _URL_WORD, _AFTER_COLON = _CUT[2], _WORD[1], _WORD[6]
+
+
+@lru_cache(maxsize=8)
+def _opaque(table: bool, url: bool, colon: bool) -> re.Pattern[str]:
+    """What is not prose, for a text that may hold a table row, a URL, a colon and a space (or not): the alternatives
+    in their order, after a set of the characters they start with (no other character matches "l", "q", "c" or "w"
+    when case is ignored). A match is a cut when its group ``cut`` is set, else a word."""
+    cut = [p for p in _CUT if table or p is not _TABLE_ROW]
+    word = [p for p in _WORD if (url or p is not _URL_WORD) and (colon or p is not _AFTER_COLON)]
+    first = "`~!$\\\\<\"“‘" + (" \t|" if table else "") + ("hw" if url else "") + ("lLqQcCwW" if colon else "")
+    return re.compile(f"[{first}](?:(?:{'|'.join(cut)})(?P<cut>)|(?:{'|'.join(word)})(?P<word>))", re.M)
+
+
 # words that open a sentence and are never capitalised inside one: after a lower-case word with no punctuation
 # between, a full stop was lost ("all log data is kept in files The files are ...") and a new sentence begins; so
 # does a capitalised preposition before a lower-case question word ("... with the user profile information To which
@@ -157,7 +176,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 # a full stop after these is not the end of a sentence (compared lower-case, without their inner dots' last one)
 _ABBREVIATIONS = frozenset("mr mrs ms dr prof st sr jr vs cf e.g i.e fig figs eq no nos vol pp approx u.s u.k "
                            "a.m p.m ca et al".split())
-# the characters every _OPAQUE match contains: a text with none of them has nothing but prose
+# the characters every match of what is not prose contains: a text with none of them has nothing but prose
 _OPAQUE_STARTS = ("`", "~~~", "|", "![", "$", "\\", "<", "://", "www.", '"', "“", "‘", ": ")
 # a code span or a quotation that holds its sentence's full stop ("`Restricted.` The next ...", 'asked, "Are you
 # satisfied?" Of those ...'): the sentence ends with it
@@ -264,10 +283,12 @@ class _Splitter:
                 self.add(position, after)
                 self.close(after)
             elif first == " ":   # a lost full stop: only after a lower-case word
+                # an opener, or a subject and its verb, is looked for first: most capitals open neither
+                opener = _OPENER.match(text, after, end) is not None
+                if not opener and not _SUBJECT_VERB.match(text, after, end):
+                    continue
                 previous = _PREVIOUS_WORD.search(text, max(0, at - 40), at)
-                if previous is None or (not _OPENER.match(text, after, end)
-                                        and (previous.group(1) in _TAKES_A_NAME
-                                             or not _SUBJECT_VERB.match(text, after, end))):
+                if previous is None or (not opener and previous.group(1) in _TAKES_A_NAME):
                     continue
                 self.add(position, at)
                 self.close(at)
@@ -299,19 +320,25 @@ class _Splitter:
                 and _RUN_IN.match(text, after, end) is not None)
 
 
+def _not_prose(text: str) -> Iterator[re.Match[str]]:
+    """What is not prose in a text, in order (nothing in a text without any of _OPAQUE_STARTS)."""
+    if not any(c in text for c in _OPAQUE_STARTS):
+        return iter(())
+    return _opaque("|" in text, "://" in text or "www." in text, ": " in text).finditer(text)
+
+
 def sentences(text: str) -> list[Sentence]:
     """The sentences of a text, in order, each with its words. Code blocks, tables, images and display formulas
     are not prose (they end a sentence and count no words); an inline code span, a URL or a formula is one word.
     A line break ends a sentence unless the line is hard-wrapped prose. Work is linear in the text's length."""
     splitter = _Splitter(text)
     position = 0
-    for match in _OPAQUE.finditer(text) if any(c in text for c in _OPAQUE_STARTS) else ():
+    for match in _not_prose(text):
         if match.start() > position:
             splitter.prose(position, match.start())
-        word = match.group("word")
-        if word is not None:
+        if match.group("word") is not None:
             splitter.word(match.start())
-            if _CLOSED.match(word) and _NEXT_CAPITAL.match(text, match.end()):
+            if _CLOSED.match(match.group()) and _NEXT_CAPITAL.match(text, match.end()):
                 splitter.close(match.end())   # the span or the quotation held the full stop
         else:
             splitter.close(match.start())
