@@ -1,5 +1,6 @@
 """duplicate-option: two options of one question say the same thing."""
 import re
+from collections import Counter
 from collections.abc import Iterator
 from fractions import Fraction
 from functools import lru_cache
@@ -49,6 +50,9 @@ _PERIOD = re.compile(r"[.](?=\s|$)")
 # symbols that make an option code or markup, where every character counts ("$$" vs "$?", "a:hover" vs "a :hover"),
 # and quotes or an underscore inside a name ('key: "value"', "VPC_Change_Group")
 _CODE = re.compile(r"[`{}\[\]<>=$@#*&|\\^~\"]|\w\(|::|!\w|\w!|[^\W_]_[^\W_]")
+# a character that every match of _CODE holds (one set: a search tests each character once, and most options
+# have none of them)
+_CODE_CHAR = re.compile(r"[`{}\[\]<>=$@#*&|\\^~\"(:!_]")
 # options longer than this are not searched for typos (their words' sorted letters are the search key)
 _TYPO_MAX_CHARS = 200
 # options sharing a key that are checked pairwise against each later one (bounds adversarial input)
@@ -136,17 +140,21 @@ def _normals(question: Question, as_code: bool = False) -> tuple[list[str], bool
 
     Case is folded unless the options show it is the point: three or more of them differ from another only in
     case (TRUE / true / NULL / null), which a writer does on purpose."""
-    if as_code or "`" in question.stem or any(_CODE.search(o.text) for o in question.options):
+    if as_code or "`" in question.stem or any(_CODE_CHAR.search(o.text) and _CODE.search(o.text)
+                                              for o in question.options):
         # as written, but for spacing within lines: a line break may be output ("1\n1" is not "1 1")
         return ["\n".join(" ".join(line.split()) for line in o.text.splitlines() if line.strip())
                 for o in question.options], False
     texts = [" ".join(o.text.split()) for o in question.options]
     cased = [_normal_cased(t) for t in texts]
-    forms: dict[str, set[str]] = {}
-    for c in cased:
-        forms.setdefault(c.lower(), set()).add(c)
-    variants = sum(1 for c in cased if len(forms[c.lower()]) > 1)
-    return (cased if variants >= 3 else [c.lower() for c in cased]), True
+    folded = [c.lower() for c in cased]
+    if len(set(folded)) < len(folded):   # some options are equal once case is folded: is case the point?
+        forms: dict[str, set[str]] = {}
+        for c, f in zip(cased, folded):
+            forms.setdefault(f, set()).add(c)
+        if sum(1 for f in folded if len(forms[f]) > 1) >= 3:
+            return cased, True
+    return folded, True
 
 
 def _case_matters(a: str, b: str) -> bool:
@@ -169,15 +177,22 @@ def _named(word: str) -> bool:
     return any(c.isupper() for c in word[1:]) and (not word.isupper() or len(word) <= 5)
 
 
-def _peer_keys(normal: str, options: Options) -> list[tuple[str, str]]:
+def _peer_keys(normal: str, options: Options, alike: bool) -> list[tuple[str, str]]:
     """Keys under which options that may be near-duplicates of this one meet: the same filler-free core, or
-    the same letters in each word (a transposed-letter typo keeps them)."""
+    the same letters in each word (a transposed-letter typo keeps them).
+
+    The letters are a key only where a typo can be found: when another option is as long (``alike``; a
+    transposition keeps the length) and this one has enough words. An option without that key loses no match:
+    the options that would share it with this one are as long and have as many words, so a typo is ruled out,
+    containment too (it needs a longer option), and equal texts or numbers meet under their own keys."""
     keys = []
     if options.flag_filler_containment:
         keys.append(("core", _core(normal) or normal))
-    if options.flag_typo_variants and len(normal) <= _TYPO_MAX_CHARS:
-        # each word by its letters, words with digits as written (a typo is never in a number)
-        keys.append(("letters", " ".join(w if _DIGIT.search(w) else "".join(sorted(w)) for w in normal.split())))
+    if options.flag_typo_variants and alike and len(normal) <= _TYPO_MAX_CHARS:
+        words = normal.split()
+        if len(words) >= _TYPO_MIN_WORDS:
+            # each word by its letters, words with digits as written (a typo is never in a number)
+            keys.append(("letters", " ".join(w if _DIGIT.search(w) else "".join(sorted(w)) for w in words)))
     return keys
 
 
@@ -224,19 +239,25 @@ def _pairs(question: Question, options: Options, as_code: bool = False) -> tuple
     if _restarted_lists(question):
         normals = ["" if _ENUMERATOR.match(o.text) else n for o, n in zip(question.options, normals)]
     # each option's number once (only prose options with a digit can be one)
-    numbers = [_number(o.text) if prose and options.flag_numeric_equal and _DIGIT.search(o.text) else None
-               for o in question.options]
+    numeric = prose and options.flag_numeric_equal
+    numbers = [_number(o.text) if numeric and _DIGIT.search(o.text) else None for o in question.options]
     # near-duplicates (filler, typos) only among prose options; code is compared as written
-    keys = [_peer_keys(n, options) if prose and n else [] for n in normals]
+    lengths = Counter(map(len, normals))
+    keys = [_peer_keys(n, options, lengths[len(n)] > 1) if prose and n else [] for n in normals]
     first: dict = {}
     peers: dict[tuple[str, str], list[int]] = {}
+    met = False   # whether two options share a text, a number or a key: only then can one duplicate another
     for i, n in enumerate(normals):
         if n:
-            first.setdefault(n, i)
+            met |= first.setdefault(n, i) != i
             if numbers[i] is not None:
-                first.setdefault(numbers[i], i)
+                met |= first.setdefault(numbers[i], i) != i
             for key in keys[i]:
-                peers.setdefault(key, []).append(i)
+                group = peers.setdefault(key, [])
+                met |= bool(group)
+                group.append(i)
+    if not met:
+        return [], normals, numbers, prose
     pairs = [(i, j) for j, n in enumerate(normals) if n and
              (i := _first_match(j, normals, numbers, first, peers, keys[j], options)) >= 0]
     return sorted(pairs), normals, numbers, prose
