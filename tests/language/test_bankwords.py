@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qlint.language.words import normalize
-from qlint.neardup.bankwords import Stem, ask_digests, one_swap, statement
+from qlint.neardup.bankwords import _EXHIBIT, _EXHIBIT_CUES, _INLINE_EXHIBIT, _NEGATIVE, _NEGATIVE_CUES, Stem, _codes, \
+    ask_digests, one_swap, statement
 
 _PUNCT, _SPACE = re.compile(r"[^\w\s]"), re.compile(r"\s+")
 
@@ -36,6 +37,41 @@ def test_a_stem_says_how_it_asks():
     assert Stem("What hero does this phrase belong to?").unseen_exhibit
     assert not Stem('Which film is this quote from: "Here is Johnny"?').unseen_exhibit
     assert not Stem("Refer to the exhibit ![diagram](net.png). Which host is unreachable?").unseen_exhibit
+
+
+# the words and the marks the stem patterns are made of, in several cases, whole phrases of them, and a few words that
+# fold or match oddly
+_STEM_WORDS = tuple("""not NOT Not except EXCEPT false FALSE incorrect untrue inaccurate wrong true correct accurate
+valid right case fausse fausses inexacte incorrectes sauf est pas this these This the following above shown pictured
+displayed below here in refer see exhibit phrase quote clips lyricss photograph screen shot screenshots table Table
+maps figure which is wrongly not_true falsehood n’est ıncorrect ſauf thıs tablé""".split()) + (
+    "n'est pas", "ne sont pas", "bonne sont pas", "not the case", "not  right", "this screen shot", "these song clips",
+    "the following table", "the above lyricss", "shown in the", "depicted here", "refer to the exhibit",
+    "see to the exhibit", "the shown photos")
+_STEM_MARKS = (" ", "  ", "\n", "\t", ", ", ".", "?", "'", '"', "“", "-", "_", "`", "![", "|", "    ")
+
+
+def _reads_as_its_patterns_say(text: str) -> None:
+    """A stem's cheap tests of its words stand in for its patterns: they never leave out a stem a pattern finds."""
+    stem = Stem(text)
+    words = frozenset(normalize(text).split())
+    assert stem.negative == (not words.isdisjoint(_NEGATIVE_CUES) and _NEGATIVE.search(text) is not None)
+    assert stem.unseen_exhibit == (not words.isdisjoint(_EXHIBIT_CUES) and _EXHIBIT.search(text) is not None
+                                   and not _INLINE_EXHIBIT.search(text) and '"' not in text and "“" not in text)
+    assert stem.asks == [a for _, a in map(_codes, stem.words) if a]
+    assert stem.phrase == [p for p, _ in map(_codes, stem.words) if p]
+
+
+def test_each_phrase_of_a_stem_pattern_is_found_alone():
+    for part in _STEM_WORDS:
+        for text in (part, f"Which is {part}?", part.upper()):
+            _reads_as_its_patterns_say(text)
+
+
+@settings(max_examples=1000)
+@given(st.lists(st.one_of(st.sampled_from(_STEM_WORDS), st.sampled_from(_STEM_MARKS)), max_size=14))
+def test_a_stem_is_searched_for_how_it_asks_only_when_its_words_could_match(parts):
+    _reads_as_its_patterns_say("".join(parts))
 
 
 def test_what_a_stem_asks_leaves_out_how_it_says_it():

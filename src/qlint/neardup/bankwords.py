@@ -64,6 +64,20 @@ _EXHIBIT_CUES = frozenset("this these following above shown pictured displayed d
 _INLINE_EXHIBIT = re.compile(r"!\[|<img\b|^\s*\|.*\|\s*$|```|^(?: {4}|\t)\S", re.MULTILINE)
 
 
+# in an ASCII text, whose normalised words are exactly its runs of \w lower-cased, the words every match of a pattern
+# holds; a stem is searched only when they are among its words (the patterns' own cue words are too common: "not"
+# is in most passages, "the" and "this" in most stems)
+_FALSE_WORDS = frozenset("except false incorrect untrue inaccurate wrong fausse fausses inexacte inexactes incorrecte "
+                         "incorrectes sauf pas".split())   # "pas" ends "n'est pas" and "ne sont pas"
+_NOT_WHAT = frozenset("true correct accurate valid right case".split())   # "not true", ..., "not the case"
+_POINTERS = frozenset("this these the".split())
+_SHOWN = frozenset("shown pictured displayed depicted illustrated".split())
+_WHERE_SHOWN = frozenset("below above here in".split())
+_EXHIBITS = frozenset(word + ending for word in """phrase quote quotation clip audio sound lyric lyrics picture image
+photo photograph screenshot shot diagram exhibit figure graph chart logo flag map table video scene painting
+drawing""".split() for ending in ("", "s"))
+
+
 @lru_cache(maxsize=64)
 def read_stem(text: str) -> Stem:
     """A stem read once for every rule that asks: the bank-consistency rules extract their records from the same
@@ -73,22 +87,46 @@ def read_stem(text: str) -> Stem:
 
 class Stem:
     """A stem read once: its text, its normalised words and the set of them (for the cheap tests), and its words'
-    numbers in a phrase (``phrase``) and in what it asks (``asks``)."""
+    numbers in a phrase (``phrase``) and in what it asks (``asks``). What a rule asks of it is worked out when first
+    asked and kept: the rules that share the stem need different parts of it."""
 
-    __slots__ = ("text", "words", "vocabulary", "phrase", "asks")
+    __slots__ = ("text", "words", "vocabulary", "_phrase", "_asks", "_negative", "_exhibit")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.words = normalize(text).split()
         self.vocabulary = frozenset(self.words)
-        codes = list(map(_codes, self.words))
-        self.phrase = [p for p, _ in codes if p]
-        self.asks = [a for _, a in codes if a]
+        self._phrase: list[int] | None = None
+        self._asks: list[int] | None = None
+        self._negative: bool | None = None
+        self._exhibit: bool | None = None
+
+    @property
+    def phrase(self) -> list[int]:
+        """The words' numbers in a phrase, function words left out (``_codes``)."""
+        if self._phrase is None:
+            self._phrase = [p for p, _ in map(_codes, self.words) if p]
+        return self._phrase
+
+    @property
+    def asks(self) -> list[int]:
+        """The words' numbers in what the stem asks, the words an ask leaves out left out (``_codes``)."""
+        if self._asks is None:
+            self._asks = list(filter(None, map(_ask_code, self.words)))
+        return self._asks
 
     @property
     def negative(self) -> bool:
         """Whether the stem asks for the false option ("Which is NOT true", "EXCEPT", "laquelle est fausse")."""
-        return not self.vocabulary.isdisjoint(_NEGATIVE_CUES) and _NEGATIVE.search(self.text) is not None
+        if self._negative is None:
+            words, text = self.vocabulary, self.text
+            if text.isascii():
+                cued = not words.isdisjoint(_FALSE_WORDS) or ("not" in words and (
+                    "NOT" in text or not words.isdisjoint(_NOT_WHAT)))
+            else:
+                cued = not words.isdisjoint(_NEGATIVE_CUES)
+            self._negative = cued and _NEGATIVE.search(text) is not None
+        return self._negative
 
     @property
     def superlative(self) -> bool:
@@ -99,9 +137,17 @@ class Stem:
     def unseen_exhibit(self) -> bool:
         """Whether the stem refers to a figure, table, quote or clip that is not in its text (two such stems read
         alike and ask about different things)."""
-        text = self.text
-        return (not self.vocabulary.isdisjoint(_EXHIBIT_CUES) and _EXHIBIT.search(text) is not None
-                and not _INLINE_EXHIBIT.search(text) and '"' not in text and "“" not in text)
+        if self._exhibit is None:
+            words, text = self.vocabulary, self.text
+            if text.isascii():
+                cued = ((not words.isdisjoint(_EXHIBITS) and not words.isdisjoint(_POINTERS))
+                        or (not words.isdisjoint(_SHOWN) and not words.isdisjoint(_WHERE_SHOWN))
+                        or ("exhibit" in words and ("refer" in words or "see" in words)))
+            else:
+                cued = not words.isdisjoint(_EXHIBIT_CUES)
+            self._exhibit = (cued and '"' not in text and "“" not in text and _EXHIBIT.search(text) is not None
+                             and not _INLINE_EXHIBIT.search(text))
+        return self._exhibit
 
 
 _CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$", re.MULTILINE)
@@ -130,6 +176,13 @@ def _codes(word: str) -> tuple[int, int]:
     return phrase, (0 if word in _ASK_IGNORED else (value >> 32) or 1)
 
 
+@lru_cache(maxsize=500_000)
+def _ask_code(word: str) -> int:
+    """A normalised word's number in what a stem asks (``_codes``), alone: what a stem asks is read word by word,
+    and most of its words are read again and again across a bank."""
+    return _codes(word)[1]
+
+
 def phrase_codes(text: str, limit: int = MAX_TEXT_CHARS) -> list[int]:
     """The words of a text that a phrase is made of (function words dropped), as numbers, in order."""
     return codes_of(normalize(text[:limit]).split())
@@ -146,8 +199,8 @@ def ask_digests(stem: Stem) -> tuple[int, int, list[int]]:
     apart, as ``Stem.negative``) and fillers ("actually") are left out; code, and figures by their file names, are
     part of it."""
     text = stem.text
-    words = stem.asks if not stem.negative else [a for _, a in map(_codes, normalize(_NEGATIVE.sub(" ", text)).split())
-                                                 if a]
+    words = stem.asks if not stem.negative else list(filter(None, map(_ask_code, normalize(_NEGATIVE.sub(" ", text))
+                                                                      .split())))
     code = _CODE.findall(text) if "`" in text or "    " in text or "\t" in text else []
     extra = "\x1f".join([" ".join(c.split()) for c in code] + (_IMAGE.findall(text) if "![" in text else []))
     extra_bytes = extra.encode("utf-8", "surrogatepass")
@@ -179,10 +232,12 @@ _RELATIONAL = re.compile(
     r"|^(?:aucune|toutes|tous|aucun)\b.*\b(?:reponses?|propositions?|dessus|autres)\b")
 
 
+@lru_cache(maxsize=1 << 16)
 def statement(text: str) -> tuple[int, bool]:
     """An option's statement as a number (0: it states nothing of its own), and whether it refers to the other
     options ("All of the above", "A and B", "None of these"), which makes it no statement. Prose is compared with
-    case and punctuation aside; code as written ('pt[1]' and 'pt.1' differ)."""
+    case and punctuation aside; code as written ('pt[1]' and 'pt.1' differ). Kept for the texts met most recently:
+    a bank's options repeat ("True", "None of the above", the same answers across a topic's questions)."""
     spelled = " ".join(text.split())
     if (not _CODE_CHARS.isdisjoint(spelled) or "::" in spelled or "->" in spelled or spelled.startswith(".")
             or ("." in spelled and _DOTTED.search(spelled))):

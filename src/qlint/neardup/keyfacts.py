@@ -60,11 +60,11 @@ def extract(question: Question) -> bytes:
     o, m, words = ask_digests(stem)
     words = words if len(words) <= MAX_WORDS else []
     flags = (NEG if stem.negative else 0) | (BEST if stem.superlative else 0)
-    if stem.unseen_exhibit:   # "Which film is this quote from?" without the quote: stems alike, asks not
-        flags |= SKIP
     stated = [statement(opt.text) for opt in options]
     keys = [i for i, opt in enumerate(options) if opt.correct]
     if not keys or any(stated[i][1] for i in keys):   # no key, or "All of the above" keyed: no statement to compare
+        flags |= SKIP
+    elif stem.unseen_exhibit:   # "Which film is this quote from?" without the quote: stems alike, asks not
         flags |= SKIP
     endorsed = _endorsed(question.explanation, len(options)) if len(keys) == 1 else None
     evidence = bytes((SAYS_RIGHT if verdict > 0 else SAYS_WRONG if verdict < 0 else 0) | (ENDORSED if endorsed == i
