@@ -70,7 +70,7 @@ def extract(question: Question) -> bytes:
     evidence = bytes((SAYS_RIGHT if verdict > 0 else SAYS_WRONG if verdict < 0 else 0) | (ENDORSED if endorsed == i
                      else 0) for i, verdict in enumerate(_verdicts(options)))
     # the options' opening words as written: a message shortens the one it quotes
-    raw = "\x1f".join(opt.text[:QUOTE_CHARS + 1].replace("\x1f", " ") for opt in options).encode(
+    raw = "\x1f".join([opt.text[:QUOTE_CHARS + 1].replace("\x1f", " ") for opt in options]).encode(
         "utf-8", "surrogatepass")[:0xFFFF]
     # statements and words as 32 and 16 bits: they are compared only among the few questions whose stems have the
     # same words, where a chance clash of so many bits is no concern
@@ -87,7 +87,10 @@ def _verdicts(options) -> list[int]:
     out = []
     for opt in options:
         rationale = opt.rationale
-        head = rationale[:80].lower() if rationale else ""
+        if not rationale:
+            out.append(0)
+            continue
+        head = rationale[:80].lower()
         out.append(polarity(rationale) if any(w in head for w in _VERDICT_WORDS) else 0)
     return out
 
