@@ -127,11 +127,11 @@ class _Stem:
 class _Change:
     """What differs between the content words of two stems: the words only one has, typing slips aside."""
 
-    __slots__ = ("gone", "new", "swapped", "added", "opposite")
+    __slots__ = ("gone", "new", "swapped", "added", "counted")
 
     def __init__(self, a: _Stem, b: _Stem) -> None:
         gone, new = list((a.count - b.count).elements()), list((b.count - a.count).elements())
-        self.opposite = any(opposite(x, y) for x in gone for y in new)
+        self.counted = (gone[:], new[:])   # typing slips included: ``opposite`` reads these
         for x in list(gone):   # "Simmons" / "Simons": one letter apart is the same word
             twin = next((y for y in new if len(x) >= 4 and len(y) >= 4 and one_apart(x, y)), None)
             if twin is not None:
@@ -140,6 +140,14 @@ class _Change:
         self.gone, self.new = gone, new
         self.swapped = min(len(gone), len(new))
         self.added = abs(len(gone) - len(new))
+
+    @property
+    def opposite(self) -> bool:
+        """Whether a word only one stem has means the opposite of a word only the other has ("inducers" /
+        "inhibitors"). Tested by ``Judge.verdict`` last, once the rest has not already told the stems apart: a pair
+        of stems that differ in many words would test every word of one against every word of the other."""
+        gone, new = self.counted
+        return any(opposite(x, y) for x in gone for y in new)
 
 
 class Judge:
@@ -166,7 +174,7 @@ class Judge:
         answers = _answers(x, y)
         if x.core != y.core or x.marks != y.marks:
             change = _Change(self.stem(a), self.stem(b))
-            if change.opposite or not self._same_despite(a, b, change, answers):
+            if not self._same_despite(a, b, change, answers) or change.opposite:
                 return None
         if (x.open or y.open) and x.choices and y.choices:
             shared = len(digest_set(x.choices) & digest_set(y.choices))

@@ -349,12 +349,16 @@ def confirm(keys: Sequence[StemKey], candidates: Iterable[tuple[int, int]] | np.
         rest = chunk[compared]
         if not len(rest):
             continue
-        left, right = [named[i] for i in a[compared].tolist()], [named[i] for i in b[compared].tolist()]
+        left, right = a[compared].tolist(), b[compared].tolist()
+        texts, bags = [k.text for k in named], [""] * count
+        for i in np.unique(np.concatenate((a[compared], b[compared]))).tolist():
+            bags[i] = named[i].bag   # each compared stem's sorted words made once, however many pairs it is in
         workers = -1 if len(rest) > 20000 else 1   # rapidfuzz's own threads, on every core, for big chunks
-        score = process.cpdist([k.text for k in left], [k.text for k in right], scorer=fuzz.ratio,
+        score = process.cpdist([texts[i] for i in left], [texts[i] for i in right], scorer=fuzz.ratio,
                                score_cutoff=threshold, dtype=np.float64, workers=workers)
-        score = np.maximum(score, process.cpdist([k.bag for k in left], [k.bag for k in right], scorer=fuzz.ratio,
-                                                 score_cutoff=threshold, dtype=np.float64, workers=workers))
+        score = np.maximum(score, process.cpdist([bags[i] for i in left], [bags[i] for i in right],
+                                                 scorer=fuzz.ratio, score_cutoff=threshold, dtype=np.float64,
+                                                 workers=workers))
         for i in np.flatnonzero(score >= threshold).tolist():
             x, y = int(rest[i, 0]), int(rest[i, 1])
             if overlap(x, y) >= min_overlap:

@@ -11,8 +11,9 @@ import json
 import re
 import sys
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
+from itertools import chain
 from typing import NamedTuple
 
 from qlint.language.stems import KEY_STOPWORDS, key_stem
@@ -31,6 +32,7 @@ _DIGITS = re.compile(r"\d+(?:\.\d+)?")
 # code spans, indented code lines and short quoted terms: stems that differ only there ask different things
 _CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$|\"[^\"\n]{1,40}\"|“[^”\n]{1,40}”", re.MULTILINE)
 MAX_COMPARE_CHARS = 4000  # a pathological 3 MB stem must not make a comparison cost seconds
+_JSON = json.JSONEncoder(ensure_ascii=False).encode   # json.dumps(value, ensure_ascii=False), its encoder made once
 
 
 def key_text(stem: str) -> str:
@@ -85,12 +87,37 @@ class StemKey(NamedTuple):
         return frozenset(key_stem(w) for w in self.text.split() if len(w) >= 3 and w not in CONTENT_STOPWORDS)
 
 
+class WordMemo(dict):
+    """A function of one word, each word's value computed once and looked up after: ``map(memo.__getitem__,
+    words)`` is a dict lookup in C per word, cheaper than an ``lru_cache``'s call. Emptied when it holds ``size``
+    words, so a bank of millions of distinct words keeps it bounded."""
+
+    def __init__(self, function: Callable[[str], object], size: int = 1_000_000) -> None:
+        super().__init__()
+        self.function, self.size = function, size
+
+    def __missing__(self, word: str) -> object:
+        if len(self) >= self.size:
+            self.clear()
+        value = self[word] = self.function(word)
+        return value
+
+
+_STEMS = WordMemo(key_stem)
+
+
 def bag_of(text: str) -> str:
     """A compared text's stemmed words, sorted."""
-    return " ".join(sorted(map(key_stem, text.split())))
+    return " ".join(sorted(map(_STEMS.__getitem__, text.split())))
 
 
 bag = lru_cache(maxsize=4096)(bag_of)   # the search compares a stem with several others
+
+
+def bag_chars(tokens: list[str]) -> int:
+    """The length of ``bag_of`` the text of ``tokens`` (its words): the characters of their stems and a space
+    between each two, which sorting does not change."""
+    return sum(map(len, map(_STEMS.__getitem__, tokens))) + len(tokens) - 1 if tokens else 0
 
 
 DIGEST = 5   # bytes of an option's digest in ``choices`` and ``keyed``
@@ -106,17 +133,19 @@ def digest_count(packed: bytes) -> int:
     return len(packed) // DIGEST
 
 
-@lru_cache(maxsize=1_000_000)
 def _word_hash(token: str) -> int:
     """A stable 32-bit hash of a word (Python's own hash differs from one process to the next). Two words that
     share a hash only make an extra candidate pair, which rapidfuzz then turns down."""
     return int.from_bytes(hashlib.blake2b(token.encode(), digest_size=4).digest(), "little")
 
 
+_HASHES = WordMemo(_word_hash)
+
+
 def token_hashes(tokens: list[str]) -> bytes:
     """The stable hashes of a stem's words, as uint32 bytes: trigram codes are made from them for the whole
     bank at once, in numpy (a Python loop of big-integer products per stem cost more than the rest of the key)."""
-    return array("I", map(_word_hash, tokens)).tobytes()
+    return array("I", map(_HASHES.__getitem__, tokens)).tobytes()
 
 
 _CODE_CHARS = ("`", "\"", "“", "    ", "\t")
@@ -150,8 +179,8 @@ def answers_digest(texts: list[str], keys: list[bool]) -> str:
     for fewer than three options, which many different questions share by chance ("Yes" / "No")."""
     if len(texts) < 3:
         return ""
-    normal = sorted((" ".join(t.lower().split()), k) for t, k in zip(texts, keys))
-    return hashlib.blake2b(json.dumps(normal, ensure_ascii=False).encode("utf-8", "surrogatepass"),
+    normal = sorted(zip(map(" ".join, map(str.split, map(str.lower, texts))), keys))
+    return hashlib.blake2b(_JSON(normal).encode("utf-8", "surrogatepass"),
                            digest_size=8).hexdigest()
 
 
@@ -177,17 +206,19 @@ def stem_key(stem: str, answers: str = "", choices: bytes = b"", keyed: bytes = 
     # one normalisation of the head, its sentence ends marked by a word normalising keeps, serves the compared text
     # (key_text(head): the marks dropped), the ask marks and the content words
     marked = normalize(_mark_ends(head))
-    words = LEAD_INS.sub(" ", marked).split()
-    tokens = [w for w in words if w != _BREAK] if _BREAK in marked else words
+    cut, leads = LEAD_INS.subn(" ", marked)
+    words = cut.split()
+    tokens = list(filter(_BREAK.__ne__, words)) if _BREAK in marked else words
     text = " ".join(tokens)
     code = tuple(_CODE.findall(head)) if any(c in head for c in _CODE_CHARS) else ()
     numbers = tuple(sorted(_DIGITS.findall(head))) if has_digit(head) else ()
     asks = asked_part(stem) if len(stem) > PASSAGE_CHARS else ""
     tail = _tail_words(stem)
     sentences = _sentences(_with_tail(words, tail))
-    return StemKey(text, numbers, code, len(bag_of(text)), token_hashes(tokens),
+    return StemKey(text, numbers, code, bag_chars(tokens), token_hashes(tokens),
                    signature(text, numbers, code, asks, answers), asks, answers, choices, _ends(words) if
-                   len(tokens) < len(words) else b"", gist(sentences), sys.intern(ask_marks(marked)),
+                   len(tokens) < len(words) else b"", gist(sentences),
+                   sys.intern(ask_marks(marked.split() if leads else words)),
                    leaves_question_to_options(stem), keyed, tail)
 
 
@@ -221,11 +252,13 @@ def _mark_ends(text: str) -> str:
     return _SENTENCE_ENDS.sub(f" {_BREAK} ", text)
 
 
-@lru_cache(maxsize=1_000_000)
 def _content_stem(word: str) -> str:
     """A normalised word's stem when it is a content word ("" for function words, filler, marks and numbers:
     numbers are compared apart, so a renumbered stem has the content of its twin)."""
     return "" if word in CONTENT_STOPWORDS or word.isdigit() else key_stem(word)
+
+
+_CONTENT_STEMS = WordMemo(_content_stem)
 
 
 def _joined(words: list[str]) -> list[str]:
@@ -272,16 +305,14 @@ def _sentences(words: list[str]) -> list[list[str]]:
     """Normalised words with sentence ends marked, as the stemmed content words of each sentence."""
     if 1 in map(len, words):
         words = _joined(words)
-    out, sentence = [], []
-    for word in words:
-        if word == _BREAK:
-            if sentence:
-                out.append(sentence)
-            sentence = []
-        elif found := _content_stem(word):
-            sentence.append(found)
-    if sentence:
-        out.append(sentence)
+    words = [*words, _BREAK]   # an end after the last word closes the last sentence
+    out: list[list[str]] = []
+    at = 0
+    while at < len(words):
+        stop = words.index(_BREAK, at)   # each word is read once: the scans go from one end to the next
+        if sentence := list(filter(None, map(_CONTENT_STEMS.__getitem__, words[at:stop]))):
+            out.append(sentence)
+        at = stop + 1
     return out
 
 
@@ -314,17 +345,17 @@ def core(text: str, ends: bytes, tail: str = "") -> str:
 def gist(sentences: list[list[str]]) -> int:
     """A stable 64-bit hash of the content words in any order (0: there are none): stems that differ only in
     word order, punctuation and filler have the same gist."""
-    words = sorted(w for sentence in sentences for w in sentence)
+    words = sorted(chain.from_iterable(sentences))
     if not words:
         return 0
     return int.from_bytes(hashlib.blake2b(" ".join(words).encode("utf-8", "surrogatepass"), digest_size=8).digest(),
                           "little") or 1
 
 
-def ask_marks(normal: str) -> str:
-    """The words that say what a stem asks for ("not", "false", "must", "least", ...), as sorted names; ``normal``
-    is the stem normalised."""
-    return ",".join(sorted(_MARKS[w] for w in normal.split() if w in _MARKS))
+def ask_marks(words: list[str]) -> str:
+    """The words that say what a stem asks for ("not", "false", "must", "least", ...), as sorted names; ``words``
+    are the stem's normalised words, lead-ins and all."""
+    return ",".join(sorted(map(_MARKS.__getitem__, filter(_MARKS.__contains__, words))))
 
 
 def leaves_question_to_options(stem: str) -> bool:
@@ -352,7 +383,7 @@ def signature(text: str, numbers: tuple[str, ...], code: tuple[str, ...], asks: 
     """A stable 64-bit hash of what a key is made of (its bag and tokens follow from its text); never 0."""
     # unambiguous whatever the texts hold: the text alone when there is nothing else, else all as JSON
     rest = (numbers, code, asks, answers)
-    spelled = "0" + text if not any(rest) else "1" + json.dumps((text, *rest), ensure_ascii=False)
+    spelled = "0" + text if not any(rest) else "1" + _JSON((text, *rest))
     digest = hashlib.blake2b(spelled.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return int.from_bytes(digest, "little") or 1
 
