@@ -28,12 +28,14 @@ _MARK_ALTERNATIVES = re.compile(r"[.!?…]+[\"')\]”’»]*|[:\n(]|; | (?:--|�
                                 + _ADVERBS + r"\b)| (?=[A-Z][a-z]+ [A-Za-z])")
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(_texts(["a", "The", "the", "However", "To which", "In what", "Besides", "Cloud Watch", " ", ", ", "; ", ";",
-               " -- ", " – ", "—", ".", "...", "!?", "…", "\"", ")", "”", "»", ":", "\n", "(", "x", "A", "b c"]))
-def test_marks_are_found_where_the_alternatives_find_them(text):
-    assert ([m.span() for m in readability._MARK.finditer(text)]
-            == [m.span() for m in _MARK_ALTERNATIVES.finditer(text)])
+               " -- ", " – ", "—", "-", "--", "–", ".", "...", "!?", "…", "\"", ")", "”", "»", ":", "\n", "(", "x", "A",
+               "b c", "Foo", "It", "Z", "é"]), st.integers(0, 200), st.integers(0, 200))
+def test_marks_are_found_where_the_alternatives_find_them(text, start, end):
+    start, end = min(start, len(text)), min(max(start, end), len(text))
+    assert (list(readability._marks(text, start, end))
+            == [m.span() for m in _MARK_ALTERNATIVES.finditer(text, start, end)])
 
 
 @settings(max_examples=400, deadline=None)
@@ -125,3 +127,25 @@ _OPAQUE = re.compile(
 def test_what_is_not_prose_is_found_as_the_one_pattern_finds_it(text):
     expected = [(m.span(), m.group("word") is not None) for m in _OPAQUE.finditer(text)]
     assert [(m.span(), m.group("word") is not None) for m in readability._not_prose(text)] == expected
+
+
+# ---- a text without a mark -------------------------------------------------------------------------------------------
+
+def _split(text: str) -> list[readability.Sentence]:
+    splitter = readability._Splitter(text)
+    splitter.prose(0, len(text))
+    splitter.close(len(text))
+    return splitter.out
+
+
+@settings(max_examples=800, deadline=None)
+@given(_texts(["word", "Word", " ", "\t", "\u00a0", "\u2003", "\x1c", "\x85", "_", "-", "é", "٣", "½", "'", "*", "x_y",
+               "Cloud Watch", "\n", ".", "`"], 30))
+def test_a_text_without_a_mark_is_split_as_the_splitter_splits_it(text):
+    if readability._MARK.search(text) is None and not any(c in text for c in readability._OPAQUE_STARTS):
+        assert readability.sentences(text) == _split(text)
+    start = next((i for i, c in enumerate(text) if not c.isspace()), None)
+    splitter = readability._Splitter(text)
+    splitter.add(0, len(text))
+    words = len([t for t in text.split() if any(map(str.isalnum, t))])
+    assert (splitter.start, splitter.words) == ((start, words) if words else (None, 0))

@@ -164,9 +164,12 @@ _TAKES_A_NAME = frozenset("a an the of in on at to for from by with and or but n
                           "named called via like about into onto over under if when while because since until where "
                           "whether so then also not only both either neither uses use using used".split())
 # (the first character is read before the alternatives, each of which then checks it by a lookbehind: a pattern that
-# opens with a set of characters is what lets the scan skip to the next one in C)
-_MARK = re.compile(r"[.!?…:\n(;, ](?:(?<=[.!?…])[.!?…]*[\"')\]”’»]*|(?<=[:\n(])|(?<=;) |(?<= )(?:--|–|—) "
-                   r"|(?<= )(?=" + _OPENERS + r"\b)|(?<=,) (?=" + _ADVERBS + r"\b)|(?<= )(?=[A-Z][a-z]+ [A-Za-z]))")
+# opens with a set of characters is what lets the scan skip to the next one in C). A break at a space is found from
+# the character after it, a dash or a capital (spaces are many, capitals after them few), and read by ``_marks`` as
+# starting at the space.
+_MARK = re.compile(r"[.!?…:\n(;,A-Z\-–—](?:(?<=[.!?…])[.!?…]*[\"')\]”’»]*|(?<=[:\n(])|(?<=;) |(?<= -)- |(?<= [–—]) "
+                   r"|(?<=,) (?=" + _ADVERBS + r"\b)|(?<= (?=" + _OPENERS + r"\b|[A-Z][a-z]+ [A-Za-z])[A-Z]))")
+_AT_SPACE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ-–—")
 _RUN_IN = re.compile(r"[A-Z][a-z]")
 _OPENER = re.compile(_OPENERS + r"\b")
 _PREVIOUS_WORD = re.compile(r"(?:^|\s)([a-z][a-z-]*)$")
@@ -198,6 +201,29 @@ _WORD_TOKEN = re.compile(r"[^\W_]\S*")
 
 def _words(chunk: str) -> int:
     return len(_WORD_TOKEN.findall(chunk))
+
+
+# the first character that str.strip would keep (\S is what str.isspace does not accept)
+_NON_SPACE = re.compile(r"\S")
+
+
+def _marks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Where a sentence may end between ``start`` and ``end``: each mark's start and end, in order, as a scan of the
+    text from each of its characters finds them (a break at a space starts at the space). ``_MARK`` finds such a
+    break from the character after the space, a capital matched but not kept or a dash kept: it starts one
+    character earlier, and is not a mark when that space is before ``start`` or in the mark before it ("; The",
+    ", However", " -- The"), where a scan from the space would not have looked."""
+    last = start
+    for match in _MARK.finditer(text, start, end):
+        at, after = match.start(), match.end()
+        if text[at] in _AT_SPACE:
+            if after == at + 1:   # the capital after the space
+                after = at
+            at -= 1
+            if at < last:
+                continue
+        yield at, after
+        last = after
 
 
 # the characters besides the ASCII letters that an ASCII letter of a pattern matches when the pattern ignores case
@@ -245,10 +271,10 @@ class _Splitter:
 
     def add(self, start: int, end: int) -> None:
         """Prose from ``start`` to ``end``: its words join the current sentence."""
-        count = _words(self.text[start:end])
+        count = len(_WORD_TOKEN.findall(self.text, start, end))
         if count:
             if self.start is None:
-                self.start = start + len(self.text[start:end]) - len(self.text[start:end].lstrip())
+                self.start = _NON_SPACE.search(self.text, start, end).start()
             self.words += count
 
     def word(self, start: int) -> None:
@@ -259,8 +285,8 @@ class _Splitter:
     def prose(self, start: int, end: int) -> None:
         text = self.text
         position = start
-        for match in _MARK.finditer(text, start, end):
-            mark, at, after = match.group(), match.start(), match.end()
+        for at, after in _marks(text, start, end):
+            mark = text[at:after]
             first = mark[0]
             if first == "\n":
                 if _wrapped(text, at):
@@ -322,15 +348,26 @@ class _Splitter:
 
 def _not_prose(text: str) -> Iterator[re.Match[str]]:
     """What is not prose in a text, in order (nothing in a text without any of _OPAQUE_STARTS)."""
-    if not any(c in text for c in _OPAQUE_STARTS):
+    if not any(map(text.__contains__, _OPAQUE_STARTS)):
         return iter(())
     return _opaque("|" in text, "://" in text or "www." in text, ": " in text).finditer(text)
+
+
+def _unbroken(text: str) -> list[Sentence]:
+    """The sentences of a text that has no mark and nothing but prose (most options): its words as one sentence,
+    from its first character to its last but whitespace, or none when it has no word."""
+    count = _words(text)
+    if not count:
+        return []
+    return [Sentence(_NON_SPACE.search(text).start(), len(text.rstrip()), count, 0)]
 
 
 def sentences(text: str) -> list[Sentence]:
     """The sentences of a text, in order, each with its words. Code blocks, tables, images and display formulas
     are not prose (they end a sentence and count no words); an inline code span, a URL or a formula is one word.
     A line break ends a sentence unless the line is hard-wrapped prose. Work is linear in the text's length."""
+    if _MARK.search(text) is None and not any(map(text.__contains__, _OPAQUE_STARTS)):
+        return _unbroken(text)
     splitter = _Splitter(text)
     position = 0
     for match in _not_prose(text):
