@@ -29,6 +29,21 @@ def test_the_ascii_path_of_normalize_is_the_general_one(text):
     assert normalize(text) == _general(text)
 
 
+# what the paths of ``normalize`` tell apart: accented Latin letters, decomposed or not, the combining marks (U+034F
+# is one that ``unicodedata.combining`` does not count), the typographic punctuation, letters whose case folds oddly,
+# compatibility forms that decompose, and whitespace of every kind
+_UNICODE_WHITESPACE = [chr(c) for c in range(0x3001) if chr(c).isspace()]
+_LATIN = list("éèêàçôÉÀÇœæøßñ‘’“”«»–—…İıſ\u212aﬁ²½№™") + [chr(c) for c in range(0x300, 0x370)]
+
+
+@settings(max_examples=1500)
+@given(st.one_of(st.text(alphabet=st.one_of(st.sampled_from(_LATIN), st.sampled_from(string.printable)), max_size=60),
+                 st.text(alphabet=st.one_of(st.sampled_from(_LATIN + _UNICODE_WHITESPACE),
+                                            st.sampled_from(string.printable), st.characters()), max_size=60)))
+def test_normalize_is_its_definition_on_any_text(text):
+    assert normalize(text) == _general(text)
+
+
 def test_a_stem_says_how_it_asks():
     assert Stem("Which of these is NOT a greenhouse gas?").negative
     assert Stem("Parmi les propositions suivantes, laquelle est fausse ?").negative

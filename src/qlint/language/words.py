@@ -19,6 +19,8 @@ _SPACE = re.compile(r"\s+")
 _PUNCT = re.compile(r"[^\w\s]")
 _DIGIT = re.compile(r"\d")
 _IDENT_TOKEN = re.compile(r"^[\w.\[\]()'\"=,:*+\-/<>]+$")
+# what makes a lone token code: a mark of a name's parts, a call, an index or an assignment, or camelCase
+_CODE_MARK = re.compile(r"[_.()\[\]=]|[a-z][A-Z]")
 
 
 class AsciiRuns:
@@ -54,9 +56,10 @@ _ASCII_FOLD = bytes(c + 32 if 65 <= c <= 90 else 32 if chr(c) in "!\"#$%&'()*+,-
 
 
 # what accented Latin text is once decomposed, but ASCII: the combining accents of U+0300-U+036F (deleted, as every
-# combining character is) and the typographic punctuation around it (each a space, as ``[^\w\s]`` makes it)
-_LATIN_MARKS = {**{c: None for c in range(0x300, 0x370) if unicodedata.combining(chr(c))},
-                **{ord(c): " " for c in "\u2018\u2019\u201c\u201d\u00ab\u00bb\u2013\u2014\u2026"}}
+# combining character is) and the typographic punctuation around it (each a space, as ``[^\w\s]`` makes it); found
+# by patterns of sets, which skip through the rest of the text in C
+_LATIN_ACCENTS = re.compile("[" + "".join(chr(c) for c in range(0x300, 0x370) if unicodedata.combining(chr(c))) + "]+")
+_LATIN_PUNCT = re.compile("[\u2018\u2019\u201c\u201d\u00ab\u00bb\u2013\u2014\u2026]")
 
 
 def normalize(text: str) -> str:
@@ -67,7 +70,7 @@ def normalize(text: str) -> str:
         # become spaces too
         return " ".join(text.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split())
     text = unicodedata.normalize("NFKD", text)
-    bare = text.translate(_LATIN_MARKS)
+    bare = _LATIN_PUNCT.sub(" ", _LATIN_ACCENTS.sub("", text))
     if bare.isascii():   # accented Latin text (most of a French bank): the ASCII path, not a loop over characters
         return " ".join(bare.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split())
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
@@ -118,7 +121,7 @@ def is_code(text: str) -> bool:
     t = text.strip()
     if "\n" in t or (t.startswith("`") and t.endswith("`")):
         return True
-    if " " not in t and _IDENT_TOKEN.match(t) and re.search(r"[_.()\[\]=]|[a-z][A-Z]", t):
+    if " " not in t and _IDENT_TOKEN.match(t) and _CODE_MARK.search(t):
         return True
     return False
 
