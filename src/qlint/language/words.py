@@ -67,12 +67,12 @@ def normalize(text: str) -> str:
     if text.isascii():
         # the same as the general path below, by one C translation of the bytes: \s on ASCII is exactly what
         # str.split() splits on, and the ASCII control characters other than whitespace are \W and not \s: they
-        # become spaces too
-        return " ".join(text.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split())
+        # become spaces too, so that what is left to split at is spaces, where the bytes' split splits
+        return b" ".join(text.encode("ascii").translate(_ASCII_FOLD).split()).decode("ascii")
     text = unicodedata.normalize("NFKD", text)
     bare = _LATIN_PUNCT.sub(" ", _LATIN_ACCENTS.sub("", text))
     if bare.isascii():   # accented Latin text (most of a French bank): the ASCII path, not a loop over characters
-        return " ".join(bare.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split())
+        return b" ".join(bare.encode("ascii").translate(_ASCII_FOLD).split()).decode("ascii")
     text = "".join(c for c in text if not unicodedata.combining(c)).lower()
     return _SPACE.sub(" ", _PUNCT.sub(" ", text)).strip()
 
