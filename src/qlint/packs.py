@@ -170,6 +170,12 @@ def _phrase(token: str) -> str:
     return left + body + right
 
 
+# the names of the first options' fields (all a real question has), made once rather than for every text read
+_NAMED = 32
+_OPTION_TEXTS = tuple(f"options[{i}].text" for i in range(_NAMED))
+_RATIONALES = tuple(f"options[{i}].rationale" for i in range(_NAMED))
+
+
 def _texts(question: Question, scope: Iterable[str]) -> Iterator[tuple[str, str]]:
     for part in scope:
         if part == "stem":
@@ -179,9 +185,9 @@ def _texts(question: Question, scope: Iterable[str]) -> Iterator[tuple[str, str]
         else:
             for i, option in enumerate(question.options):
                 if part == "options" or (part == "keys" and option.correct) or (part == "distractors" and not option.correct):
-                    yield f"options[{i}].text", option.text
+                    yield _OPTION_TEXTS[i] if i < _NAMED else f"options[{i}].text", option.text
                 elif part == "rationales" and option.rationale:
-                    yield f"options[{i}].rationale", option.rationale
+                    yield _RATIONALES[i] if i < _NAMED else f"options[{i}].rationale", option.rationale
 
 
 def _covered(span: tuple[int, int], shields: list[tuple[int, int]]) -> bool:
@@ -250,37 +256,46 @@ def _excused(others, stem, question: Question, field: str) -> bool:
     return sum(1 for k, o in enumerate(question.options) if k != own and others.search(o.text)) >= OTHERS_NEEDED
 
 
-def _matches(compiled, question: Question, field: str, text: str) -> Iterator[re.Match]:
-    """The matches in one text: of the rule's plain patterns, then of each excusable one whose excuse fails."""
+def _first_match(compiled, question: Question, field: str, text: str) -> re.Match | None:
+    """The first match in one text: of the rule's plain patterns, else of the first excusable one whose excuse
+    fails."""
     found, _, _, _, anchored, excused = compiled
-    if found is not None:
-        yield from ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text)
+    if found is not None and (m := found.match(text) if anchored else found.search(text)):
+        return m
     for pattern, others, stem in excused:
         if (m := pattern.search(text)) and not _excused(others, stem, question, field):
-            yield m
+            return m
+    return None
+
+
+def _violation(spec: PackRule, swaps: dict[str, str], field: str, match: re.Match) -> Violation:
+    whole = match.group(0)
+    matched = whole.strip()
+    suggestion = swaps.get(matched.lower() if spec.ignorecase else matched, "")
+    start = match.start() + len(whole) - len(whole.lstrip())   # the words, not the spaces a pattern takes in
+    return Violation(field, spec.message.format(match=matched, suggestion=suggestion),
+                     span=(start, start + len(matched)))
 
 
 def _check(spec: PackRule, compiled, question: Question, options: NoOptions) -> Iterator[Violation]:
     found, shield, swaps, literals, anchored, _ = compiled
+    pattern = spec.extends == "pattern"
     for field, text in _texts(question, spec.scope):
         if literals is not None and text.isascii():
             # no token can match where none of its words occurs (ASCII only: str.lower and re's case folding agree)
             probe = text.lower() if spec.ignorecase else text
             if not any(lit in probe for lit in literals):
                 continue
+        if pattern:   # a pattern rule has no exceptions: its first match is the finding
+            if (match := _first_match(compiled, question, field, text)) is not None:
+                yield _violation(spec, swaps, field, match)
+            continue
         shields = [m.span() for m in shield.finditer(text)] if shield else []
-        matches = _matches(compiled, question, field, text) if spec.extends == "pattern" else \
-            ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text)
+        matches = ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text)
         for match in matches:
-            if _covered(match.span(), shields):
-                continue
-            whole = match.group(0)
-            matched = whole.strip()
-            suggestion = swaps.get(matched.lower() if spec.ignorecase else matched, "")
-            start = match.start() + len(whole) - len(whole.lstrip())   # the words, not the spaces a pattern takes in
-            yield Violation(field, spec.message.format(match=matched, suggestion=suggestion),
-                            span=(start, start + len(matched)))
-            break  # one finding per field is enough to act on
+            if not _covered(match.span(), shields):
+                yield _violation(spec, swaps, field, match)
+                break  # one finding per field is enough to act on
 
 
 def to_rule(spec: PackRule, shipped: bool = False) -> QuestionRule:

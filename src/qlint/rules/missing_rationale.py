@@ -6,12 +6,28 @@ from qlint.model import Question
 from qlint.rule import Invalid, NoOptions, QuestionRule, Violation
 
 
+def _missing(index: int) -> Violation:
+    return Violation(f"options[{index}]", f"option {index + 1} has no rationale")
+
+
+def _blank(index: int) -> Violation:
+    return Violation(f"options[{index}].rationale", f"option {index + 1} has a blank rationale")
+
+
+# a finding depends only on the option's index and is immutable: those of the first options (all a real question
+# has) are built once and shared by every question; a question with more options builds the rest for itself
+_SHARED = 32
+_MISSING = tuple(_missing(i) for i in range(_SHARED))
+_BLANK = tuple(_blank(i) for i in range(_SHARED))
+
+
 def check(question: Question, options: NoOptions) -> Iterator[Violation]:
     for index, option in enumerate(question.options):
-        if option.rationale is None:
-            yield Violation(f"options[{index}]", f"option {index + 1} has no rationale")
-        elif not option.rationale.strip():
-            yield Violation(f"options[{index}].rationale", f"option {index + 1} has a blank rationale")
+        rationale = option.rationale
+        if rationale is None:
+            yield _MISSING[index] if index < _SHARED else _missing(index)
+        elif not rationale.strip():
+            yield _BLANK[index] if index < _SHARED else _blank(index)
 
 
 RULE = QuestionRule(

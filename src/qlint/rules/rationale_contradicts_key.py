@@ -21,19 +21,25 @@ class Options(RuleOptions):
     check_distractors: bool = Field(default=True, description="report a distractor whose rationale opens with 'Correct'")
 
 
+def _negative(stem: str) -> bool:
+    """Whether the stem asks for what is not so ("Which is NOT ...?", "Which statement is false?")."""
+    lower = stem.lower()
+    return any(w in lower for w in _NEGATIVE_WORDS) and _NEGATIVE_STEM.search(stem) is not None
+
+
 def check(question: Question, options: Options) -> Iterator[Violation]:
-    lower = question.stem.lower()
-    if not question.keys or (any(w in lower for w in _NEGATIVE_WORDS) and _NEGATIVE_STEM.search(question.stem)):
-        return   # no key: correct-count reports that
+    found = []
     for i, option in enumerate(question.options):
         p = polarity(option.rationale)
         if option.correct and p < 0 and options.check_key:
-            yield Violation(f"options[{i}].rationale", f"option {i + 1} is marked correct but its rationale opens by "
-                                                       "calling it incorrect; check the key")
+            found.append(Violation(f"options[{i}].rationale", f"option {i + 1} is marked correct but its rationale "
+                                                              "opens by calling it incorrect; check the key"))
         elif not option.correct and p > 0 and options.check_distractors:
-            yield Violation(f"options[{i}].rationale", f"option {i + 1} is not marked correct but its rationale opens "
-                                                       "by calling it correct; check the key")
-
+            found.append(Violation(f"options[{i}].rationale", f"option {i + 1} is not marked correct but its "
+                                                              "rationale opens by calling it correct; check the key"))
+    # the stem is read only when a verdict disagrees: most questions have none to excuse
+    if found and question.keys and not _negative(question.stem):   # no key: correct-count reports that
+        yield from found
 
 RULE = QuestionRule(
     code="Q107",
