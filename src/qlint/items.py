@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +58,20 @@ class Named(Mapping):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({dict(self)!r})"
+
+    @classmethod
+    def maker(cls, names: Iterable[str]) -> Callable[[Iterable[Any]], Named]:
+        """What makes the mapping of these names (in this order) from their values: for the questions of a file,
+        which all have the same names, the names are looked up once, not once per question."""
+        kept = _names_of(tuple(names))
+        hold, new = cls._hold, cls.__new__
+
+        def make(values: Iterable[Any]) -> Named:
+            made = new(cls)
+            made._names = kept
+            made._values = hold(values)
+            return made
+        return make
 
     def __reduce__(self) -> tuple:
         values = self._values

@@ -79,9 +79,17 @@ def test_the_feature_is_cached_and_read_back_exactly():
     features = [key_length_bias.Longest(4, 1, 2, 2.5), key_length_bias.Longest(2, 1, -1, 1.1)]
     data = json.loads(json.dumps(key_length_bias.encode(features)))
     assert key_length_bias.decode(data, 2) == features
-    for bad in ([[4, 1, "2", 2.5], [2, 1, -1, 1.1]], [[4, 1, 2]], "x", [[True, 1, 2, 2.5], [2, 1, -1, 1.1]]):
+    for bad in ([[4, 1, "2", 2.5], [2, 1, -1, 1.1]], [[4, 1, 2]], "x", [[True, 1, 2, 2.5], [2, 1, -1, 1.1]],
+                [[4, 1, 2, 2.5], [4, 1, 2, 2.5, 0]], [[4, 1, 2, 2.5], "4122"], [[4, 1, 2, 2.5], [4, 1, 2, None]],
+                [[4, 1, 2, 2.5], [4, True, 2, 2.5]]):
         with pytest.raises(Exception):
             key_length_bias.decode(bad, 2)
+
+
+def test_equal_records_are_read_back_as_one_and_a_whole_ratio_as_a_float():
+    read = key_length_bias.decode([[4, 1, -1, 1], [4, 1, -1, 1.0], [4, 1, 2, 2.5]], 3)
+    assert read[0] is read[1] and read[0].ratio == 1.0 and type(read[0].ratio) is float
+    assert read[2] == key_length_bias.Longest(4, 1, 2, 2.5) and key_length_bias.decode([], 0) == []
 
 
 def test_a_warm_run_reports_what_a_cold_run_does(tmp_path, monkeypatch):

@@ -146,6 +146,20 @@ def test_the_words_compared_travel_through_the_cache():
     assert decode_keys(json.loads(json.dumps(encode_keys([key]))), 1) == [key]   # as stored
 
 
+def test_stem_keys_read_back_reject_packed_columns_out_of_shape():
+    keys = [_key("Which service stores objects durably at the lowest cost?", ["S3", "EBS", "EFS"]),
+            _key("Which service queues messages between two parts of an application?", ["SQS", "SNS"], (1,))]
+    data = json.loads(json.dumps(encode_keys(keys)))
+    assert decode_keys(data, 2) == keys
+    choices = data[9]
+    for damaged in ([choices[0][:-2], choices[1]],                    # a digest cut short
+                    [choices[0][:-10] + " " * 10, choices[1]],       # spaces, which fromhex would skip
+                    [choices[0][:-10] + "zz" * 5, choices[1]],        # not hex
+                    [choices[0] + choices[1][:5], choices[1][5:]]):   # a digest split across two questions
+        with pytest.raises(ValueError):
+            decode_keys([*data[:9], damaged, *data[10:]], 2)
+
+
 def test_ask_marks_oppose_when_each_asks_for_its_own():
     assert opposite_asks("can,true", "must,true") and opposite_asks("when", "where") and opposite_asks("", "not")
     assert not opposite_asks("first", "") and not opposite_asks("", "") and not opposite_asks("most,true", "true")

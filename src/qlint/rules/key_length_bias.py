@@ -17,6 +17,7 @@ from qlint.language.phrases import is_meta
 from qlint.language.words import IMAGE, is_code, is_numeric, plain, strip_code
 from qlint.model import Question
 from qlint.rule import BankRule, BankViolation, Invalid, RuleOptions
+from qlint.shapes import only
 
 WORST = 3   # questions named in a finding
 
@@ -67,12 +68,20 @@ def encode(features: list[Longest]) -> list[list]:
 def decode(data: object, count: int) -> list[Longest]:
     if not isinstance(data, list) or len(data) != count:
         raise ValueError("not an encoding of this rule's features")
+    if not (only(data, list) and set(map(len, data)) <= {4}):
+        raise ValueError("not a longest-option record")
+    compared, keys, longest, ratio = zip(*data) if data else ((), (), (), ())
+    if not (only(compared, int) and only(keys, int) and only(longest, int) and set(map(type, ratio)) <= {int, float}):
+        raise ValueError("not a longest-option record")
+    # a bank's questions share a few records: each distinct one is made once (its numbers, their types checked, are
+    # equal as a key only where the records are equal)
+    made: dict[tuple, Longest] = {}
     out = []
-    for row in data:
-        compared, keys, longest, ratio = row
-        if not all(type(v) is int for v in (compared, keys, longest)) or type(ratio) not in (int, float):
-            raise ValueError("not a longest-option record")
-        out.append(one_copy(Longest(compared, keys, longest, float(ratio))))
+    for row in zip(compared, keys, longest, ratio):
+        found = made.get(row)
+        if found is None:
+            found = made[row] = one_copy(Longest(row[0], row[1], row[2], float(row[3])))
+        out.append(found)
     return out
 
 

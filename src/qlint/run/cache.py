@@ -281,13 +281,13 @@ def decode(text: str, features: bool = True, codecs: Codecs = NO_CODECS) -> Chec
     kept = json.loads(tail) if features else {}
     _require(type(kept) is dict)
     feats = {name: _decode_features(column, count, codecs.get(name)) for name, column in kept.items()}
-    names = list(feats)
+    features_of = Features.maker(feats)
     items = []
     rows = zip(*(columns[k] for k in _FIELDS), *feats.values())
     for qid, p, line, col, end, select, keys, n, objective, tags, difficulty, ignore, positions, *values in rows:
         items.append(BankItem(sys.intern(qid), p or path, line, col, end, select, one_copy(tuple(keys)), n,
-                              shared(objective), one_copy(tuple(map(shared, tags))), difficulty, ignore or NO_IGNORE,
-                              Places(positions), Features(dict(zip(names, values)))))
+                              shared(objective), one_copy(tuple(map(shared, tags))) if tags else (), difficulty,
+                              ignore or NO_IGNORE, Places(positions), features_of(values)))
     return CheckedFile(path, findings, items, suppressions, rejected=rejected)
 
 
