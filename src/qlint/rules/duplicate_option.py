@@ -234,7 +234,8 @@ def check(question: Question, options: Options) -> Iterator[Violation]:
 
 def _pairs(question: Question, options: Options, as_code: bool = False) -> tuple[list[tuple[int, int]], list[str],
                                                                                 list, bool]:
-    """The duplicate pairs (i < j, by j), each option's comparison text and number, and whether they are prose."""
+    """The duplicate pairs (i < j: each j with the first earlier option it duplicates, sorted by i then j), each
+    option's comparison text and number, and whether they are prose."""
     normals, prose = _normals(question, as_code)
     if _restarted_lists(question):
         normals = ["" if _ENUMERATOR.match(o.text) else n for o, n in zip(question.options, normals)]
