@@ -134,3 +134,20 @@ def test_symlink_loop_named_directly_is_a_finding(run_cli, tmp_path):
     (tmp_path / "loop.yaml").symlink_to(tmp_path / "loop.yaml")
     code, out, err = run_cli("check", tmp_path / "loop.yaml")
     assert code == 1 and "Q101" in out and "Traceback" not in err and "internal error" not in err
+
+
+def test_the_command_keeps_only_the_last_run_to_its_exit(run_cli, write, monkeypatch):
+    # `qlint` (the console script) leaves by os._exit: the last check's run is kept to then rather than freed object
+    # by object, and a later check (a watch's next run) lets the one before go; `main` called as a library keeps none
+    from qlint.cli import main as cli
+
+    bad = write("bank/b.yaml", TWO_KEYS)
+    assert cli._LAST.kept is None
+    assert run_cli("check", bad, "--no-cache")[0] == 1
+    assert cli._LAST.kept is None
+    monkeypatch.setattr(cli._LAST, "kept", ())
+    run_cli("check", bad, "--no-cache")
+    first, findings = cli._LAST.kept
+    assert [f.rule for f in findings] == ["correct-count"] and first.results
+    run_cli("check", bad.parent, "--no-cache")
+    assert len(cli._LAST.kept) == 2 and cli._LAST.kept[0] is not first
