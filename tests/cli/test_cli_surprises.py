@@ -606,3 +606,49 @@ def test_the_readme_commands_run_as_pasted(run_cli, monkeypatch, tmp_path):
             continue   # runs until Ctrl-C: test_watch_checks_again_when_a_bank_file_changes drives it
         code, out, err = run_cli(*command[1:], cwd=root)
         assert code == 0 and out and "error:" not in err, (command, err)   # the sample bank passes
+
+
+def _project(write):
+    write("qlint.toml", 'paths = ["bank"]\n')
+    write("bank/a.yaml", CLEAN)
+    return write("bank/b.yaml", TWO_KEYS)
+
+
+@pytest.mark.parametrize("args, target, what", [
+    (["check", "-o", "bank/b.yaml"], "bank/b.yaml", "a bank file"),
+    (["check", "bank", "--format", "json", "--output-file", "bank/a.yaml"], "bank/a.yaml", "a bank file"),
+    (["check", "--write-baseline", "bank/a.yaml"], "bank/a.yaml", "a bank file"),
+    (["check", "-o", "qlint.toml"], "qlint.toml", "a config file"),
+    (["check", "-o", "link.yaml"], "link.yaml", "a bank file"),   # a symlink to a bank file
+    (["check", "--baseline", "base.json", "-o", "base.json"], "base.json", "the baseline"),
+])
+def test_a_report_is_never_written_over_a_file_the_run_reads(run_cli, write, tmp_path, args, target, what):
+    _project(write)
+    (tmp_path / "link.yaml").symlink_to(tmp_path / "bank" / "b.yaml")
+    run_cli("check", "--write-baseline", "base.json", cwd=tmp_path)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file() and ".qlint_cache" not in p.parts}
+    for _ in range(2):   # the second run's report would come from the cache: it is refused all the same
+        code, out, err = run_cli(*args, cwd=tmp_path)
+        assert code == 2, out + err
+        assert f"refusing to write to {target}: it is {what} this run reads" in err
+        assert {p: p.read_bytes() for p in before} == before
+        run_cli(*[a if a != target else "elsewhere.out" for a in args], cwd=tmp_path)   # keeps an answer
+
+
+def test_a_new_output_file_and_a_baseline_written_over_itself_are_still_written(run_cli, write, tmp_path):
+    _project(write)
+    assert run_cli("check", "-o", "report.txt", cwd=tmp_path)[0] == 1
+    assert "correct-count" in (tmp_path / "report.txt").read_text()
+    assert run_cli("check", "--write-baseline", "base.json", cwd=tmp_path)[0] == 0
+    assert run_cli("check", "--baseline", "base.json", "--write-baseline", "base.json", cwd=tmp_path)[0] == 0
+
+
+def test_analyze_never_writes_over_its_response_file(run_cli, tmp_path):
+    pytest.importorskip("duckdb")
+    data = ROOT / "tests" / "data" / "responses"
+    for name in ("bank.yaml", "long.csv"):
+        shutil.copy(data / name, tmp_path / name)
+    before = (tmp_path / "long.csv").read_bytes()
+    code, out, err = run_cli("analyze", "long.csv", "bank.yaml", "-o", "long.csv", cwd=tmp_path)
+    assert code == 2 and "refusing to write to long.csv: it is a response file this run reads" in err, out + err
+    assert (tmp_path / "long.csv").read_bytes() == before

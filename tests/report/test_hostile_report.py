@@ -294,3 +294,13 @@ def test_the_page_comes_from_packaged_templates_that_escape_every_value():
         render_template("clusters.html.j2", stats=[], base=Path("."))
     with pytest.raises(jinja2.TemplateNotFound):
         env.get_template("../html.py")
+
+
+def test_a_report_is_never_written_over_a_question_file(tmp_path, run_cli):
+    folder = _hostile_bank(tmp_path)
+    target = next(p for p in sorted(folder.glob("*.yaml")))
+    before = target.read_bytes()
+    name = target.relative_to(tmp_path).as_posix()
+    code, out, err = run_cli("report", ".", "-o", name, cwd=tmp_path)
+    assert code == 2 and f"refusing to write to {name}: it is a bank file this run reads" in err, out + err
+    assert target.read_bytes() == before

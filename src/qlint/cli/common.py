@@ -65,3 +65,19 @@ def config_arguments(config: Sequence[str] | None, *, fail_on: str | None = None
         flag = "--respect-gitignore" if respect_gitignore else "--no-respect-gitignore"
         overrides.append((flag, {"respect-gitignore": respect_gitignore}))
     return (files[0] if files else None), overrides
+
+
+def refuse_sources(targets: Sequence[str | None], sources: Sequence[tuple[str, object]]) -> None:
+    """Refuse to write a report or a baseline over a file the run read: ``sources`` are (what it is, its path), a
+    bank file, a config, a baseline or a response file; paths are compared after resolving symlinks. A report
+    named like a question file (``-o bank/q.yaml``) would otherwise replace the questions it reports on."""
+    targets = [t for t in targets if t and t != "-"]
+    if not targets:
+        return
+    read = {}
+    for what, path in sources:
+        read.setdefault(os.path.realpath(os.fspath(path)), what)  # type: ignore[call-overload]
+    for target in targets:
+        what = read.get(os.path.realpath(target))
+        if what is not None:
+            raise UsageError(f"refusing to write to {target}: it is {what} this run reads; name another output file")

@@ -20,6 +20,7 @@ from qlint.cli.common import (
     add_from_option,
     comma_list,
     config_arguments,
+    refuse_sources,
 )
 from qlint.cli.completion import SHELLS
 from qlint.cli.options import CheckOptions
@@ -277,7 +278,9 @@ def check(options: CheckOptions, out, said: set[str] | None = None) -> int:
         run.findings = response_findings(options, run, run.findings)
     if options.form:
         run.findings = _with_forms(options, run)
+    refuse_sources([options.output_file], _read_by(options, run))
     if options.write_baseline:
+        refuse_sources([options.write_baseline], [s for s in _read_by(options, run) if s[0] != "the baseline"])
         return _write_baseline(options, run.findings)
     findings = _new_findings(options, run.findings)
     fail_on = Severity.parse(options.fail_on) if options.fail_on else run.config.settings.fail_on
@@ -493,6 +496,15 @@ def _with_forms(options: CheckOptions, run) -> list:
     for warning in warnings:
         print(f"qlint: warning: {warning}", file=sys.stderr)
     return sorted(run.findings + found, key=Finding.sort_key)
+
+
+def _read_by(options: CheckOptions, run) -> list[tuple[str, object]]:
+    """What the run read, as ``refuse_sources`` takes it: the bank's files, the config files, the baseline and the
+    response files."""
+    return [*(("a bank file", r.path) for r in run.results if r.path != "-"),
+            *(("a config file", p) for p in run.config.chain),
+            *((("the baseline", options.baseline),) if options.baseline else ()),
+            *(("a response file", p) for p in options.responses or ())]
 
 
 def _write_baseline(options: CheckOptions, findings) -> int:

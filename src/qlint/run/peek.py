@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from qlint.config import Config, ConfigError, Override, resolve_rules
 from qlint.registry import Registry
@@ -24,6 +25,7 @@ class Peek:
     registry: Registry
     cache: Cache
     index: str
+    files: tuple[Path, ...] = ()   # the bank files the run reads
 
 
 def peek(paths: list[str], *, config_path: str | None = None, select: list[str] | None = None,
@@ -49,4 +51,4 @@ def peek(paths: list[str], *, config_path: str | None = None, select: list[str] 
         return None
     files = list(walk_files(stages.walk, targets))
     index = known_index(cache, files, stages.limits, jobs) if files else None
-    return Peek(config, registry, cache, index) if index is not None else None
+    return Peek(config, registry, cache, index, tuple(files)) if index is not None else None
