@@ -47,6 +47,20 @@ def test_warm_equals_cold_and_edits_are_seen(tmp_path):
     assert (code, found) == run(bank, cache, "--no-cache")
 
 
+def test_a_link_planted_as_the_used_marker_is_never_followed(tmp_path):
+    # every run marks its entry folder used; a symlink in the marker's place must not make it touch (or create) a
+    # file elsewhere, and the run still uses its cache
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    cold = run(bank, cache)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (marker,) = cache.glob("v*/.last-used")
+    marker.unlink()
+    marker.symlink_to(outside / "made-by-qlint")
+    assert run(bank, cache) == cold
+    assert not any(outside.iterdir()) and marker.is_file() and not marker.is_symlink()
+
+
 def test_bank_findings_are_reused_for_the_same_files_only(tmp_path):
     """Nothing changed: the stored bank findings are reused. Any file edited, added, removed or renamed: recomputed."""
     bank, cache = make(tmp_path), tmp_path / "cache"

@@ -365,6 +365,19 @@ def _create(path: Path, text: str) -> None:
         handle.write(text)
 
 
+def _touch(path: Path) -> None:
+    """Mark a file used now, making it if it is missing; never through a symbolic link (one planted in its place is
+    removed, as a marker of qlint's own is never a link)."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    if os.path.islink(path):
+        os.unlink(path)
+    fd = os.open(path, flags, 0o644)
+    try:
+        os.utime(fd) if os.utime in os.supports_fd else os.utime(path)
+    finally:
+        os.close(fd)
+
+
 def _read(path: Path) -> str:
     """A regular file's text, read without following a symbolic link in its last component (and without
     blocking on a FIFO: the open does not wait for a writer, and the fstat refuses it)."""
@@ -495,7 +508,7 @@ class Cache:
                 _create(base / "CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n")
             if _own_folder(folder):
                 _create(folder / ".gitignore", IGNORE_ALL)   # its entries stay out of git wherever the base is
-            (folder / USED).touch()
+            _touch(folder / USED)
         except SymlinkedFolder as exc:
             # a checkout can carry a symlink where the cache goes; the run is still right without a cache
             if warn:
@@ -517,7 +530,7 @@ class Cache:
 
         def used(folder: Path) -> float:
             try:
-                return (folder / USED).stat().st_mtime
+                return os.stat(folder / USED, follow_symlinks=False).st_mtime
             except OSError:
                 return 0.0
 
@@ -681,7 +694,8 @@ class Cache:
             doc = json.loads(data[end + 1:])
             _require(end >= 0 and type(doc) is dict and doc.get("name") == name and doc.get("size") == end)
             report = memoryview(data)[:end]   # a report of a million findings is not copied
-            os.utime(path)   # in use: the newest are kept
+            # in use: the newest are kept (the file was read without following a link: nor is one touched)
+            os.utime(path, follow_symlinks=os.utime not in os.supports_follow_symlinks)
             return doc, report
         except (OSError, zlib.error, *DECODE_ERRORS):
             return None
