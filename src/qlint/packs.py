@@ -354,7 +354,14 @@ def load_pack_files(extra: Iterable[Path] = (), shipped: bool = True) -> list[tu
     files: list[Path] = sorted(folder.glob("*.yaml")) if folder else []
     for path in extra:
         if os.path.isdir(path):
-            files.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
+            inside = os.path.realpath(path)
+            for p in sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")):
+                # a folder's packs are its own files: a link out of it (to a file of secrets, say) is not read, as
+                # the bank walk reads none; a pack named by its own path is read wherever it is
+                if os.path.islink(p) and not Path(os.path.realpath(p)).is_relative_to(inside):
+                    raise PackError(f"{p}: cannot read it: a symbolic link to a file outside the rule-packs folder "
+                                    "(name the file itself in rule-packs to use it)")
+                files.append(p)
         elif os.path.exists(path):
             files.append(path)
         else:

@@ -37,6 +37,17 @@ def test_unknown_pack_key_is_a_config_error_with_hint(run_cli, write):
     assert code == 2 and "use-insted" in err and "did you mean 'use-instead'" in err
 
 
+def test_a_link_out_of_the_packs_folder_is_not_read(run_cli, write, tmp_path):
+    secret = write("elsewhere/secret.yaml", "name: TOP SECRET\napi_key: sk-live-1234\n")
+    write("project/qlint.toml", 'rule-packs = ["packs"]\n')
+    (tmp_path / "project" / "packs").mkdir()
+    (tmp_path / "project" / "packs" / "house.yaml").symlink_to(secret)
+    bank = write("project/bank/q.yaml", "id: q\nstem: s?\noptions: [{text: a, correct: true}, {text: b}]\n")
+    code, out, err = run_cli("check", bank, "--no-cache")
+    assert code == 2 and "a symbolic link to a file outside the rule-packs folder" in err, out + err
+    assert "SECRET" not in out + err and "api_key" not in out + err
+
+
 @pytest.mark.parametrize("pattern", [r"(a+)+$", r"(\w*)*x", r"(a|aa)*(b+)+", r"(x)\1"])
 def test_dangerous_patterns_are_refused(pattern):
     with pytest.raises(UnsafePattern):
