@@ -568,3 +568,77 @@ def test_the_config_search_stops_at_the_workspace_folder(tmp_path):
     assert config_within(str(workspace / "deep" / "x.yaml"), str(workspace)) is None
     (workspace / "deep" / ".qlint.toml").write_text("", encoding="utf-8")
     assert config_within(str(workspace / "deep" / "x.yaml"), str(workspace)) == workspace / "deep" / ".qlint.toml"
+
+
+# -- positions and documents the client made up ----------------------------------------------------------------
+
+ENDS_WITH_BREAK = "questions:\n  - id: r1\n    stem: Which of these is right?\n    options:\n" \
+                  "      - {text: a, correct: true, rationale: C.}\n      - {text: b, rationale: I.}\n"
+
+
+def _at(uri: str, line: int, character: int = 0) -> dict:
+    return {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+
+
+def test_positions_past_the_end_of_a_buffer_answer_empty(server, tmp_path):
+    """A completion one line past the last (line 7 of a buffer of six lines and a final break) answered with an
+    internal error, IndexError, from the key search; hover and code actions there answered empty already. A line
+    past the end has nothing to complete, hover or act on; a character past a line's end is its end, as LSP says."""
+    root = _workspace(tmp_path)
+    one = server(root)
+    one.start(root)
+    uri = (root / "bank" / "g.yaml").as_uri()
+    unbroken = (root / "bank" / "h.yaml").as_uri()   # no final line break: its last line is line 5
+    one.open(uri, ENDS_WITH_BREAK)
+    one.open(unbroken, ENDS_WITH_BREAK.rstrip("\n"))
+    one.diagnostics(uri)
+    asked = {10: (uri, 6, 0), 11: (uri, 5, 400), 12: (uri, 7, 0), 13: (uri, 100, 0), 14: (uri, 10**9, 10**9),
+             15: (unbroken, 6, 0), 16: (unbroken, 7, 0)}
+    for msg_id, (target, line, character) in asked.items():
+        one.send(request(msg_id, "textDocument/completion", _at(target, line, character)))
+    for msg_id, line in ((20, 7), (21, 10**9)):
+        one.send(request(msg_id, "textDocument/hover", _at(uri, line)))
+        at = {"line": line, "character": 0}
+        one.send(request(msg_id + 10, "textDocument/codeAction", {"textDocument": {"uri": uri}, "range": {
+            "start": at, "end": at}, "context": {"diagnostics": []}}))
+    answers: dict = {}
+    while len(answers) < len(asked) + 4:
+        message = one.read()
+        if "id" in message:
+            answers[message["id"]] = message
+    assert all("error" not in answer for answer in answers.values()), answers
+    assert isinstance(answers[10]["result"]["items"], list)   # the empty line after the final break is a line
+    assert all(answers[i]["result"]["items"] == [] for i in (12, 13, 14, 15, 16)), answers
+    assert answers[20]["result"] is None and answers[21]["result"] is None
+    assert answers[30]["result"] == [] and answers[31]["result"] == []
+
+
+def test_a_change_to_a_document_never_opened_is_ignored(server, tmp_path):
+    """A didChange for a document the client never opened made pygls raise KeyError, which the user saw as "Error
+    in server: KeyError: 'file:///…'". It is dropped without a word: nothing is opened, checked or shown."""
+    root = _workspace(tmp_path)
+    one = server(root)
+    one.start(root)
+    ghost = (root / "bank" / "never-opened.yaml").as_uri()
+    one.send(notify("textDocument/didChange", {"textDocument": {"uri": ghost, "version": 2},
+                                               "contentChanges": [{"text": "questions: []\n"}]}))
+    one.send(notify("textDocument/didChange", {"textDocument": {"uri": ghost, "version": 3}, "contentChanges": [
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "x"}]}))
+    one.send(notify("notebookDocument/didChange", {"notebookDocument": {"uri": "file:///nb.ipynb", "version": 2},
+                                                   "change": {}}))
+    one.send(request(40, "textDocument/completion", _at(ghost, 0, 1)))
+    seen = []
+    while not seen or seen[-1].get("id") != 40:
+        seen.append(one.read())
+    assert [m for m in seen if m.get("method") in ("window/showMessage", "textDocument/publishDiagnostics")] == []
+    assert seen[-1]["result"]["items"] == []   # still not a document the server holds
+    uri = (root / "bank" / "b.yaml").as_uri()   # and the server goes on
+    one.open(uri, B)
+    assert one.diagnostics(uri)["version"] == 1
+
+
+def test_the_key_search_stops_at_the_last_line():
+    from qlint.server.lsp import key_context
+
+    lines = ENDS_WITH_BREAK.splitlines()
+    assert key_context(lines, len(lines) + 5, 0, None) == key_context(lines, len(lines), 0, None)

@@ -33,6 +33,7 @@ from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import RPCRequest
+from pygls.protocol.language_server import lsp_method
 from pygls.uris import to_fs_path
 
 from qlint import __version__
@@ -79,7 +80,8 @@ class Malformed:
 
 class QlintProtocol(LanguageServerProtocol):
     """pygls's protocol, answering a request that arrives after ``shutdown`` as LSP says: with InvalidRequest
-    (pygls drops it, and the client waits for an answer that never comes)."""
+    (pygls drops it, and the client waits for an answer that never comes), and ignoring a change to a document
+    or notebook the client never opened (pygls raised KeyError and showed the user an error in the server)."""
 
     def handle_message(self, message) -> None:
         if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
@@ -91,6 +93,19 @@ class QlintProtocol(LanguageServerProtocol):
     def send_error(self, msg_id, code: int, message: str) -> None:
         """An error response; ``msg_id`` None is written as ``"id": null``, as JSON-RPC asks when no id is known."""
         self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": int(code), "message": message}})
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        """pygls's update of an open document's text; a change to a document never opened is dropped: there is no
+        text to apply it to (a client that means to open one sends didOpen)."""
+        if unquote(params.text_document.uri) in self.workspace.text_documents:
+            yield from super().lsp_text_document__did_change(params)
+
+    @lsp_method(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def lsp_notebook_document__did_change(self, params: types.DidChangeNotebookDocumentParams):
+        """pygls's update of an open notebook; a change to a notebook never opened is dropped, as for a document."""
+        if unquote(params.notebook_document.uri) in self.workspace.notebook_documents:
+            yield from super().lsp_notebook_document__did_change(params)
 
 
 class QlintServer(LanguageServer):
@@ -490,7 +505,7 @@ def key_context(lines: list[str], number: int, column: int, dash: int | None) ->
     key holding its mapping (None at the top of the file) and the keys that mapping already has."""
     siblings: set[str] = set()
     item = dash   # the dash column of the list item this mapping is, once known
-    for i in range(number - 1, -1, -1):
+    for i in range(min(number, len(lines)) - 1, -1, -1):   # a line past the end has every line above it
         found = _content(lines[i])
         if found is None:
             continue
@@ -545,8 +560,12 @@ def completion(server: QlintServer, params: types.CompletionParams) -> types.Com
         return types.CompletionList(is_incomplete=False, items=[])
     lines = document.source.splitlines()
     number = params.position.line
+    # the lines a position may name: the buffer's, and the empty one after a final line break (the "." stands for
+    # it); past them there is nothing to complete
+    if number >= len((document.source + ".").splitlines()):
+        return types.CompletionList(is_incomplete=False, items=[])
     line = lines[number] if number < len(lines) else ""
-    before = line[: params.position.character]
+    before = line[: params.position.character]   # a character past the line's end is its end, as LSP says
     if _SUPPRESSION_OPEN.search(before):
         items = [types.CompletionItem(label=r.name, kind=types.CompletionItemKind.Value, detail=r.code,
                                       documentation=r.summary) for r in _registry(server, params.text_document.uri)]
