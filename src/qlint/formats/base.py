@@ -109,15 +109,20 @@ def assign_ids(drafts: list[Draft]) -> None:
         if draft.name and draft.name.strip():
             counts[draft.name.strip()] = counts.get(draft.name.strip(), 0) + 1
     taken: set[str] = set()
+    # each derived id's chain (an id taken is hashed again until one is free) resumes after the id it last gave:
+    # the ids are those of walking the chain from its start, but n copies of one question cost n steps, not n * n / 2
+    resume: dict[str, str] = {}
     for draft in drafts:
         name = (draft.name or "").strip()
         if name and counts[name] == 1:
             qid = name
         else:
             stem = str(draft.fields.get("stem") or "")
-            qid = stable_id(name or stem, stem)
+            start = stable_id(name or stem, stem)
+            qid = resume.get(start, start)
             while qid in taken or counts.get(qid):
                 qid = stable_id(qid, stem)
+            resume[start] = qid
         taken.add(qid)
         draft.fields.setdefault("id", qid)
 
