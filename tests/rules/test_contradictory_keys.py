@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from helpers import lint_text
 
 from qlint.neardup.keyfacts import extract
@@ -175,3 +177,20 @@ def test_a_question_pasted_a_thousand_times_is_compared_in_its_first_copies(regi
     copies = [_copy(f"p{i}", 3 if i % 2 else 2) for i in range(1200)]
     found = _found(registry, *copies)
     assert 0 < len(found) <= 1000 and all(int(q[1:]) < 1000 for q in found)
+
+
+@given(st.text(alphabet="![]()\na ", max_size=40))
+def test_image_addresses_are_the_patterns_found_in_linear_time(text):
+    # the scan gives what the pattern's findall gives; a stem of 60,000 "![" (the pattern's worst case) is one pass
+    from qlint.neardup.bankwords import _IMAGE, image_addresses
+
+    assert image_addresses(text) == _IMAGE.findall(text)
+    assert image_addresses(text * 3) == _IMAGE.findall(text * 3)
+
+
+def test_a_stem_of_many_image_openings_is_read_at_once():
+    from qlint.neardup.bankwords import image_addresses
+
+    for text in ("![" * 200_000, "![a](" * 100_000, "![a]" * 100_000 + "]", ("![" * 1000 + "\n") * 200):
+        assert image_addresses(text) == []   # the pattern's own findall would take minutes on each
+    assert image_addresses("![a](b) ![c](d(e)f)") == ["b", "d(e"]

@@ -151,7 +151,34 @@ class Stem:
 
 
 _CODE = re.compile(r"`[^`]+`|^(?: {4}|\t).+$", re.MULTILINE)
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\(([^)\n]*)\)")
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\(([^)\n]*)\)")   # the images' addresses; ``image_addresses`` finds them
+
+
+def image_addresses(text: str) -> list[str]:
+    """``_IMAGE.findall(text)``, in time linear in the text: the pattern, tried from every "![", reads to the end of
+    the line from each when no "](...)" follows (a stem of 60,000 "![" took 16 s). A try from "![" ends at the first
+    "]" or line break after it, and every later try that starts before that place ends there too, with the same
+    outcome; so each failure moves past it instead of one character on."""
+    found = []
+    end, i = len(text), text.find("![")
+    while i >= 0:
+        close, stop = text.find("]", i + 2), text.find("\n", i + 2)
+        stop = end if stop < 0 else stop
+        if close < 0:
+            break   # no "]" ahead: no try can match
+        if stop < close:   # the line ends first: so does every try from this line
+            i = text.find("![", stop + 1)
+            continue
+        if text.startswith("(", close + 1):
+            paren = text.find(")", close + 2)
+            if 0 <= paren < stop:
+                found.append(text[close + 2:paren])
+                i = text.find("![", paren + 1)
+                continue
+            i = text.find("![", stop + 1)   # no ")" on this line: every try from it fails at its end
+            continue
+        i = text.find("![", close + 1)
+    return found
 
 
 def digest(text: str) -> int:
@@ -202,7 +229,7 @@ def ask_digests(stem: Stem) -> tuple[int, int, list[int]]:
     words = stem.asks if not stem.negative else list(filter(None, map(_ask_code, normalize(_NEGATIVE.sub(" ", text))
                                                                       .split())))
     code = _CODE.findall(text) if "`" in text or "    " in text or "\t" in text else []
-    extra = "\x1f".join([" ".join(c.split()) for c in code] + (_IMAGE.findall(text) if "![" in text else []))
+    extra = "\x1f".join([" ".join(c.split()) for c in code] + image_addresses(text))
     extra_bytes = extra.encode("utf-8", "surrogatepass")
     return (_bytes_digest(array("I", words).tobytes() + b"\x1e" + extra_bytes),
             _bytes_digest(array("I", sorted(words)).tobytes() + b"\x1e" + extra_bytes), words)
