@@ -105,3 +105,32 @@ def test_the_exact_key_position_test_of_a_big_group_gives_a_probability_not_an_o
 
     assert 0.0 < _binomial_tail(2000, 4, 700) < 1e-20
     assert abs(_binomial_tail(20, 4, 9) - 0.0409251677065185) < 1e-12
+
+
+# options and rationales that open with a long run of spaces (or of markup): the option-label and verdict patterns
+# handed the run back a character at a time (a minute and more for 20,000 spaces: rule-time-budget cannot stop one
+# pattern); the other shipped rules are held to the same bound on the same texts
+_RUNS = (" " * 40000 + "x", "\n" * 40000 + "none", " " * 40000 + "all of them", "(a)" + " " * 40000 + "x",
+         "none" + " " * 40000 + "x", "1, 2" + " " * 40000 + "x", "*" + " \t" * 20000 + "correct because", "![" * 40000,
+         "![a](" * 20000)
+
+
+def test_long_runs_in_an_option_or_rationale_cost_linear_time(registry):
+    from qlint.model import Option, Question
+    from qlint.rule import QuestionRule
+
+    config, _ = setup(None, Path.cwd())
+    active = resolve_rules(config, registry, select=["ALL"])
+    slow = []
+    for text in _RUNS:
+        question = Question(id="q", stem=text, options=(Option(text=text, correct=True, rationale=text),
+                                                        Option(text="all of them", rationale="Incorrect."),
+                                                        Option(text="none of these", rationale=text)))
+        for a in active:
+            work = ((lambda: list(a.rule.check(question, a.options))) if isinstance(a.rule, QuestionRule) else
+                    (lambda: a.rule.extract(question, a.options)) if a.rule.extract is not None else None)
+            if work is not None:
+                seconds, _ = cpu_seconds(work)
+                if seconds >= BOUND:
+                    slow.append((a.rule.name, text[:12], round(seconds, 1)))
+    assert not slow

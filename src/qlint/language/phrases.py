@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-# an option label the source left in the text: "(D)", "D)", "d.", "4."
-LABEL = r"^\s*(?:\(?[a-hA-H1-8]\)|[a-hA-H1-8]\.)?\s*"
+# an option label the source left in the text: "(D)", "D)", "d.", "4." (the spaces possessive: neither a label nor
+# what follows starts with a space, and a run of spaces handed back one at a time made a long one quadratic)
+LABEL = r"^\s*+(?:\(?[a-hA-H1-8]\)|[a-hA-H1-8]\.)?\s*+"
 # options that are about the other options, not answers: they are naturally of another length/form
 _META_OPTION = re.compile(
     r"^\s*(?:all|none|neither|both)\s+(?:of\s+)?(?:the\s+)?(?:above|these|those|them|of these)\b|"

@@ -2,7 +2,9 @@
 "This is wrong because ..."), read by rationale-contradicts-key and by the bank-consistency comparison."""
 import re
 
-_NOISE = r"^\s*(?:[*_#>\-\s]+|\(?[A-Ha-h]\)\s*|[A-H][.:]\s+)?"
+# what may come before the verdict: spaces, a run of markup or a label; possessive, as the verdict opens with a
+# letter that none of them takes (spaces handed back one at a time to the run made a long run quadratic)
+_NOISE = r"^\s*+(?:[*_#>\-\s]++|\(?[A-Ha-h]\)\s*+|[A-H][.:]\s++)?"
 _POSITIVE = re.compile(_NOISE + "(?:" + "|".join((
     # "Correct." / "Correct, because" -- not "Correct answer is B" (which points elsewhere)
     r"correct(?!\s+answer\b|\s+option\b|\s+choice\b|\s+is\b)(?:\s*[.!:,;—–-]|\s+(?:because|since|as|—))",

@@ -19,20 +19,21 @@ _PHRASE = re.compile(LABEL + "(?P<phrase>" + "|".join(phrase_regex(p) for p in _
 _OPEN_REFERENCE = re.compile(LABEL + "(?P<phrase>" + "|".join(phrase_regex(p) for p in _DATA["references"]) + ")",
                              re.I)
 # what may follow such a phrase and still speak of the options: nothing, a break, or a verdict about them
-_ABOUT_OPTIONS = re.compile(r"\s*(?:$|[-–—:;,.(!?]|(?:of\s+)?(?:the\s+)?(?:above|below|options?|choices?|answers?|"
+_ABOUT_OPTIONS = re.compile(r"\s*+(?:$|[-–—:;,.(!?]|(?:of\s+)?(?:the\s+)?(?:above|below|options?|choices?|answers?|"
                             r"statements?|responses?|alternatives?)\b|(?:[^\W\d_]+\s+){0,2}(?:are|is|were|would\s+be)\s+"
-                            r"(?:all\s+)?(?:correct|true|right|possible|valid\s+answers?)\b|apply\b|(?:are|is)\s*[.!]?\s*$"
+                            r"(?:all\s+)?(?:correct|true|right|possible|valid\s+answers?)\b|apply\b|(?:are|is)\s*+[.!]?\s*+$"
                             # what the question asks, by a word that points back at it: "All of them have done this"
                             r"|(?:[^\W\d_]+\s+){1,4}(?:this|so)\b)", re.I)
 _WORD = re.compile(r"[^\W\d_]{3,}")
-# items of a combination option ("`0`, `''`, `undefined`", "2 and 3"): short, joined by commas or "and"
-_JOINS = re.compile(r"\s*(?:,\s*(?:and\s+|&\s*)?|\s(?:and|&)\s)\s*")
+# items of a combination option ("`0`, `''`, `undefined`", "2 and 3"): short, joined by commas or "and"; a join
+# starts where its spaces do (tried from inside a run of spaces, it reads the run again: quadratic in a long one)
+_JOINS = re.compile(r"(?<!\s)\s*(?:,\s*(?:and\s+|&\s*)?|\s(?:and|&)\s)\s*")
 _REF = r"\(?(?:[a-eA-E]|[1-6]|i{1,3}|iv|v|I{1,3}|IV|V)\)?"
 _BOTH = re.compile(LABEL + "(?P<phrase>" + "|".join(phrase_regex(p) for p in _DATA["both"])
-                   + rf"|both\s+{_REF}\s+(?:and|&)\s+{_REF}(?=\s*[.)]?\s*$|\s+(?:are|is|of)\b))", re.I)
+                   + rf"|both\s+{_REF}\s+(?:and|&)\s+{_REF}(?=\s*+[.)]?\s*+$|\s+(?:are|is|of)\b))", re.I)
 # an option that is only enumerators: "(i), (ii), (iii) and (iv)", "1, 2, 3 and 4"
-_ENUM_OPTION = re.compile(r"^\s*\(?([ivx]{1,4}|\d)\)?(?:\s*(?:,|and|&)\s*(?:and\s+)?\(?([ivx]{1,4}|\d)\)?){1,8}"
-                          r"\s*(?:only)?\s*\.?\s*$", re.I)
+_ENUM_OPTION = re.compile(r"^\s*+\(?([ivx]{1,4}|\d)\)?(?:\s*+(?:,|and|&)\s*+(?:and\s+)?\(?([ivx]{1,4}|\d)\)?){1,8}"
+                          r"\s*+(?:only)?\s*+\.?\s*+$", re.I)
 _ENUM_TOKEN = re.compile(r"\(?\b([ivx]{1,4}|\d)\b\)?", re.I)
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8}
 

@@ -13,16 +13,16 @@ from qlint.rule import Invalid, QuestionRule, RuleOptions, Violation
 _REF = r"(?:(?i:statements?|options?|choices?|scenarios?)\s+)?\(?(?:[A-Ea-e]|[IVX]{1,4}|[ivx]{1,4}|[1-9])\)?(?![A-Za-z0-9])"
 _JOIN = r"(?:\s*,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or)\s+|\s*[&+]\s*)"   # spaced, so "core" is not "c or e"
 _COMBO = re.compile(rf"^\s*(?i:both\s+|either\s+|only\s+|all\s+of\s+)?{_REF}(?:{_JOIN}{_REF}){{1,7}}"
-                    r"(?:\s+(?i:only|are\s+(?:correct|true|false|incorrect)|both))?\s*\.?\s*$")
+                    r"(?:\s+(?i:only|are\s+(?:correct|true|false|incorrect)|both))?\s*+\.?\s*+$")
 # a matching key: every part pairs a numbered item with a lettered one ("1-b, 2-c, 3-a", "A-3; B-1")
 _PAIR = r"(?:[1-9]|[IVX]{1,4}|[ivx]{1,4}|[A-Ea-e])\s*(?:-|–|→|->|=|:)\s*(?:[1-9]|[IVX]{1,4}|[ivx]{1,4}|[A-Ea-e])"
-_MATCHING = re.compile(rf"^\s*{_PAIR}(?:\s*[,;]?\s+{_PAIR}|\s*[,;]\s*{_PAIR}){{1,9}}\s*\.?\s*$")
+_MATCHING = re.compile(rf"^\s*{_PAIR}(?:\s*[,;]?\s+{_PAIR}|\s*[,;]\s*{_PAIR}){{1,9}}\s*+\.?\s*+$")
 _JOINER = re.compile(r"\s(?:and|or|&)\s", re.I)
 # the parts of an option that lists things ("wind and solar", "wind, coal and solar")
 # each from the first space of a run, the run taken whole (possessive): tried from every space of a long run, as a
 # plain \s* is, the search cost the square of the run
 _LIST = re.compile(r"(?<!\s)\s*+,\s*+(?:and\s+|or\s+)?|(?<!\s)\s++(?:and|or|&)\s+", re.I)
-_SINGLE = re.compile(rf"^\s*{_REF}\s+only\s*\.?\s*$")
+_SINGLE = re.compile(rf"^\s*{_REF}\s+only\s*+\.?\s*+$")
 _TOKEN = re.compile(r"\(?\b([A-Ea-e]|[IVXivx]{1,4}|[1-9])\b\)?")
 _SPLIT = re.compile(r"(?<!\s)\s*+[,;]\s+|(?<!\s)\s++/\s+")   # "True, False"; not "35,000"
 

@@ -46,7 +46,7 @@ GENERIC_EXCEPT = re.compile(r"^\s*all\s+(?:of\s+)?(?:the\s+following|these|those
 # completion stems whose ending names the task: "... are known as", "All of these ... EXCEPT"
 NAMED_TASK = re.compile(r"(?:\b(?:known|referred\s+to|described|defined|classified)\s+as|\b(?:called|termed|named)|"
                         r"\bexcept)\W*$", re.I)
-BLANK_END = re.compile(r"_{2,}\W*$")
+BLANK_END = re.compile(r"(?<!_)_{2,}+\W*$")   # from a run's first "_", taken whole: from every "_" it was quadratic
 # options that are bare verdicts on statements made in the stem: "True", "False, True", "Yes"
 VERDICT_OPTION = re.compile(r"^\W*(?:(?:true|false|yes|no)\b\W*)+$", re.I)
 # ... one verdict each: the true/false (yes/no) format, whose stem is the statement to judge
