@@ -138,3 +138,17 @@ def test_budget_reaches_the_engine_from_the_config(run_cli, write):
     bank = write("bank/big.yaml", BANK)
     code, out, err = run_cli("check", bank, "--no-cache")
     assert code == 1 and "Q904 rule-timeout" in out, out + err
+
+
+# --- Moodle XML suppressions: a line of many comment-like openings in question text, beside many real comments ----
+
+def test_many_comment_openings_on_one_xml_line_are_read_in_linear_time(tmp_path):
+    from qlint.formats import parse
+
+    n = 40_000
+    fake, real = "<!--qlint:-->" * n, "<!--qlint:x-->" * n
+    text = ('<?xml version="1.0"?><quiz><question type="multichoice"><questiontext><text><![CDATA['
+            f"{fake}<!--qlint: " * 2 + "]]></text></questiontext></question>" + real + "</quiz>\n")
+    with within(20):   # a set of the real comments, and openings holding "--" passed over: a second or two
+        parsed = parse(text.encode(), "q.xml", Limits(), tmp_path / "q.xml", None)
+    assert [f.rule for f in parsed.findings] == ["schema"]   # no options; and no reading cut short (parse-error)

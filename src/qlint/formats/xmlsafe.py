@@ -344,14 +344,22 @@ _QLINT_COMMENT = re.compile(r"<!--\s*+qlint:")
 def _opening(line: str, bodies: list[str]) -> tuple[int, str, str] | None:
     """Where on ``line`` a real ``qlint:`` comment opens (one whose body's first line the parser read is among
     ``bodies``), its text up to ``-->`` on this line, and what follows it. One pass: each ``-->`` is looked for
-    once, however many ``<!--`` a text on the line holds."""
-    closing = -1
+    once, however many ``<!--`` a text on the line holds; an opening whose text holds "--" before its end is none
+    (XML allows no "--" in a comment: it is question text), and is passed over without reading its text."""
+    wanted = set(bodies)
+    closing = dashes = -1
     for match in _QLINT_COMMENT.finditer(line):
         if closing < match.end():
             closing = line.find("-->", match.end())
             if closing < 0:
                 closing = len(line)
+        if dashes < match.end():
+            dashes = line.find("--", match.end())
+            if dashes < 0:
+                dashes = len(line)
+        if dashes < closing:
+            continue
         comment = line[match.start() + 4:closing].strip()
-        if comment in bodies:
+        if comment in wanted:
             return match.start(), comment, line[closing + 3:]
     return None
