@@ -262,3 +262,12 @@ def test_reading_counts_against_the_rules_budget(registry, monkeypatch):
     monkeypatch.setattr(perfile, "parse", slow_parse)
     outcome = perfile.check_source(QUIZ.format(encoding="UTF-8", key="yes").encode(), "quiz.xml", setup)
     assert any(f.rule == "rule-timeout" for f in outcome.findings)
+
+
+@pytest.mark.parametrize("text", ["# qlint: ignore-file[option-length] reason\n", "# a comment\n# qlint: disable\n"])
+def test_a_yaml_file_of_only_comments_with_a_suppression_says_it_holds_no_questions(text, tmp_path, run_cli):
+    path = tmp_path / "notes.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run_cli("check", path, "--no-cache")
+    assert "file holds no questions (it is empty or only comments)" in out, out + err
+    assert "parse-error" not in out and "AttributeError" not in out + err

@@ -303,9 +303,9 @@ class _TextAt:
         return begin, (end.line, end.column)
 
     @classmethod
-    def composed(cls, root: yaml.Node) -> _TextAt:
+    def composed(cls, root: yaml.Node | None) -> _TextAt:
         """The spans of every scalar of a composed document (each node once, however many aliases lead to it)."""
-        spans, stack, seen = [], [root], set()
+        spans, stack, seen = [], [root] if root is not None else [], set()   # None: a file of only comments
         while stack:
             node = stack.pop()
             if id(node) in seen:
