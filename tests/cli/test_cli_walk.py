@@ -2,7 +2,7 @@
 exit codes that hold in pipes, completion that works in every shell it is offered for."""
 from __future__ import annotations
 
-from helpers import ROOT
+from helpers import CLEAN, ROOT
 
 import importlib.util
 import json
@@ -275,3 +275,15 @@ def test_the_editor_renames_a_misspelt_questions_key():
     action = _rename_key("file:///a.yaml", ["question:", "  - id: a"], finding)
     (edit,) = action.edit.changes["file:///a.yaml"]
     assert edit.new_text == "questions" and (edit.range.start.character, edit.range.end.character) == (0, 8)
+
+
+@pytest.mark.parametrize("head", ["<!-- exported -- by hand -->\n", '<?xml version="1.0" encoding="EBCDIC-XX"?>\n'])
+def test_an_xml_file_broken_before_its_root_is_reported_not_left_out(run_cli, write, head):
+    # the walk takes an .xml file when its root names a bank; one whose XML breaks off before the root cannot say,
+    # and leaving it out would pass a broken export without a word
+    write("bank/good.yaml", CLEAN)
+    write("bank/quiz.xml", head + '<quiz><question type="multichoice"><name><text>q</text></name></question></quiz>\n')
+    write("bank/build.xml", '<?xml version="1.0"?><project name="x"/>\n')   # other XML is still left alone
+    code, out, err = run_cli("check", write("bank/good.yaml", CLEAN).parent, "--no-cache")
+    assert code == 1 and "quiz.xml" in out and "parse-error" in out, out + err
+    assert "build.xml" not in out

@@ -121,7 +121,8 @@ def _wanted(name: str, candidate: Path, globs: tuple[tuple[str, str], ...], limi
 def _looks_like_bank(path: Path, limits: Limits) -> bool:
     """A folder's ``.xml`` file is a bank when its root element (found by parsing its prolog, however long, in any
     encoding) is Moodle's ``<quiz>`` or QTI's; a ``.zip`` when it is a content package (holds ``imsmanifest.xml``).
-    Other XML in a bank folder (a build file, a Canvas export's quiz settings) is left alone."""
+    Other XML in a bank folder (a build file, a Canvas export's quiz settings) is left alone; a file whose XML breaks
+    off before its root element is taken, and reading it reports the error."""
     try:
         # a FIFO or a device is never opened for reading (it would block): it is taken, and reading it says what it is
         with open_regular(path) as handle:
@@ -129,7 +130,8 @@ def _looks_like_bank(path: Path, limits: Limits) -> bool:
                 return handle.read(2) == b"PK" and _has_manifest(handle, limits)
             # lxml comes in with the XML readers, on first use: a YAML-only run never loads it
             xml = importlib.import_module("qlint.formats.xmlsafe")
-            return xml.bank_format(xml.prolog(xml.file_chunks(handle, limits.max_file_size))) is not None
+            head, broken = xml.read_prolog(xml.file_chunks(handle, limits.max_file_size))
+            return broken or xml.bank_format(head) is not None
     except OSError:
         return True   # unreadable: the reader says so
 

@@ -58,6 +58,13 @@ class Prolog:
 def prolog(chunks: Iterable[bytes]) -> Prolog | None:
     """The prolog of the document ``chunks`` make up, read only as far as the root element's start tag (a long
     licence comment before the root is read through, whatever its length); None when it is not XML."""
+    return read_prolog(chunks)[0]
+
+
+def read_prolog(chunks: Iterable[bytes]) -> tuple[Prolog | None, bool]:
+    """``prolog(chunks)``, and whether the document broke off in an error before its root element (a malformed
+    comment or declaration, an encoding the parser lacks): the walk cannot tell such a file's format, and takes it
+    so that reading it reports the error rather than leaving the file out unsaid."""
     parser = None
     for chunk in chunks:
         try:
@@ -68,10 +75,11 @@ def prolog(chunks: Iterable[bytes]) -> Prolog | None:
             parser.feed(chunk)
         except (etree.LxmlError, ValueError, LookupError):
             # the events before the error still tell what the prolog declared
-            return next((_head(element) for _, element in parser.read_events()), None) if parser is not None else None
+            head = next((_head(element) for _, element in parser.read_events()), None) if parser is not None else None
+            return head, head is None
         for _, element in parser.read_events():
-            return _head(element)
-    return None
+            return _head(element), False
+    return None, False
 
 
 def _head(element) -> Prolog:
