@@ -175,6 +175,12 @@ MANIFEST = ('<manifest><resources><resource identifier="t" type="imsqti_test_xml
             '<resource identifier="c" type="imsqti_item_xmlv2p1" href="c.xml"/></resources></manifest>')
 
 
+def test_a_package_of_its_manifest_alone_names_every_item_it_lacks():
+    result = read(_package({"imsmanifest.xml": MANIFEST.encode()}), "pkg.zip", ReadLimits())
+    lacks = sorted(f.message for f in result.findings if f.path == "pkg.zip!imsmanifest.xml")
+    assert lacks == [f"the manifest lists the item '{n}.xml', which the package lacks" for n in "abc"], result.findings
+
+
 def test_a_package_reads_its_items_names_what_it_cannot_and_takes_its_test_as_a_part():
     licence = "<!--" + " This example is licensed under terms set out at length. " * 120 + "-->\n"   # ~7 KB
     package = _package({"imsmanifest.xml": MANIFEST.encode(), "test.xml": TEST21.encode(),

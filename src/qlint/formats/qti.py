@@ -168,7 +168,7 @@ def read_package(data: bytes, path: str, limits: Limits) -> ParsedFile:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             entries = _entries(archive, path, limits, result)
             names = {i.filename for i in archive.infolist()}
-            listed = _listed(archive, limits.max_file_size) if entries else {}
+            listed = _listed(archive, limits.max_file_size)   # a package of its manifest alone lacks every item
             skipped: dict[str, tuple[int, int, int]] = {}
             first = path   # the first entry that skipped a question: where the package's one count points
             for info in entries:
