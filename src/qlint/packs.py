@@ -206,15 +206,57 @@ def _literals(tokens: Iterable[str], ignorecase: bool) -> tuple[str, ...] | None
     return tuple(sorted(set(out)))
 
 
+class _Whole:
+    r"""An existence rule's whole-option test, ``^\W*(?:tokens)\W*$``, in time linear in the option: matched as it
+    is, a punctuation token ("!") in a long run of punctuation was tried at every split of the run (quadratic).
+    A token holds every word character of an option it is the whole of, and at most ``edge`` - 1 characters beside
+    them, so the pattern is matched only on the option from ``edge`` characters before its first word character to
+    as many after its last (the rest, punctuation and spaces, is what ``\W*`` takes on either side); an option of
+    punctuation alone is the whole of a token when it holds one. The match, as the full pattern's, is the option."""
+
+    _WORD = re.compile(r"\w")
+    _LAST = re.compile(r"\w\W*+$")
+
+    def __init__(self, tokens: re.Pattern, edge: int) -> None:
+        self.tokens, self.edge = tokens, edge
+
+    def match(self, found: re.Pattern, text: str) -> _Option | None:
+        first = self._WORD.search(text)
+        if first is None:
+            return _Option(text) if self.tokens.search(text) else None
+        last = self._LAST.search(text, first.start())
+        end = last.start() + 1 if last else len(text)
+        window = text[max(0, first.start() - self.edge):end + self.edge]
+        return _Option(text) if found.match(window) else None
+
+
+class _Option:
+    """A match of a whole option (what ``_violation`` and the shields read of a match)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def group(self, index: int = 0) -> str:
+        return self.text
+
+    def start(self) -> int:
+        return 0
+
+    def span(self) -> tuple[int, int]:
+        return 0, len(self.text)
+
+
 def _compile(spec: PackRule, shipped: bool = False):
     flags = re.IGNORECASE if spec.ignorecase else 0
     if spec.extends == "existence":
         body = "|".join(_phrase(t) for t in sorted(spec.tokens, key=len, reverse=True))
+        whole = None
         if spec.whole_option:
+            whole = _Whole(re.compile(body, flags), max(map(len, spec.tokens), default=0) + 1)
             body = rf"^\W*(?:{body})\W*$"
         found = re.compile(body, flags)
         shield = re.compile("|".join(_phrase(t) for t in spec.exceptions), flags) if spec.exceptions else None
-        return found, shield, {}, _literals(spec.tokens, spec.ignorecase), spec.whole_option, ()
+        return found, shield, {}, _literals(spec.tokens, spec.ignorecase), whole, ()
     if spec.extends == "substitution":
         swaps = {k.lower() if spec.ignorecase else k: v for k, v in spec.swap.items()}
         found = re.compile("|".join(_phrase(k) for k in sorted(spec.swap, key=len, reverse=True)), flags)
@@ -291,7 +333,7 @@ def _check(spec: PackRule, compiled, question: Question, options: NoOptions) -> 
                 yield _violation(spec, swaps, field, match)
             continue
         shields = [m.span() for m in shield.finditer(text)] if shield else []
-        matches = ((m,) if (m := found.match(text)) else ()) if anchored else found.finditer(text)
+        matches = ((m,) if (m := anchored.match(found, text)) else ()) if anchored else found.finditer(text)
         for match in matches:
             if not _covered(match.span(), shields):
                 yield _violation(spec, swaps, field, match)

@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from qlint.language.patterns import UnsafePattern, check_pattern_safety
 from qlint.packs import PackError, read_pack
@@ -225,3 +227,34 @@ def test_a_pack_example_states_its_field_and_message_and_qlint_testing_checks_th
     (tmp_path / "pack.yaml").write_text(pack.replace("field: stem", "field: options[0].text"), encoding="utf-8")
     with pytest.raises(AssertionError, match="names field 'stem', the example states 'options\\[0\\].text'"):
         assert_rule(read_pack(tmp_path / "pack.yaml")[0])
+
+
+@given(st.lists(st.sampled_from(["!", "n/a", "none", "?!", "i don't know", "-", "x-ray", "N A", "é"]), min_size=1,
+                max_size=3),
+       st.text(alphabet="!?-/ anoxé'.\n", max_size=30))
+def test_a_whole_option_token_is_found_as_the_full_pattern_finds_it(tokens, text):
+    from qlint.packs import PackRule, _compile
+
+    spec = PackRule.model_validate({"name": "house-whole", "code": "H901", "extends": "existence", "summary": "s",
+                                    "why": "w", "use-instead": "u", "message": "m", "tokens": tokens,
+                                    "whole-option": True, "scope": ["options"], "failing": ["x"]})
+    found, _, _, _, whole, _ = _compile(spec)
+    assert (whole.match(found, text) is not None) == (found.match(text) is not None)
+    assert (whole.match(found, text * 7) is not None) == (found.match(text * 7) is not None)
+
+
+def test_a_whole_option_token_of_punctuation_in_a_long_run_is_read_at_once(tmp_path):
+    from helpers import within
+
+    from qlint.model import Question
+
+    path = tmp_path / "house.yaml"
+    path.write_text("name: house-bang\ncode: H902\nextends: existence\nsummary: s\nwhy: w\nuse-instead: u\n"
+                    "message: 'found {match}'\nwhole-option: true\ntokens: ['!', 'n/a']\nscope: [options]\n"
+                    "failing: ['x']\n", encoding="utf-8")
+    (rule,) = read_pack(path)
+    for text in ("!" * 200_000 + "x", " " * 200_000 + "n/a" + "!" * 200_000, "!" * 200_000):
+        question = Question(id="q", stem="Which?", options=({"text": text, "correct": True}, {"text": "b"}))
+        with within(20):   # the full pattern took minutes on each
+            found = list(rule.check(question, rule.options()))
+        assert bool(found) == (not text.endswith("x"))
