@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from helpers import CACHE_BANK as BANK
@@ -59,6 +60,27 @@ def test_a_link_planted_as_the_used_marker_is_never_followed(tmp_path):
     marker.symlink_to(outside / "made-by-qlint")
     assert run(bank, cache) == cold
     assert not any(outside.iterdir()) and marker.is_file() and not marker.is_symlink()
+
+
+def test_an_entry_is_used_only_for_the_file_it_was_made_of(tmp_path):
+    # a signatures file edited (by hand, or in a cache restored in CI) to hand one file another file's digest: the
+    # entry names its own file, so the run checks the file afresh rather than report the other one's findings
+    bank, cache = make(tmp_path), tmp_path / "cache"
+    (bank / "b.yaml").write_text(BANK["b.yaml"].replace("rationale:", "rationnale:", 1))
+    time.sleep(2.1)   # a signature is trusted once it is two seconds older than the run that recorded it
+    cold = run(bank, cache)
+    run(bank, cache)
+    (signatures,) = cache.glob("v*/signatures.json")
+    doc = json.loads(signatures.read_text())
+    files = doc["files"]
+    (a,) = [k for k in files if k.endswith("a.yaml")]
+    (b,) = [k for k in files if k.endswith("b.yaml")]
+    files[b][-1] = files[a][-1]
+    signatures.write_text(json.dumps(doc))
+    for answer in cache.rglob("answers/*"):
+        answer.unlink()
+    assert run(bank, cache) == cold == run(bank, cache, "--no-cache")
+    assert any(f["rule"] == "schema" for f in cold[1])
 
 
 def test_bank_findings_are_reused_for_the_same_files_only(tmp_path):

@@ -189,7 +189,9 @@ def _cache_hits(files: Sequence[Path], displays: list[str], digests: list[tuple[
         if digests is not None:
             digest, size = digests[index]
             hit = cache.get_with_text(digest, features) if digest is not None else None  # type: ignore[union-attr]
-            if hit is not None:
+            # an entry is of the file it is read for: its digest covers the file's name, and so does the entry (a
+            # signatures file edited to hand one file another's digest gets a miss, never that file's findings)
+            if hit is not None and hit[0].path == display:
                 outcomes[index] = hit[0]
                 heads[index] = outcome_head(hit[1], hit[0])
                 continue
