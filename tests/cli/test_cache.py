@@ -5,7 +5,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from helpers import CACHE_BANK as BANK
@@ -67,11 +66,10 @@ def test_an_entry_is_used_only_for_the_file_it_was_made_of(tmp_path):
     # entry names its own file, so the run checks the file afresh rather than report the other one's findings
     bank, cache = make(tmp_path), tmp_path / "cache"
     (bank / "b.yaml").write_text(BANK["b.yaml"].replace("rationale:", "rationnale:", 1))
-    time.sleep(2.1)   # a signature is trusted once it is two seconds older than the run that recorded it
     cold = run(bank, cache)
-    run(bank, cache)
     (signatures,) = cache.glob("v*/signatures.json")
     doc = json.loads(signatures.read_text())
+    doc["started"] += 10 ** 10   # as if the files had settled long before the run that hashed them: trusted
     files = doc["files"]
     (a,) = [k for k in files if k.endswith("a.yaml")]
     (b,) = [k for k in files if k.endswith("b.yaml")]
@@ -212,10 +210,22 @@ def test_unchanged_stat_signatures_skip_hashing_yet_every_edit_is_seen(tmp_path)
     def plant(doc: dict) -> None:   # as if the files had settled long before the run that hashed them
         signatures.write_text(json.dumps({**doc, "started": doc["started"] + 10 ** 10}))
 
+    # a trusted signature is used as is, the file not read: pointed at an entry of a.yaml planted under a digest of
+    # its own, holding b.yaml's findings (its two keys) as a.yaml's, the run reports them for a.yaml
+    def entry(digest: str) -> Path:
+        return signatures.parent / digest[:2] / f"{digest}.json"
+
+    head, rest = entry(real["files"]["a.yaml"][5]).read_text().split("\n", 1)
+    findings = json.loads(entry(real["files"]["b.yaml"][5]).read_text().split("\n", 1)[0])["findings"]
+    planted = "0" * len(real["files"]["a.yaml"][5])
+    entry(planted).parent.mkdir(exist_ok=True)
+    entry(planted).write_text(json.dumps({**json.loads(head), "findings": {**findings, "paths": ["a.yaml"]}})
+                              + "\n" + rest)
     swapped = json.loads(json.dumps(real))
-    swapped["files"]["a.yaml"][5] = real["files"]["b.yaml"][5]
-    plant(swapped)   # a trusted signature is used as is: a.yaml now gets b.yaml's cached outcome
-    assert [f["path"] for f in run(bank, cache)[1]].count("b.yaml") > [f["path"] for f in cold[1]].count("b.yaml")
+    swapped["files"]["a.yaml"][5] = planted
+    plant(swapped)
+    keys = [f["path"] for f in run(bank, cache)[1] if f["rule"] == "correct-count"]
+    assert keys == ["a.yaml", "b.yaml"] != [f["path"] for f in cold[1] if f["rule"] == "correct-count"]
     plant(real)
     assert run(bank, cache) == cold
     before = os.stat(bank / "b.yaml")
