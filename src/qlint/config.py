@@ -282,9 +282,13 @@ def find_config(start: Path) -> Path | None:
     """The closest config file at or above ``start``; a pyproject.toml counts only with [tool.qlint]. One that
     cannot be read as TOML, or whose ``tool`` is not a table, is a ConfigError: it may hold qlint's settings, and
     they must not silently lapse."""
-    here = Path(os.path.realpath(start))  # realpath: a symlink loop is a path, not an exception
-    if os.path.isfile(here) or not os.path.exists(here):
-        here = here.parent
+    # a file named is looked for from the folder it is named in: a link to a file elsewhere belongs to the project
+    # it is linked into, not to the target's (whose config could send the cache out of the project); realpath of
+    # that folder, so that a symlink loop is a path, not an exception
+    if os.path.isfile(start) or not os.path.exists(start):
+        here = Path(os.path.realpath(os.path.dirname(os.path.abspath(start))))
+    else:
+        here = Path(os.path.realpath(start))
     for folder in (here, *here.parents):
         for name in CONFIG_FILES:
             candidate = folder / name

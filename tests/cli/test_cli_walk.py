@@ -287,3 +287,15 @@ def test_an_xml_file_broken_before_its_root_is_reported_not_left_out(run_cli, wr
     code, out, err = run_cli("check", write("bank/good.yaml", CLEAN).parent, "--no-cache")
     assert code == 1 and "quiz.xml" in out and "parse-error" in out, out + err
     assert "build.xml" not in out
+
+
+def test_a_named_file_that_is_a_link_takes_the_config_of_the_project_it_is_named_in(run_cli, write, tmp_path):
+    # the target's own project (its config, its cache-dir) has no say over a check run in this one
+    target = write("other/q.yaml", "id: q\nstem: Which one?\noptions:\n  - {text: a, correct: true}\n  - {text: b}\n")
+    write("other/qlint.toml", 'cache-dir = "written-here"\n')
+    write("proj/qlint.toml", 'ignore = ["missing-rationale"]\n')
+    (tmp_path / "proj" / "bank").mkdir()
+    (tmp_path / "proj" / "bank" / "q.yaml").symlink_to(target)
+    code, out, err = run_cli("check", "bank/q.yaml", cwd=tmp_path / "proj")
+    assert code == 0 and "missing-rationale" not in out, out + err
+    assert not (tmp_path / "other" / "written-here").exists()
