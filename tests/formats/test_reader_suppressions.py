@@ -45,3 +45,22 @@ def test_lone_comments_wait_for_the_next_content_line():
 def test_every_format_that_holds_suppressions_names_its_comment():
     assert {row.name: row.comment for row in TABLE} == {
         "yaml": "#", "gift": "//", "aiken": None, "moodle-xml": "<!--", "qti": "<!--"}
+
+
+CR_QUIZ = ("<quiz>\n<question type=\"multichoice\">\n<name><text>q1</text></name>\n"
+           "<questiontext><text>Which is right?</text></questiontext>\n<!-- qlint: ignore[missing-rationale] ok -->\n"
+           "<answer fraction=\"100\"><text>Yes</text></answer>\n<answer fraction=\"0\"><text>No</text></answer>\n"
+           "</question>\n</quiz>\n")
+
+
+def test_a_moodle_export_with_lone_carriage_returns_is_read_line_by_line_as_with_line_feeds(registry):
+    # an old Mac export ends its lines in a lone CR: its findings fell on line 1, where one suppression covered all
+    from helpers import lint_text
+
+    lf, cr, crlf = (CR_QUIZ.replace("\n", end).encode() for end in ("\n", "\r", "\r\n"))
+    places = [[(f.line, f.column, f.rule) for f in lint_text(d.decode(), registry, ["missing-rationale"], path="quiz.xml")]
+              for d in (lf, cr, crlf)]
+    assert places[0] == places[1] == places[2] == [(7, 1, "missing-rationale")]
+    assert _found(cr, "quiz.xml") == _found(lf, "quiz.xml") == [(5, 1, 6, "line", ("missing-rationale",), "ok")]
+    texts = [[q.question.stem for q in read(d, "quiz.xml", ReadLimits()).questions] for d in (lf, cr)]
+    assert texts[0] == texts[1] == ["Which is right?"]

@@ -151,6 +151,7 @@ class Document:
 
 def parse(data: bytes, path: str, limits: Limits | None = None) -> tuple[Document | None, list[Finding]]:
     """The parsed document, or None and the finding that says why not."""
+    data = _lone_returns_as_newlines(data)
     head = prolog(chunked(data))
     if head is not None and head.entities:
         text = decoded(data, head.encoding)
@@ -179,6 +180,20 @@ def parse(data: bytes, path: str, limits: Limits | None = None) -> tuple[Documen
                               "write the character itself or a character reference")]
     text = decoded(data, root.getroottree().docinfo.encoding)
     return Document(root, text, Positions(root, text.split("\n"), limits)), []
+
+
+_WIDE = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")   # UTF-16 and UTF-32 byte order marks
+_LONE_RETURN = re.compile(rb"\r(?!\n)")
+
+
+def _lone_returns_as_newlines(data: bytes) -> bytes:
+    """A document whose lines end in a lone carriage return (an old Mac export) with line feeds instead, byte for
+    byte, when its encoding is one of ASCII's supersets: XML reads both as a line feed, so the text is the same,
+    but the parser counts lines by line feeds only, and every finding fell on line 1 (and a suppression there
+    covered the whole file)."""
+    if b"\r" not in data or data.startswith(_WIDE) or b"\x00" in data[:4]:
+        return data
+    return _LONE_RETURN.sub(b"\n", data)
 
 
 def local(element) -> str:
