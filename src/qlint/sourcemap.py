@@ -197,9 +197,16 @@ class ParsedFile:
     rationales_not_held: set[str] = field(default_factory=set)
 
 
-_SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore-file|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+# a directive ends at a space, its brackets or the end: "ignore-questoin[...]" is no "ignore" but an unknown directive
+_SUPPRESSION = re.compile(r"#\s*qlint:\s*(ignore-question|ignore-file|ignore)(?![\w-])\s*(?:\[([^\]\n]*)\])?[ \t]*"
+                          r"([^\n]*)")
 # a suppression comment's body, after the format's comment opener (``#``, ``//``, ``<!--``)
-_BODY = re.compile(r"\s*qlint:\s*(ignore-question|ignore-file|ignore)\b\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+_BODY = re.compile(r"\s*qlint:\s*(ignore-question|ignore-file|ignore)(?![\w-])\s*(?:\[([^\]\n]*)\])?[ \t]*([^\n]*)")
+# ... and one that names no directive qlint knows ("qlint: ignoree[...]", "qlint: disable"): an invalid suppression,
+# said with the directive it names, never silently a plain comment that leaves the finding standing
+_UNKNOWN = re.compile(r"\s*qlint:\s*([A-Za-z][\w-]{0,40})")
+_UNKNOWN_HASH = re.compile(r"#\s*qlint:\s*[A-Za-z]")
+UNKNOWN = "unknown"   # the scope of a comment naming an unknown directive: it covers nothing
 _OPENING = re.compile(r"#\s*+qlint:")
 _SCOPES = {"ignore": "line", "ignore-question": "question", "ignore-file": "file"}
 
@@ -236,6 +243,10 @@ def collect_suppressions(lines: Iterable[CommentLine]) -> list[Suppression]:
             waiting.clear()
         match = _BODY.match(line.body) if line.body is not None else None
         if match is None:
+            unknown = _UNKNOWN.match(line.body) if line.body is not None else None
+            if unknown is not None:
+                found.append((line.number, line.column, UNKNOWN, (), unknown.group(1)))
+                targets.append(line.number)
             continue
         if line.lone:
             waiting.append(len(found))
@@ -278,7 +289,7 @@ def _comment(line: str, number: int, text_at: TextAt | None) -> re.Match | None:
     for candidate in _OPENING.finditer(line):
         if text_at is not None and text_at(number, candidate.start() + 1):
             continue
-        match = _SUPPRESSION.match(line, candidate.start())
+        match = _SUPPRESSION.match(line, candidate.start()) or _UNKNOWN_HASH.match(line, candidate.start())
         if match is not None:
             return match
     return None

@@ -1,6 +1,7 @@
 """Suppressions: comment forms and the per-question field; reasons required; unused ones reported."""
 from __future__ import annotations
 
+import pytest
 from helpers import lint_text
 
 BASE = """\
@@ -57,3 +58,29 @@ def test_unknown_rule_and_unused_suppression(registry):
     unused = lint_text(BASE.format(comment="  # qlint: ignore[option-length] short flags are fine"), registry,
                        extend=["option-length"])
     assert "unused-suppression" in rules(unused)
+
+
+
+@pytest.mark.parametrize("directive, said", [
+    ("ignoree", "unknown suppression directive 'ignoree'; did you mean 'ignore'?"),
+    ("ignore_question", "unknown suppression directive 'ignore_question'; did you mean 'ignore-question'?"),
+    ("ignore-questoin", "unknown suppression directive 'ignore-questoin'; did you mean 'ignore-question'?"),
+    ("disable", "unknown suppression directive 'disable'; qlint knows ignore, ignore-question and ignore-file"),
+])
+def test_a_mistyped_directive_is_an_invalid_suppression_and_silences_nothing(registry, directive, said):
+    found = lint_text(BASE.format(comment=f"  # qlint: {directive}[missing-rationale] legacy item"), registry)
+    assert "missing-rationale" in rules(found)
+    assert [f.message for f in found if f.rule == "invalid-suppression"] == [said]
+
+
+@pytest.mark.parametrize("path, text", [
+    ("quiz.gift", "// qlint: ignoree[missing-rationale] legacy\n::q1:: Which one? {=a ~b}\n"),
+    ("quiz.xml", '<quiz><question type="multichoice"><questiontext><text>Which one?</text></questiontext>\n'
+                 '<!-- qlint: ignoree[missing-rationale] legacy -->\n<answer fraction="100"><text>a</text></answer>\n'
+                 '<answer fraction="0"><text>b</text></answer></question></quiz>\n'),
+])
+def test_a_mistyped_directive_is_said_in_every_format(registry, path, text):
+    found = lint_text(text, registry, path=path)
+    assert "missing-rationale" in rules(found)
+    assert [f.message for f in found if f.rule == "invalid-suppression"] == [
+        "unknown suppression directive 'ignoree'; did you mean 'ignore'?"]

@@ -15,6 +15,7 @@ from qlint.items import BankItem, CheckedFile
 from qlint.problems import INVALID_SUPPRESSION as INVALID
 from qlint.problems import UNUSED_SUPPRESSION as UNUSED
 from qlint.rule import ActiveRule
+from qlint.sourcemap import UNKNOWN
 from qlint.wording import did_you_mean
 
 _NEVER_SUPPRESSED = frozenset((UNUSED[1], INVALID[1]))
@@ -147,6 +148,13 @@ def _index_comments(result: CheckedFile, index: _Index, resolve, extra: list[Fin
 
     for sup in result.suppressions:
         path = sup.path or result.path
+        if sup.scope == UNKNOWN:   # "qlint: ignoree[...]": a directive mistyped, which silences nothing
+            if invalid is not None:
+                hint = did_you_mean(sup.reason.lower(), sorted(_FORMS.values()),
+                                    "; qlint knows ignore, ignore-question and ignore-file")
+                extra.append(finding(path, sup.line, sup.column, INVALID,
+                                     f"unknown suppression directive {sup.reason!r}{hint}", severity=invalid))
+            continue
         if not sup.reason or not sup.rules:
             if invalid is not None:
                 what = "a reason" if sup.rules else "rule names in brackets"
