@@ -87,8 +87,7 @@ def read_file(path: Path, limits: Limits, unchanged: Signature | None = None
     if kind is not None:
         return None, None, f"not a regular file ({kind}); a bank file must be a regular file"
     if size > limits.max_file_size:
-        return None, None, (f"file is {size / 1048576:.1f} MB, over the {limits.max_file_size / 1048576:.0f} MB "
-                            "limit (max-file-size)")
+        return None, None, (f"file is {_size(size)}, over the limit of {_size(limits.max_file_size)} (max-file-size)")
     return data, signature, None
 
 
@@ -373,3 +372,9 @@ def shipped_dir() -> Path | None:
         if candidate.is_dir():
             return candidate
     return None
+
+
+def _size(n: int) -> str:
+    """A size as a person reads it: MB from a tenth of one up, else bytes ("0.0 MB, over the 0 MB limit" said
+    nothing of a limit of a few bytes)."""
+    return f"{n / 1048576:.1f} MB" if n >= 104858 else f"{n:,} bytes"

@@ -133,3 +133,10 @@ def test_a_broken_rule_pack_is_named_with_its_line_not_quoted(tmp_path, run_cli,
     write("proj/a.yaml", QUESTION)
     code, _, err = run_cli("check", "a.yaml", cwd=tmp_path / "proj")
     assert code == 2 and "bad.yaml:3:1: rule pack is not valid YAML" in err and "AAAAsecret" not in err, err
+
+
+def test_a_file_over_a_tiny_max_file_size_says_both_sizes_in_bytes(run_cli, write, tmp_path):
+    write("qlint.toml", "max-file-size = 10\n")
+    path = write("q.yaml", "id: a\nstem: s?\noptions: [{text: a, correct: true}, {text: b}]\n")
+    code, out, err = run_cli("check", path, "--no-cache", cwd=tmp_path)
+    assert "file is 62 bytes, over the limit of 10 bytes (max-file-size)" in out, out + err
