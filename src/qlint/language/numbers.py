@@ -65,6 +65,8 @@ def _digit_value(m: re.Match) -> float:
 
 
 # Cheap superset test: text without any of these cannot state a quantity, so the parser is skipped.
+_STRAY_DOLLAR = re.compile(r"(?<!\s)\s++\$\s+(?=\D|$)|^\$\s+(?=\D)")
+_DOLLAR_BEFORE_DIGIT = re.compile(r"(?<!\s)\s++\$\s+(?=\d)")
 _NUMBERISH = re.compile(
     r"\d|[½⅓⅔¼¾⅕⅛]|\b(?:" + "|".join(w for w in _WORDS if w not in ("a", "an", "half")) + r")\b"
     rf"|\b(?:a|an|half)\s+(?:(?:a|an)\s+)?(?:{_SCALES}|{_TIMES})", re.I)
@@ -101,8 +103,10 @@ def quantity(text: str) -> tuple[float, str] | None:
         return None
     t = _QLABEL.sub("", text).replace("$", " $ ").strip()
     t = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"\1/\2", t)
-    t = re.sub(r"\s+\$\s+(?=\D|$)|^\$\s+(?=\D)", " ", t).strip()   # stray LaTeX math delimiters
-    t = re.sub(r"\s+\$\s+(?=\d)", " $", t)
+    # stray LaTeX math delimiters; a run of spaces is tried from its first (from every one of a long run, the
+    # search read the run again each time: quadratic)
+    t = _STRAY_DOLLAR.sub(" ", t).strip()
+    t = _DOLLAR_BEFORE_DIGIT.sub(" $", t)
     if _WORDOP.search(_FRACTION_WORDS.sub("", t)):
         return None
     rng = _RANGE.search(t)
