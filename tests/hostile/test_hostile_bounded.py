@@ -112,7 +112,7 @@ def test_the_exact_key_position_test_of_a_big_group_gives_a_probability_not_an_o
 # pattern); the other shipped rules are held to the same bound on the same texts
 _RUNS = (" " * 40000 + "x", "\n" * 40000 + "none", " " * 40000 + "all of them", "(a)" + " " * 40000 + "x",
          "none" + " " * 40000 + "x", "1, 2" + " " * 40000 + "x", "*" + " \t" * 20000 + "correct because", "![" * 40000,
-         "![a](" * 20000)
+         "![a](" * 20000, "_" * 40000 + "x")
 
 
 def test_long_runs_in_an_option_or_rationale_cost_linear_time(registry):
@@ -134,3 +134,13 @@ def test_long_runs_in_an_option_or_rationale_cost_linear_time(registry):
                 if seconds >= BOUND:
                     slow.append((a.rule.name, text[:12], round(seconds, 1)))
     assert not slow
+
+
+def test_a_stem_ending_in_a_count_tag_and_a_long_run_of_spaces_costs_linear_time():
+    from qlint.rules import unfocused_stem
+
+    for stem in ("Which two? Select two" + " " * 40000 + "x", "Which two? (Choose 2.)" + " " * 40000):
+        question = model_question(["a", "b"], stem=stem)
+        rule = unfocused_stem.RULE
+        seconds, _ = cpu_seconds(lambda: list(rule.check(question, rule.options())))
+        assert seconds < BOUND

@@ -59,8 +59,10 @@ SENTENCE_SPLIT = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\b
                             r"\s+(?=[A-Z\[$\\(])")
 # an answer-count tag after the question: "(Select two.)", "Choose 2.", "Select all that apply."; it opens a
 # sentence or a bracket ("..., so choose a bigger one." is no tag)
-COUNT_TAG = re.compile(r"(?:(?:^|(?<=[.?!)]))\s*\(?\s*(?:select|choose|pick|mark)\b[^()?\n]{0,40}\)?\s*[.!]?\s*)+$",
-                       re.I)
+# (the spaces after a tag are left to the next tag's or the end's, each run taken whole: read as "spaces, a mark,
+# spaces" in every tag, a long run after one cost its length squared, times the forty characters of the tag)
+COUNT_TAG = re.compile(r"(?:(?:^|(?<=[.?!)]))\s*+\(?\s*+(?:select|choose|pick|mark)\b[^()?\n]{0,40}\)?(?:\s*+[.!])?)+"
+                       r"\s*+$", re.I)
 _COUNT_WORDS = ("select", "choose", "pick", "mark")
 # a question followed by the statements it asks about: "Which are noble gases? I. Neon II. Argon"
 LISTED_AFTER = re.compile(r"\?\s*(?:\n\s*)?(?:[IVX]{1,4}[.)]|\d{1,2}[.)]|[A-H][.)]|\(?[a-hA-H]\))\s+\S")
