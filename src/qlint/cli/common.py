@@ -81,3 +81,11 @@ def refuse_sources(targets: Sequence[str | None], sources: Sequence[tuple[str, o
         what = read.get(os.path.realpath(target))
         if what is not None:
             raise UsageError(f"refusing to write to {target}: it is {what} this run reads; name another output file")
+
+
+def read_by(files: Sequence[object], config_files: Sequence[object], baseline: str | None = None,
+            responses: Sequence[str] = ()) -> list[tuple[str, object]]:
+    """What a run read, as ``refuse_sources`` takes it: its bank files (standard input, "-", left out), its config
+    files, its baseline and its response files."""
+    return [*(("a bank file", f) for f in files if f != "-"), *(("a config file", c) for c in config_files),
+            *((("the baseline", baseline),) if baseline else ()), *(("a response file", r) for r in responses)]

@@ -20,6 +20,7 @@ from qlint.cli.common import (
     add_from_option,
     comma_list,
     config_arguments,
+    read_by,
     refuse_sources,
 )
 from qlint.cli.completion import SHELLS
@@ -499,12 +500,8 @@ def _with_forms(options: CheckOptions, run) -> list:
 
 
 def _read_by(options: CheckOptions, run) -> list[tuple[str, object]]:
-    """What the run read, as ``refuse_sources`` takes it: the bank's files, the config files, the baseline and the
-    response files."""
-    return [*(("a bank file", r.path) for r in run.results if r.path != "-"),
-            *(("a config file", p) for p in run.config.chain),
-            *((("the baseline", options.baseline),) if options.baseline else ()),
-            *(("a response file", p) for p in options.responses or ())]
+    """What the run read, as ``refuse_sources`` takes it."""
+    return read_by([r.path for r in run.results], run.config.chain, options.baseline, options.responses or ())
 
 
 def _write_baseline(options: CheckOptions, findings) -> int:

@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from qlint import __version__
-from qlint.cli.common import UsageError, refuse_sources
+from qlint.cli.common import UsageError, read_by, refuse_sources
 from qlint.cli.options import CheckOptions
 
 ENVIRON = ("NO_COLOR", "FORCE_COLOR", "GITHUB_ACTIONS")   # every variable a report's form depends on
@@ -114,9 +114,7 @@ class Replay:
             if not summary.endswith(f"; written to {written}"):
                 return None
             summary = summary[:len(summary) - len(written)] + str(o.output_file)
-        refuse_sources([o.output_file], [*(("a bank file", p) for p in found.files),  # type: ignore[union-attr]
-                                         *(("a config file", p) for p in found.config.chain),  # type: ignore[union-attr]
-                                         *((("the baseline", o.baseline),) if o.baseline else ())])
+        refuse_sources([o.output_file], read_by(found.files, found.config.chain, o.baseline))  # type: ignore[union-attr]
         notes(found.config, found.registry)  # type: ignore[union-attr]
         self._write(report)
         if summary is not None:

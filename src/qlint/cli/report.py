@@ -15,7 +15,7 @@ from pathlib import Path
 
 from qlint import install_hint
 from qlint.cli.analyze import add_responses
-from qlint.cli.common import EXIT_OK, UsageError, refuse_sources
+from qlint.cli.common import EXIT_OK, UsageError, read_by, refuse_sources
 from qlint.output.base import JsonSafeStream, escape_undecodable
 from qlint.report.summary import summarize
 from qlint.run.pipeline import SetupError, run_check
@@ -55,9 +55,8 @@ def cmd_report(args: argparse.Namespace, out) -> int:
 
     run, summary, analysis = _summary(args)
     target = Path(args.output)
-    refuse_sources([args.output], [*(("a bank file", r.path) for r in run.results if r.path != "-"),
-                                   *(("a config file", p) for p in run.config.chain),
-                                   *(("a response file", p) for p in args.responses or ())])
+    refuse_sources([args.output], read_by([r.path for r in run.results], run.config.chain,
+                                          responses=args.responses or ()))
     with warnings.catch_warnings():
         # a character the chart font lacks is drawn as a box; that is no news for the person running the report
         warnings.filterwarnings("ignore", message="Glyph .* missing from", category=UserWarning)
